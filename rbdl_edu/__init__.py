@@ -1,0 +1,23 @@
+"""rbdl_edu: rigid-body dynamics you can read, run and check.
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.models.double_pendulum()
+>>> M = rbd.crba(model, [0.1, 0.2])
+>>> M.shape
+(2, 2)
+"""
+from . import models
+from .aba import aba
+from .crba import crba
+from .integrate import integrate_pos
+from .kinematics import (body_jacobian, body_velocities, center_of_mass, com_positions,
+                         forward_kinematics, kinetic_energy, momentum, point_jacobian,
+                         potential_energy)
+from .model import Data, Model, Option
+from .rnea import bias, rnea
+from .spec import ModelSpec
+
+__all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "crba", "aba",
+           "integrate_pos", "forward_kinematics", "com_positions", "center_of_mass",
+           "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
+           "potential_energy", "momentum"]

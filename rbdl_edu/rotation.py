@@ -1,0 +1,240 @@
+"""Rotations: elementary rotations, quaternions ``(w, x, y, z)``, axis-angle, exp/log.
+
+Conventions (book, chapter 1): a rotation matrix ``R`` maps a vector's coordinates
+in the rotated (body) frame to the reference (world) frame, ``x_world = R @ x_body``,
+exactly like MuJoCo's ``xmat``. A unit quaternion ``quat = (w, x, y, z)`` represents
+the same rotation; its product ``quat_mul(q1, q2)`` composes rotations like
+``R1 @ R2``. Every function accepts leading batch dimensions and SymPy entries.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .scalar import asarray, cos, is_symbolic, sin, sqrt, zeros
+
+
+def skew(v):
+    r"""Skew-symmetric matrix of a 3-vector, :math:`[v]_\times x = v \times x`.
+
+    Shape ``(..., 3)`` to ``(..., 3, 3)``.
+
+    >>> skew([1.0, 2.0, 3.0]) @ [0.0, 0.0, 1.0]
+    array([ 2., -1.,  0.])
+    """
+    v = asarray(v)
+    S = zeros(v.shape + (3,), v)
+    x, y, z = v[..., 0], v[..., 1], v[..., 2]
+    S[..., 0, 1], S[..., 0, 2] = -z, y
+    S[..., 1, 0], S[..., 1, 2] = z, -x
+    S[..., 2, 0], S[..., 2, 1] = -y, x
+    return S
+
+
+def _elementary(theta, i, j):
+    theta = asarray(theta)
+    R = zeros(theta.shape + (3, 3), theta)
+    c, s = cos(theta), sin(theta)
+    k = 3 - i - j
+    R[..., k, k] = 1
+    R[..., i, i], R[..., i, j] = c, -s
+    R[..., j, i], R[..., j, j] = s, c
+    return R
+
+
+def rotx(theta):
+    r"""Rotation by ``theta`` about x: :math:`R_x(\theta)`, shape ``(..., 3, 3)``.
+
+    >>> np.round(rotx(np.pi / 2) @ [0.0, 1.0, 0.0], 12)
+    array([0., 0., 1.])
+    """
+    return _elementary(theta, 1, 2)
+
+
+def roty(theta):
+    r"""Rotation by ``theta`` about y: :math:`R_y(\theta)`.
+
+    >>> np.round(roty(np.pi / 2) @ [0.0, 0.0, 1.0], 12)
+    array([1., 0., 0.])
+    """
+    return _elementary(theta, 2, 0)
+
+
+def rotz(theta):
+    r"""Rotation by ``theta`` about z: :math:`R_z(\theta)`.
+
+    >>> np.round(rotz(np.pi / 2) @ [1.0, 0.0, 0.0], 12)
+    array([0., 1., 0.])
+    """
+    return _elementary(theta, 0, 1)
+
+
+def quat_mul(q1, q2):
+    r"""Quaternion product :math:`q_1 \otimes q_2` (composes like ``R1 @ R2``).
+
+    .. math:: (w_1 w_2 - v_1\cdot v_2,\; w_1 v_2 + w_2 v_1 + v_1 \times v_2)
+
+    >>> quat_mul([0.0, 1, 0, 0], [0.0, 0, 1, 0])   # i * j = k
+    array([0., 0., 0., 1.])
+    """
+    q1, q2 = asarray(q1), asarray(q2)
+    w1, v1 = q1[..., 0], q1[..., 1:]
+    w2, v2 = q2[..., 0], q2[..., 1:]
+    w = w1 * w2 - (v1 * v2).sum(-1)
+    v = w1[..., None] * v2 + w2[..., None] * v1 + np.cross(v1, v2)
+    return np.concatenate([w[..., None], v], axis=-1)
+
+
+def quat_conj(q):
+    """Conjugate ``(w, -x, -y, -z)``: the inverse rotation of a unit quaternion.
+
+    >>> quat_conj([1.0, 2.0, 3.0, 4.0])
+    array([ 1., -2., -3., -4.])
+    """
+    q = asarray(q)
+    return np.concatenate([q[..., :1], -q[..., 1:]], axis=-1)
+
+
+def quat_normalize(q):
+    """``q / |q|`` for numbers; symbolic quaternions are taken as unit and returned as is.
+
+    >>> quat_normalize([2.0, 0.0, 0.0, 0.0])
+    array([1., 0., 0., 0.])
+    """
+    q = asarray(q)
+    if is_symbolic(q):
+        return q
+    return q / np.linalg.norm(q, axis=-1, keepdims=True)
+
+
+def quat_to_mat(q):
+    r"""Rotation matrix of a unit quaternion.
+
+    .. math:: R = (w^2 - v\cdot v) I + 2 v v^T + 2 w [v]_\times
+
+    >>> np.round(quat_to_mat([np.cos(np.pi/4), 0, 0, np.sin(np.pi/4)]), 12)
+    array([[ 0., -1.,  0.],
+           [ 1.,  0.,  0.],
+           [ 0.,  0.,  1.]])
+    """
+    q = asarray(q)
+    w, v = q[..., 0], q[..., 1:]
+    I3 = np.eye(3)
+    R = ((w * w - (v * v).sum(-1))[..., None, None] * I3
+         + 2 * v[..., :, None] * v[..., None, :]
+         + 2 * w[..., None, None] * skew(v))
+    return R
+
+
+def mat_to_quat(R):
+    """Unit quaternion (with ``w >= 0``) of a rotation matrix (numeric), Shepperd's method.
+
+    >>> np.round(mat_to_quat(rotz(np.pi / 2)), 12)
+    array([0.70710678, 0.        , 0.        , 0.70710678])
+    """
+    R = np.asarray(R, dtype=float)
+    flat = R.reshape(-1, 3, 3)
+    out = np.empty((flat.shape[0], 4))
+    for n, M in enumerate(flat):
+        t = np.trace(M)
+        k = int(np.argmax([t, M[0, 0], M[1, 1], M[2, 2]]))
+        if k == 0:
+            s = 2 * np.sqrt(1 + t)
+            q = [s / 4, (M[2, 1] - M[1, 2]) / s, (M[0, 2] - M[2, 0]) / s, (M[1, 0] - M[0, 1]) / s]
+        elif k == 1:
+            s = 2 * np.sqrt(1 + M[0, 0] - M[1, 1] - M[2, 2])
+            q = [(M[2, 1] - M[1, 2]) / s, s / 4, (M[0, 1] + M[1, 0]) / s, (M[0, 2] + M[2, 0]) / s]
+        elif k == 2:
+            s = 2 * np.sqrt(1 + M[1, 1] - M[0, 0] - M[2, 2])
+            q = [(M[0, 2] - M[2, 0]) / s, (M[0, 1] + M[1, 0]) / s, s / 4, (M[1, 2] + M[2, 1]) / s]
+        else:
+            s = 2 * np.sqrt(1 + M[2, 2] - M[0, 0] - M[1, 1])
+            q = [(M[1, 0] - M[0, 1]) / s, (M[0, 2] + M[2, 0]) / s, (M[1, 2] + M[2, 1]) / s, s / 4]
+        q = np.asarray(q)
+        out[n] = q if q[0] >= 0 else -q
+    return (out / np.linalg.norm(out, axis=-1, keepdims=True)).reshape(R.shape[:-2] + (4,))
+
+
+def axis_angle_to_quat(axis, angle):
+    r"""Quaternion of a rotation by ``angle`` about the unit ``axis``: :math:`(\cos\frac{\theta}{2}, \sin\frac{\theta}{2}\,a)`.
+
+    >>> np.round(axis_angle_to_quat([0.0, 0.0, 1.0], np.pi), 12)
+    array([0., 0., 0., 1.])
+    """
+    axis, angle = asarray(axis), asarray(angle)
+    half = angle / 2
+    return np.concatenate([cos(half)[..., None], sin(half)[..., None] * axis], axis=-1)
+
+
+def quat_to_axis_angle(q):
+    """Unit axis and angle in ``[0, pi]`` of a unit quaternion (numeric); axis x for no rotation.
+
+    >>> axis, angle = quat_to_axis_angle(axis_angle_to_quat([0.0, 1.0, 0.0], 0.5))
+    >>> axis, round(float(angle), 12)
+    (array([0., 1., 0.]), 0.5)
+    """
+    r = quat_log(q)
+    angle = np.linalg.norm(r, axis=-1)
+    safe = np.where(angle > 1e-15, angle, 1.0)
+    axis = np.where((angle > 1e-15)[..., None], r / safe[..., None], [1.0, 0.0, 0.0])
+    return axis, angle
+
+
+def quat_exp(r):
+    r"""Quaternion of the rotation vector ``r`` (angle ``|r|`` about ``r/|r|``): :math:`\exp(r/2)`.
+
+    >>> np.round(quat_exp([0.0, 0.0, np.pi / 2]), 12)
+    array([0.70710678, 0.        , 0.        , 0.70710678])
+    """
+    r = np.asarray(r, dtype=float)
+    theta = np.linalg.norm(r, axis=-1)
+    # sin(θ/2)/θ, with its Taylor series 1/2 - θ²/48 near zero
+    small = theta < 1e-8
+    k = np.where(small, 0.5 - theta**2 / 48, np.sin(theta / 2) / np.where(small, 1.0, theta))
+    return np.concatenate([np.cos(theta / 2)[..., None], k[..., None] * r], axis=-1)
+
+
+def quat_log(q):
+    r"""Rotation vector of a unit quaternion (inverse of :func:`quat_exp`, angle in ``[0, pi]``).
+
+    >>> np.round(quat_log(quat_exp([0.1, -0.2, 0.3])), 12)
+    array([ 0.1, -0.2,  0.3])
+    """
+    q = np.asarray(q, dtype=float)
+    q = np.where((q[..., :1] < 0), -q, q)           # q and -q are the same rotation
+    w, v = q[..., 0], q[..., 1:]
+    s = np.linalg.norm(v, axis=-1)
+    theta = 2 * np.arctan2(s, w)
+    small = s < 1e-12
+    k = np.where(small, 2 / np.where(small, w, 1.0), theta / np.where(small, 1.0, s))
+    return k[..., None] * v
+
+
+def quat_integrate(q, omega, dt):
+    r"""Rotate ``q`` by a body-frame angular velocity ``omega`` for time ``dt``.
+
+    .. math:: q(t + dt) = q(t) \otimes \exp(\omega\, dt / 2)
+
+    This is how MuJoCo integrates ball and free joints (``mj_integratePos``): the
+    angular velocity is expressed in the rotated (local) frame, so it multiplies on
+    the right.
+
+    >>> np.round(quat_integrate([1.0, 0, 0, 0], [0.0, 0.0, np.pi], 0.5), 12)
+    array([0.70710678, 0.        , 0.        , 0.70710678])
+    """
+    dq = quat_exp(np.asarray(omega, dtype=float) * np.asarray(dt, dtype=float)[..., None]
+                  if np.ndim(dt) else np.asarray(omega, dtype=float) * dt)
+    return quat_normalize(quat_mul(q, dq))
+
+
+def axis_rotation(axis, theta):
+    r"""Rotation matrix by ``theta`` about a unit ``axis`` (Rodrigues' formula).
+
+    .. math:: R = I + \sin\theta\,[a]_\times + (1-\cos\theta)\,[a]_\times^2
+
+    >>> np.allclose(axis_rotation([0.0, 0.0, 1.0], 0.3), rotz(0.3))
+    True
+    """
+    axis, theta = asarray(axis), asarray(theta)
+    A = skew(axis)
+    s, c = sin(theta)[..., None, None], cos(theta)[..., None, None]
+    return np.eye(3) + s * A + (1 - c) * (A @ A)
