@@ -114,8 +114,8 @@ def center_of_mass(model, q):
     r"""Center of mass of the whole tree, :math:`\sum m_i c_i / \sum m_i`, ``(..., 3)``.
 
     >>> from rbdl_edu.models import pendulum
-    >>> round(float(center_of_mass(pendulum(), [np.pi / 2])[0]), 12)
-    1.0
+    >>> round(float(center_of_mass(pendulum(), [np.pi / 2])[0]), 12)   # swung to -x
+    -1.0
     """
     m = asarray(model.body_mass)
     return (m[:, None] * com_positions(model, q)).sum(-2) / m.sum()
