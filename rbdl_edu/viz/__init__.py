@@ -1,0 +1,32 @@
+"""Visualization for the book: pythreejs 3D views, ipywidgets panels, matplotlib helpers.
+
+Nothing in the algorithm modules imports this package; it only reads models and calls
+the package's public functions.
+
+=====================================  ==================================================
+``scene(model, q)``                    3D view of any model (geoms, frames, joint axes,
+                                       inertia boxes, contacts, forces), OrbitControls
+``view_controls(view)``                ``jslink``-ed checkboxes/slider (frames, inertia,
+                                       opacity) that work on the static page
+``animate(model, qs, fps)``            client-side keyframe animation with play/pause
+``joint_sliders(model, q)``            a slider per hinge/slide joint driving a view
+``rnea_stepper(model, q, qd, qdd)``    step through RNEA body by body
+``draw_planar`` ``plot_trajectory``    matplotlib helpers
+``plot_matrix`` ``plot_cost``
+=====================================  ==================================================
+
+>>> from rbdl_edu import viz
+>>> from rbdl_edu.models import cart_pole
+>>> view = viz.scene(cart_pole(), [0.2, 0.4], show_inertia=True)
+>>> len(view.inertias)
+2
+"""
+from .animate import animate, keyframes
+from .plots import draw_planar, plot_cost, plot_matrix, plot_trajectory
+from .scene import SceneView, scene, scene_with_controls, view_controls
+from .sliders import joint_sliders
+from .stepper import rnea_stepper, rnea_trace
+
+__all__ = ["scene", "SceneView", "view_controls", "scene_with_controls", "animate", "keyframes",
+           "joint_sliders", "rnea_stepper", "rnea_trace", "draw_planar", "plot_trajectory",
+           "plot_matrix", "plot_cost"]
