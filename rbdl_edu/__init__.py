@@ -8,6 +8,7 @@
 """
 from . import models
 from .aba import aba
+from .collision import collision
 from .crba import crba
 from .integrate import integrate_pos
 from .kinematics import (body_jacobian, body_velocities, center_of_mass, com_positions,

@@ -37,7 +37,7 @@ def to_mjcf(model, name="rbdl_edu") -> str:
             lines.append(f'{ind}<geom name="{model.geom_names[g]}" type="{GEOM_NAMES[model.geom_type[g]]}" '
                          f'size="{_f(size[:n])}" pos="{_f(model.geom_pos[g])}" quat="{_f(model.geom_quat[g])}" '
                          f'contype="{model.geom_contype[g]}" conaffinity="{model.geom_conaffinity[g]}" '
-                         f'rgba="{_f(model.geom_rgba[g])}" mass="0"/>')
+                         f'rgba="{_f(model.geom_rgba[g])}" mass="0"{_contact_attrs(model, g)}/>')
 
     def body(i, ind):
         lines.append(f'{ind}<body name="{model.body_names[i]}" pos="{_f(model.body_pos[i])}" '
@@ -62,5 +62,33 @@ def to_mjcf(model, name="rbdl_edu") -> str:
     geoms(0, "    ")
     for k in children[0]:
         body(k, "    ")
-    lines += ["  </worldbody>", "</mujoco>"]
+    lines += ["  </worldbody>"] + _contact_section(model) + ["</mujoco>"]
     return "\n".join(lines) + "\n"
+
+
+# -- contact parameters (added for the collision chapter) -------------------------------------
+def _contact_attrs(model, g):
+    """Geom contact attributes: ``condim priority friction solmix solref solimp margin gap``."""
+    return (f' condim="{int(model.geom_condim[g])}" priority="{int(model.geom_priority[g])}"'
+            f' friction="{_f(model.geom_friction[g])}" solmix="{float(model.geom_solmix[g])!r}"'
+            f' solref="{_f(model.geom_solref[g])}" solimp="{_f(model.geom_solimp[g])}"'
+            f' margin="{float(model.geom_margin[g])!r}" gap="{float(model.geom_gap[g])!r}"')
+
+
+def _contact_section(model):
+    """``<contact>`` with the ``<pair>`` and ``<exclude>`` of ``model.extras`` (ids or names)."""
+    pairs, excludes = model.extras.get("pair", []), model.extras.get("exclude", [])
+    if not pairs and not excludes:
+        return []
+    gname = lambda x: x if isinstance(x, str) else model.geom_names[x]
+    bname = lambda x: x if isinstance(x, str) else model.body_names[x]
+    out = ["  <contact>"]
+    for p in pairs:
+        attrs = f'geom1="{gname(p["geom1"])}" geom2="{gname(p["geom2"])}"'
+        for key in ("condim", "friction", "solref", "solimp", "margin", "gap"):
+            if key in p:
+                attrs += f' {key}="{_f(p[key]) if key != "condim" else int(p[key])}"'
+        out.append(f"    <pair {attrs}/>")
+    for b1, b2 in excludes:
+        out.append(f'    <exclude body1="{bname(b1)}" body2="{bname(b2)}"/>')
+    return out + ["  </contact>"]

@@ -1,0 +1,170 @@
+"""Box colliders: capsule-box and box-box (separating axes + face clipping).
+
+Box-box follows the same two stages as MuJoCo's collider, written from the geometry:
+
+1. **Separating-axis test.** Two boxes are disjoint iff some axis separates their
+   projections. Candidates: the 3 face normals of each box and the 9 cross products of an
+   edge of one with an edge of the other. Along a unit axis :math:`L` (oriented from box 1
+   to box 2) the gap is
+
+   .. math:: \\sigma(L) = L\\cdot(p_2 - p_1) - \\sum_k h^1_k |L\\cdot u^1_k| - \\sum_k h^2_k |L\\cdot u^2_k|
+
+   and the signed distance is the largest :math:`\\sigma` (a face axis wins near-ties, since
+   it gives a contact patch rather than a point).
+2. **Contacts.** *Face axis*: the face of the other box most opposed to the normal (the
+   *incident* face) is clipped against the four side planes of the reference face
+   (Sutherland-Hodgman); every clipped vertex within ``margin`` of the reference plane is a
+   contact, its depth measured along the normal, its position midway between the
+   surfaces. *Edge axis*: one contact midway between the closest points of the two edges.
+
+Capsule-box: the exact signed distance between the capsule's segment and the box
+(GJK/EPA, :mod:`~rbdl_edu.collision.convex`) minus the radius gives the deepest contact;
+each end of the segment that is also within ``margin`` (sphere-box) and not at the same
+place adds a contact, so a capsule lying on a face gets two.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .convex import core_distance
+from .primitives import sphere_box
+
+FACE_BIAS = 1e-6          # relative preference of face axes on near-ties
+
+
+def _corners(p, R, h):
+    """The 8 corners ``(8, 3)`` of a box, x fastest (corner i has signs of bits 0, 1, 2)."""
+    signs = np.array([[1 if i & 1 else -1, 1 if i & 2 else -1, 1 if i & 4 else -1]
+                      for i in range(8)], dtype=float)
+    return p + (signs * h) @ R.T
+
+
+def _clip(poly, axis2d, limit, sign):
+    """Sutherland-Hodgman: keep the part of polygon ``poly`` (k, 3) with
+    ``sign * poly[:, axis2d] <= limit``."""
+    out = []
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        da, db = sign * a[axis2d] - limit, sign * b[axis2d] - limit
+        if da <= 0:
+            out.append(a)
+        if da * db < 0:                               # the edge crosses the plane
+            out.append(a + (b - a) * (da / (da - db)))
+    return out
+
+
+def box_box(p1, R1, h1, p2, R2, h2, margin):
+    """Box-box contacts, at most 8 (see the module docstring)."""
+    c = p2 - p1
+    scale = h1.sum() + h2.sum()
+    # 1. separating axes: (sigma, kind, data)
+    best = None
+    for box, R in ((0, R1), (1, R2)):
+        for k in range(3):
+            L = R[:, k] if R[:, k] @ c >= 0 else -R[:, k]
+            sigma = L @ c - np.abs(R1.T @ L) @ h1 - np.abs(R2.T @ L) @ h2
+            if best is None or sigma > best[0]:
+                best = (sigma, "face", (box, k, L))
+    best_face = best[0]
+    for i in range(3):
+        for j in range(3):
+            L = np.cross(R1[:, i], R2[:, j])
+            nrm = np.linalg.norm(L)
+            if nrm < 1e-6:                            # parallel edges: no new axis
+                continue
+            L = L / nrm
+            L = L if L @ c >= 0 else -L
+            sigma = L @ c - np.abs(R1.T @ L) @ h1 - np.abs(R2.T @ L) @ h2
+            # edges win only if clearly better than the best face (bias in box units)
+            if sigma > best[0] and sigma > best_face + FACE_BIAS * scale:
+                best = (sigma, "edge", (i, j, L))
+    sigma, kind, info = best
+    if sigma > margin:
+        return []
+    if kind == "edge":
+        return _edge_contact(p1, R1, h1, p2, R2, h2, *info, sigma)
+    box, k, L = info
+    # 2. face axis: reference box = owner of the face, incident = the other
+    if box == 0:
+        pr, Rr, hr, pi, Ri, hi, n = p1, R1, h1, p2, R2, h2, L
+    else:
+        pr, Rr, hr, pi, Ri, hi, n = p2, R2, h2, p1, R1, h1, -L
+    # n points from the reference box towards the incident box
+    # incident face: the face of the incident box whose normal is most opposed to n
+    d = Ri.T @ n
+    m = int(np.argmax(np.abs(d)))
+    s = -np.sign(d[m]) if d[m] != 0 else 1.0
+    u, v = [a for a in range(3) if a != m]
+    center = pi + Ri[:, m] * s * hi[m]
+    face = [center + Ri[:, u] * su * hi[u] + Ri[:, v] * sv * hi[v]
+            for su, sv in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
+    # express in the reference box frame and clip against the reference face's sides
+    poly = [Rr.T @ (x - pr) for x in face]
+    ref_axis = k
+    for a in range(3):
+        if a == ref_axis:
+            continue
+        for sign in (1.0, -1.0):
+            poly = _clip(poly, a, hr[a], sign)
+            if not poly:
+                return []
+    nl = Rr.T @ n                                     # normal in the reference frame
+    out = []
+    for x in poly:
+        dist = x @ nl - hr[ref_axis]                  # height above the reference face
+        if dist > margin:
+            continue
+        pos = pr + Rr @ x - n * dist / 2
+        # the contact normal points from box 1 to box 2: L (= n, or -n if box 2 is the reference)
+        if all(np.linalg.norm(pos - q[1]) > 1e-10 * scale for q in out):   # no duplicates
+            out.append((float(dist), pos, L, np.zeros(3)))
+    return out[:8]
+
+
+def _edge_contact(p1, R1, h1, p2, R2, h2, i, j, L, sigma):
+    """One contact between edge i of box 1 and edge j of box 2 along the axis L."""
+    # supporting edge of box 1 (towards +L) and of box 2 (towards -L): fix the other two
+    # coordinates at the corner that is extreme along L
+    s1 = np.where(R1.T @ L >= 0, h1, -h1)
+    s2 = np.where(R2.T @ -L >= 0, h2, -h2)
+    a0 = p1 + R1 @ s1 - R1[:, i] * s1[i]               # edge 1: a0 + t R1[:, i], |t| <= h1[i]
+    b0 = p2 + R2 @ s2 - R2[:, j] * s2[j]               # edge 2: b0 + u R2[:, j], |u| <= h2[j]
+    d1, d2, r = R1[:, i], R2[:, j], a0 - b0
+    # closest points of the two lines: minimize |r + t d1 - u d2|²
+    b = d1 @ d2
+    den = 1 - b * b
+    t = (b * (d2 @ r) - d1 @ r) / den
+    u = (d2 @ r - b * (d1 @ r)) / den
+    t, u = np.clip(t, -h1[i], h1[i]), np.clip(u, -h2[j], h2[j])
+    pa, pb = a0 + t * d1, b0 + u * d2
+    return [(float(sigma), (pa + pb) / 2, L, np.zeros(3))]
+
+
+def capsule_box(p1, R1, s1, p2, R2, s2, margin):
+    """Capsule-box contacts (at most 2, see the module docstring)."""
+    r, h = s1[0], s1[1]
+    axis = R1[:, 2]
+
+    def supp(d):                                      # segment minus box
+        a = p1 + axis * (h if axis @ d >= 0 else -h)
+        lo = R2.T @ -d
+        b = p2 + R2 @ np.where(lo >= 0, s2, -s2)
+        return (a - b, a, b)
+    out = core_distance(supp, p1 - p2)
+    if out is None:
+        return []
+    dist, n, a, b = out
+    dist -= r
+    if dist > margin:
+        return []
+    first = (float(dist), (a + r * n + b) / 2, n, np.zeros(3))
+    cons = [first]
+    ends = []
+    for end in (p1 + h * axis, p1 - h * axis):
+        ends += sphere_box(end, R1, [r], p2, R2, s2, margin)
+    ends.sort(key=lambda c: c[0])
+    for c in ends:
+        if np.linalg.norm(c[1] - first[1]) > 1e-6 * (r + h) and len(cons) < 2:
+            cons.append(c)
+    return cons

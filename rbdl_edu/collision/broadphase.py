@@ -1,0 +1,134 @@
+"""Broadphase: which *body* pairs might touch (MuJoCo's ``mj_broadphase``).
+
+Two sources of candidate body pairs:
+
+1. **Always-colliding bodies.** The world (if it has geoms) and every static body that
+   carries a plane are paired with every other body: planes are unbounded, so no box
+   test can prune them.
+2. **Sweep and prune** (SAP) over all other bodies that have collidable geoms:
+
+   * Frame: the principal axes of the geom centers. With :math:`c = \\tfrac1N\\sum x_g`,
+     :math:`C = \\tfrac1N \\sum (x_g - c)(x_g - c)^T = E\\,\\Lambda E^T`; the rows of
+     :math:`E^T` are the axes, the largest spread first. Geoms that lie along a diagonal
+     line are then sorted along that line, so far fewer boxes overlap than in the world
+     axes.
+   * Boxes: each body's box is the union of its geoms' boxes in that frame, each geom's
+     extent along axis :math:`e` being the smaller of the bounding-sphere interval
+     :math:`e\\cdot x_g \\pm r_g` and the projected geom box
+     :math:`e\\cdot c_g \\pm \\sum_k h_k |e\\cdot R_g u_k|`, grown by ``margin + gap``.
+   * Sweep: sort the ``2N`` interval ends along the first axis; walking the sorted list,
+     a *min* end meets every box in the active list (a pair if the boxes also overlap
+     along the two other axes) and joins the list, a *max* end leaves it. Sorting is
+     :math:`O(N\\log N)`; the sweep costs :math:`O(N + K)` for :math:`K` overlaps.
+
+Every candidate passes the body-level filters (:func:`~rbdl_edu.collision.filters.body_pair_filter`
+and the body bitmask) and the list is returned sorted by *signature* ``(b1 << 16) + b2``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model import PLANE
+from .filters import bitmask_rejects, body_contype, body_pair_filter
+
+
+def sap_frame(model, gpos):
+    """Principal axes ``(3, 3)`` (rows, largest variance first) of the non-world geom centers.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec()
+    >>> for x in range(4): _ = s.add_geom(s.add_body(0, pos=[x, x, 0]), "sphere", [0.1])
+    >>> np.round(np.abs(sap_frame(s.compile(), np.array([[x, x, 0.] for x in range(4)]))[0]), 6)
+    array([0.707107, 0.707107, 0.      ])
+    """
+    x = gpos[model.geom_bodyid != 0]
+    if len(x) == 0:
+        return np.eye(3)
+    d = x - x.mean(axis=0)
+    C = d.T @ d / len(x)
+    lam, E = np.linalg.eigh(C)                       # ascending eigenvalues
+    return E[:, ::-1].T                              # rows: largest spread first
+
+
+def body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame):
+    """Box ``(len(bodies), 6)`` = (min (3), max (3)) of each body along the ``frame`` axes."""
+    out = np.zeros((len(bodies), 6))
+    for k, b in enumerate(bodies):
+        lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
+        for g in np.flatnonzero(model.geom_bodyid == b):
+            margin = model.geom_margin[g] + model.geom_gap[g]
+            center = gpos[g] + gmat[g] @ aabb[g, :3]
+            half = np.abs(frame @ gmat[g]) @ aabb[g, 3:]       # Σ_k h_k |e·R u_k|
+            c_box, c_sph = frame @ center, frame @ gpos[g]
+            lo = np.minimum(lo, np.maximum(c_sph - rbound[g], c_box - half) - margin)
+            hi = np.maximum(hi, np.minimum(c_sph + rbound[g], c_box + half) + margin)
+        out[k] = np.concatenate([lo, hi])
+    return out
+
+
+def sweep_and_prune(boxes, axis=0):
+    """Index pairs ``(i, j)`` of overlapping boxes ``(n, 6)``, sweeping along ``axis``.
+
+    >>> b = np.array([[0, 0, 0, 1, 1, 1], [0.5, 0, 0, 2, 1, 1], [3, 0, 0, 4, 1, 1.]])
+    >>> sweep_and_prune(b)
+    [(0, 1)]
+    """
+    n = len(boxes)
+    others = [a for a in range(3) if a != axis]
+    # interval ends along the sweep axis: (value, is_max, id); a min sorts before a max
+    # at the same value, so touching boxes count as overlapping
+    ends = sorted([(boxes[i, axis], 0, i) for i in range(n)] +
+                  [(boxes[i, axis + 3], 1, i) for i in range(n)])
+    active, pairs = [], []
+    for _, is_max, i in ends:
+        if is_max:
+            active.remove(i)
+            continue
+        for j in active:
+            if all(boxes[i, a] <= boxes[j, a + 3] and boxes[j, a] <= boxes[i, a + 3]
+                   for a in others):
+                pairs.append((min(i, j), max(i, j)))
+        active.append(i)
+    return pairs
+
+
+def _has_plane(model, b):
+    return bool(np.any(model.geom_type[model.geom_bodyid == b] == PLANE))
+
+
+def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
+    """Candidate body pairs ``[(b1, b2), ...]`` (``b1 < b2``), sorted by signature.
+
+    With ``return_sap=True`` also returns the SAP frame, the bodies and their boxes
+    (for drawing them).
+    """
+    nbody = model.nbody
+    ctype = [body_contype(model, b) for b in range(nbody)]
+    can = [ct or ca for ct, ca in ctype]
+
+    def keep(b1, b2):
+        return (body_pair_filter(model, b1, b2) is None
+                and not bitmask_rejects(*ctype[b1], *ctype[b2]))
+
+    pairs = set()
+    # 1. always-colliding: the world with geoms, static bodies with a plane
+    for b1 in range(nbody):
+        if not can[b1]:
+            continue
+        static = model.body_dofnum[model.body_weldid[b1]] == 0
+        if (b1 == 0 and np.any(model.geom_bodyid == 0)) or (static and _has_plane(model, b1)):
+            for b2 in range(nbody):
+                if can[b2] and keep(b1, b2):
+                    pairs.add((min(b1, b2), max(b1, b2)))
+    # 2. sweep and prune over the other collidable bodies
+    frame = sap_frame(model, gpos)
+    bodies = [b for b in range(1, nbody) if can[b]]
+    boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame)
+    for i, j in sweep_and_prune(boxes):
+        b1, b2 = sorted((bodies[i], bodies[j]))
+        if keep(b1, b2):
+            pairs.add((b1, b2))
+    result = sorted(pairs)
+    if return_sap:
+        return result, frame, bodies, boxes
+    return result

@@ -1,0 +1,81 @@
+"""The contact record (MuJoCo's ``mjContact``) and the frame built around a contact normal.
+
+A narrowphase function returns *pre-contacts* ``(dist, pos, normal, tangent)``; the driver
+turns each into a :class:`Contact` by attaching the geom ids and the mixed parameters
+(:mod:`rbdl_edu.collision.mixing`) and by completing the frame with :func:`make_frame`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Contact:
+    """One contact point between ``geom1`` and ``geom2``.
+
+    Fields
+    ------
+    geom1, geom2 : int
+        Geom ids; ``geom_type[geom1] <= geom_type[geom2]`` (MuJoCo orders every pair by type).
+    dist : float
+        Signed distance between the surfaces: ``> 0`` apart, ``< 0`` penetrating.
+    pos : (3,) array
+        Contact point, midway between the two surfaces along the normal.
+    frame : (3, 3) array
+        Rows are the normal ``n`` (from ``geom1`` towards ``geom2``) and two tangents.
+    friction : (5,) array
+        ``[slide, slide, spin, roll, roll]`` (MuJoCo's 5-D friction).
+    solref (2,), solimp (5,), margin, gap, condim
+        The mixed constraint parameters.
+    exclude : bool
+        True when ``dist >= margin - gap`` (inside the gap: reported, but no constraint).
+    """
+    geom1: int
+    geom2: int
+    dist: float
+    pos: np.ndarray
+    frame: np.ndarray
+    friction: np.ndarray = field(default_factory=lambda: np.zeros(5))
+    solref: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    solimp: np.ndarray = field(default_factory=lambda: np.zeros(5))
+    margin: float = 0.0
+    gap: float = 0.0
+    condim: int = 3
+
+    @property
+    def normal(self) -> np.ndarray:
+        """The first row of ``frame``: the unit normal from ``geom1`` towards ``geom2``."""
+        return self.frame[0]
+
+    @property
+    def exclude(self) -> bool:
+        return self.dist >= self.margin - self.gap
+
+    def __repr__(self):
+        return (f"Contact(geom1={self.geom1}, geom2={self.geom2}, dist={self.dist:.6g}, "
+                f"pos={np.round(self.pos, 6).tolist()}, normal={np.round(self.normal, 6).tolist()})")
+
+
+def make_frame(normal, tangent=None) -> np.ndarray:
+    """A right-handed orthonormal frame whose first row is ``normal`` (MuJoCo's ``mju_makeFrame``).
+
+    The second row is ``tangent`` made orthogonal to the normal; if no tangent is given
+    (or it is zero) it starts from ``(0, 1, 0)``, or ``(0, 0, 1)`` when the normal is
+    close to the y axis. The third row is ``n × t``.
+
+    >>> make_frame([0, 0, 1])
+    array([[ 0.,  0.,  1.],
+           [ 0.,  1.,  0.],
+           [-1.,  0.,  0.]])
+    """
+    n = np.asarray(normal, dtype=float)
+    n = n / np.linalg.norm(n)
+    t = np.zeros(3) if tangent is None else np.array(tangent, dtype=float)
+    if t @ t < 0.25:
+        t = np.array([0.0, 1.0, 0.0]) if -0.5 < n[1] < 0.5 else np.array([0.0, 0.0, 1.0])
+    # Gram-Schmidt: t ← (t - (n·t) n) / |…|
+    t = t - n * (n @ t)
+    t = t / np.linalg.norm(t)
+    return np.array([n, t, np.cross(n, t)])

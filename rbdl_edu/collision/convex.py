@@ -1,0 +1,286 @@
+"""General convex narrowphase: support functions, GJK (distance) and EPA (penetration).
+
+Every convex shape :math:`A` is known only through its **support function**
+:math:`s_A(d) = \\arg\\max_{a\\in A} d\\cdot a`. The two shapes collide exactly when the
+origin lies in the Minkowski difference :math:`D = A - B = \\{a - b\\}`, whose support is
+:math:`s_D(d) = s_A(d) - s_B(-d)`, and the signed distance is
+
+.. math:: \\mathrm{dist}(A, B) = -\\min_{|n| = 1} h_D(n),\\qquad h_D(n) = n\\cdot s_D(n),
+
+attained at the contact normal :math:`n` (from A towards B).
+
+* **GJK** (Gilbert-Johnson-Keerthi) walks a simplex of support points of :math:`D` towards the
+  origin: if the point :math:`v` of :math:`D` closest to the origin is not the origin, the
+  shapes are apart by :math:`|v|` and :math:`n = -v/|v|`.
+* **EPA** (expanding polytope) starts from GJK's tetrahedron around the origin and keeps
+  adding the support point along the normal of the polytope face nearest the origin, until
+  that face lies on :math:`\\partial D` (to a tolerance): its distance is the depth and its
+  normal is :math:`n`.
+
+In both cases the witness points :math:`a\\in A`, :math:`b\\in B` come from the barycentric
+coordinates of the closest point, and the contact point is their midpoint. One contact is
+returned per pair (the deepest); MuJoCo's multi-contact extensions (see the tests) are not
+reproduced. Meshes collide through their convex hull (``scipy.spatial.ConvexHull``).
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
+from .geometry import geom_rbound, mesh_vertices
+
+TOL = 1e-12
+MAX_ITER = 500
+
+
+# --------------------------------------------------------------------- support functions --
+def core_radius(model, g):
+    r"""Radius by which a sphere (a point) or a capsule (a segment) rounds its *core*; 0 else.
+
+    GJK/EPA run on the cores and the radii are subtracted afterwards: a rounded shape is
+    its core swept by a ball, so :math:`\mathrm{dist}(A, B) = \mathrm{dist}(\mathrm{core}_A,
+    \mathrm{core}_B) - r_A - r_B` with the same normal -- exact, and faster than running
+    EPA on a curved surface.
+    """
+    return float(model.geom_size[g][0]) if model.geom_type[g] in (SPHERE, CAPSULE) else 0.0
+
+
+def support(model, gpos, gmat, g, d, core=False):
+    """Support point of geom ``g`` in world direction ``d``: the point farthest along ``d``.
+
+    Computed in the geom frame (``l = R^T d``) and mapped back (``p + R x``):
+    sphere ``r l̂``; capsule ``r l̂ ± h z``; ellipsoid ``S² l / |S l|`` (``S = diag(size)``);
+    cylinder ``r (l_x, l_y)/|…| ± h z``; box ``sign(l) ∘ size``; mesh: the vertex with the
+    largest ``l·v``.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); _ = s.add_geom(0, "box", [1, 2, 3])
+    >>> support(s.compile(), np.zeros((1, 3)), np.eye(3)[None], 0, np.array([1., -1, 1]))
+    array([ 1., -2.,  3.])
+    """
+    t, s, R = model.geom_type[g], model.geom_size[g], gmat[g]
+    lo = R.T @ d
+    n = np.linalg.norm(lo)
+    rad = 0.0 if core else s[0]
+    if t == SPHERE:
+        x = lo / n * rad if n > 0 else np.array([rad, 0, 0])
+    elif t == CAPSULE:
+        x = (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
+    elif t == ELLIPSOID:
+        sl = s * lo
+        m = np.linalg.norm(sl)
+        x = s * sl / m if m > 0 else np.array([s[0], 0, 0])
+    elif t == CYLINDER:
+        r = np.hypot(lo[0], lo[1])
+        x = np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
+                      s[1] if lo[2] >= 0 else -s[1]])
+    elif t == BOX:
+        x = np.where(lo >= 0, s, -s)
+    elif t == MESH:
+        v = mesh_vertices(model, g)
+        x = v[np.argmax(v @ lo)]
+    else:
+        raise ValueError(f"geom {g}: type {t} has no support function")
+    return gpos[g] + R @ x
+
+
+# --------------------------------------------------------------------------------- GJK ----
+def _closest_on_simplex(W):
+    """Point of conv(W) closest to the origin, with barycentric weights and the smallest
+    sub-simplex that holds it. Tries every face of the simplex (at most 15): on each, the
+    affine-hull closest point solves :math:`\\min |\\sum_i \\lambda_i w_i|` with
+    :math:`\\sum \\lambda_i = 1`; a face counts if all :math:`\\lambda_i \\ge 0`."""
+    best = None
+    for k in range(1, len(W) + 1):
+        for idx in itertools.combinations(range(len(W)), k):
+            P = W[list(idx)]
+            # λ = [1 - Σμ, μ] with (P_i - P_0) μ ≈ -P_0 in least squares
+            E = (P[1:] - P[0]).T
+            mu = np.linalg.lstsq(E, -P[0], rcond=None)[0] if k > 1 else np.zeros(0)
+            lam = np.concatenate([[1 - mu.sum()], mu])
+            if np.any(lam < -1e-12):
+                continue
+            v = lam @ P
+            if best is None or v @ v < best[0] @ best[0] - 1e-30:
+                best = (v, idx, lam)
+        if best is not None and k >= 1 and best[0] @ best[0] < 1e-30:
+            break
+    return best
+
+
+def gjk(supp, d0):
+    """GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``.
+
+    Returns ``(v, simplex)`` where ``v`` is the closest point of :math:`D` to the origin
+    (zero if the origin is inside) and ``simplex`` the list of ``(w, a, b)`` around it.
+    """
+    simplex = [supp(d0)]
+    v = simplex[0][0]
+    for _ in range(MAX_ITER):
+        if v @ v < TOL ** 2:
+            return np.zeros(3), simplex
+        w = supp(-v)
+        # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²
+        if v @ v - v @ w[0] <= 1e-14 * (v @ v):
+            return v, simplex
+        simplex.append(w)
+        v, idx, lam = _closest_on_simplex(np.array([s[0] for s in simplex]))
+        simplex = [simplex[i] for i in idx]
+        if len(simplex) == 4:                      # tetrahedron around the origin
+            return np.zeros(3), simplex
+    return v, simplex
+
+
+def _witness(simplex, lam):
+    a = sum(l * s[1] for l, s in zip(lam, simplex))
+    b = sum(l * s[2] for l, s in zip(lam, simplex))
+    return a, b
+
+
+# --------------------------------------------------------------------------------- EPA ----
+def _face(P, i, j, k):
+    """Outward normal and distance of triangle (i, j, k) of the polytope ``P``."""
+    n = np.cross(P[j] - P[i], P[k] - P[i])
+    n = n / np.linalg.norm(n)
+    return n, n @ P[i]
+
+
+def _blow_up(supp, simplex):
+    """Grow a GJK simplex that touches the origin into a tetrahedron around it."""
+    pts = list(simplex)
+    axes = list(np.eye(3)) + list(-np.eye(3))
+    while len(pts) < 4:
+        W = np.array([p[0] for p in pts])
+        if len(pts) == 1:
+            dirs = axes
+        elif len(pts) == 2:
+            e = W[1] - W[0]
+            u = np.cross(e, np.eye(3)[np.argmin(np.abs(e))])
+            dirs = [u, -u, np.cross(e, u), -np.cross(e, u)]
+        else:
+            u = np.cross(W[1] - W[0], W[2] - W[0])
+            dirs = [u, -u]
+        for d in dirs:
+            p = supp(d / np.linalg.norm(d))
+            if min(np.linalg.norm(p[0] - q[0]) for q in pts) > 1e-10:
+                newW = np.array([q[0] for q in pts] + [p[0]])
+                if np.linalg.matrix_rank(newW[1:] - newW[0], tol=1e-12) == len(pts):
+                    pts.append(p)
+                    break
+        else:
+            return None
+    return pts
+
+
+def epa(supp, simplex):
+    """Penetration depth, normal (from A to B) and witness points, starting from a simplex
+    that holds the origin. Returns ``(depth, n, a, b)`` or ``None`` if degenerate."""
+    pts = _blow_up(supp, simplex) if len(simplex) < 4 else list(simplex)
+    if pts is None:
+        return None
+    P = [p[0] for p in pts]
+    faces = []
+    for i, j, k, l in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
+        if np.cross(P[j] - P[i], P[k] - P[i]) @ (P[l] - P[i]) > 0:
+            j, k = k, j                           # orient each face away from the 4th vertex
+        faces.append((i, j, k))
+    data = {f: _face(P, *f) for f in faces}
+    for _ in range(MAX_ITER):
+        f = min(data, key=lambda f: data[f][1])
+        n, dist = data[f]
+        w = supp(n)
+        if w[0] @ n - dist <= TOL * max(1.0, abs(dist)):
+            break
+        pts.append(w)
+        P.append(w[0])
+        new = len(P) - 1
+        # remove every face that sees the new point; its boundary (horizon) edges are
+        # those used by exactly one removed face; connect them to the new point
+        seen = [g for g in data if data[g][0] @ (P[new] - P[g[0]]) > 1e-14]
+        edges = {}
+        for g in seen:
+            for e in ((g[0], g[1]), (g[1], g[2]), (g[2], g[0])):
+                if (e[1], e[0]) in edges:
+                    del edges[(e[1], e[0])]
+                else:
+                    edges[e] = True
+            del data[g]
+        for a, b in edges:
+            data[(a, b, new)] = _face(P, a, b, new)
+        if not data:
+            return None
+    f = min(data, key=lambda f: data[f][1])
+    n, dist = data[f]
+    # barycentric coordinates of the origin's projection dist·n on the face
+    T = np.array([P[i] for i in f])
+    lam = np.linalg.lstsq(np.vstack([T.T, np.ones(3)]), np.append(dist * n, 1.0), rcond=None)[0]
+    a, b = _witness([pts[i] for i in f], lam)
+    return dist, n, a, b
+
+
+# --------------------------------------------------------------------------- colliders ----
+def signed_distance(model, gpos, gmat, g1, g2):
+    """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points."""
+    def supp(d):
+        a = support(model, gpos, gmat, g1, d, core=True)
+        b = support(model, gpos, gmat, g2, -d, core=True)
+        return (a - b, a, b)
+    out = core_distance(supp, gpos[g1] - gpos[g2])
+    if out is None:
+        return None
+    dist, n, a, b = out
+    # round the cores: dist - r1 - r2, witness points pushed out along the normal
+    r1, r2 = core_radius(model, g1), core_radius(model, g2)
+    return dist - r1 - r2, n, a + r1 * n, b - r2 * n
+
+
+def core_distance(supp, d0):
+    """``(dist, n, a, b)`` of two convex sets given the support ``supp`` of their difference."""
+    if d0 @ d0 < 1e-20:
+        d0 = np.array([1.0, 0, 0])
+    v, simplex = gjk(supp, d0)
+    if v @ v > TOL ** 2:                           # apart: dist = |v|, n = -v/|v|
+        _, idx, lam = _closest_on_simplex(np.array([s[0] for s in simplex]))
+        a, b = _witness([simplex[i] for i in idx], lam)
+        dist = np.linalg.norm(v)
+        return dist, -v / dist, a, b
+    out = epa(supp, simplex)
+    if out is None:
+        return None
+    depth, n, a, b = out
+    return -depth, n, a, b
+
+
+def convex(model, gpos, gmat, g1, g2, margin):
+    """Convex-convex contact (one point): GJK if apart, EPA if penetrating."""
+    out = signed_distance(model, gpos, gmat, g1, g2)
+    if out is None:
+        return []
+    dist, n, a, b = out
+    if dist > margin:
+        return []
+    return [(float(dist), (a + b) / 2, n, np.zeros(3))]
+
+
+def plane_convex(model, gpos, gmat, g1, g2, margin):
+    """Plane and a convex geom (ellipsoid, mesh): the support point along ``-n`` is the
+    deepest point, :math:`d = n\\cdot(s(-n) - p_1)`. A mesh adds up to two more vertices
+    below ``margin`` that are at least ``0.3 rbound`` from the first (MuJoCo's rule)."""
+    n, p1 = gmat[g1][:, 2], gpos[g1]
+    s = support(model, gpos, gmat, g2, -n)
+    dist = n @ (s - p1)
+    if dist > margin:
+        return []
+    out = [(float(dist), s - n * dist / 2, n, np.zeros(3))]
+    if model.geom_type[g2] == MESH:
+        far = 0.3 * geom_rbound(model)[g2]
+        for v in mesh_vertices(model, g2):
+            if len(out) >= 3:
+                break
+            x = gpos[g2] + gmat[g2] @ v
+            d = n @ (x - p1)
+            if d < margin and np.linalg.norm(x - out[0][1]) >= far:
+                out.append((float(d), x - n * d / 2, n, np.zeros(3)))
+    return out

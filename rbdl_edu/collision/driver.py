@@ -1,0 +1,145 @@
+"""The collision pipeline (MuJoCo's ``mj_collision``): broadphase → filters → narrowphase.
+
+``collision(model, data)``:
+
+1. geom poses from forward kinematics at ``data.qpos``;
+2. :func:`~rbdl_edu.collision.broadphase.broadphase` gives candidate body pairs, sorted
+   by signature ``(b1 << 16) + b2``;
+3. for each body pair, first the explicit ``<pair>`` s whose signature is not larger are
+   merged in, then the body pair is dropped if it is ``<exclude>`` d, else each geom pair
+   goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter`;
+4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
+   to the collider in :data:`COLLIDERS`, keyed by the two geom types;
+5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
+   mixed parameters.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from . import box as _box
+from . import convex as _convex
+from . import primitives as _prim
+from .broadphase import broadphase
+from .contact import Contact, make_frame
+from .filters import contact_pairs, exclude_signatures, geom_pair_filter
+from .geometry import geom_aabb, geom_poses, geom_rbound
+from .mixing import mix_params, pair_margin_gap
+
+#: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
+#: The *convex* entries take the model and geom ids (they need mesh data); the others
+#: only poses and sizes.
+COLLIDERS = {
+    (PLANE, SPHERE): _prim.plane_sphere,
+    (PLANE, CAPSULE): _prim.plane_capsule,
+    (PLANE, ELLIPSOID): _convex.plane_convex,
+    (PLANE, CYLINDER): _prim.plane_cylinder,
+    (PLANE, BOX): _prim.plane_box,
+    (PLANE, MESH): _convex.plane_convex,
+    (SPHERE, SPHERE): _prim.sphere_sphere,
+    (SPHERE, CAPSULE): _prim.sphere_capsule,
+    (SPHERE, CYLINDER): _prim.sphere_cylinder,
+    (SPHERE, BOX): _prim.sphere_box,
+    (CAPSULE, CAPSULE): _prim.capsule_capsule,
+    (CAPSULE, BOX): _box.capsule_box,
+    (BOX, BOX): _box.box_box,
+}
+for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
+    for _t2 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
+        if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
+            COLLIDERS[(_t1, _t2)] = _convex.convex
+CONVEX = {_convex.convex, _convex.plane_convex}
+
+
+def _ordered(model, g1, g2):
+    return (g1, g2) if model.geom_type[g1] <= model.geom_type[g2] else (g2, g1)
+
+
+def candidate_pairs(model, gpos, gmat, log=None):
+    """Geom pairs ``[(g1, g2, pair), ...]`` that reach the narrowphase, in MuJoCo's order.
+
+    ``pair`` is the explicit pair dict or ``None``. If ``log`` is a list, every geom pair
+    examined is appended to it as ``(g1, g2, reason)`` (``reason`` ``None`` if kept), and
+    every excluded body pair as ``(b1, b2, "exclude")``.
+    """
+    rbound, aabb = geom_rbound(model), geom_aabb(model)
+    pairs = contact_pairs(model)
+    excluded = set(exclude_signatures(model))
+    out, k = [], 0
+
+    def consider(g1, g2, pair=None, explicit=None):
+        reason = geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit, pair)
+        if reason is None and (min(model.geom_type[[g1, g2]]), max(model.geom_type[[g1, g2]])) \
+                not in COLLIDERS:
+            reason = "no collider"
+        if log is not None:
+            log.append((int(g1), int(g2), reason))
+        if reason is None:
+            out.append((*_ordered(model, g1, g2), pair))
+
+    for b1, b2 in broadphase(model, gpos, gmat, rbound, aabb):
+        sig = (b1 << 16) + b2
+        start = k
+        while k < len(pairs) and pairs[k]["signature"] <= sig:    # merge explicit pairs
+            consider(pairs[k]["geom1"], pairs[k]["geom2"], pair=pairs[k])
+            k += 1
+        merged = [q for q in pairs[start:k] if q["signature"] == sig]
+        if sig in excluded:
+            if log is not None:
+                log.append((b1, b2, "exclude"))
+            continue
+        for g1 in np.flatnonzero(model.geom_bodyid == b1):
+            for g2 in np.flatnonzero(model.geom_bodyid == b2):
+                consider(int(g1), int(g2), explicit=merged)
+    for q in pairs[k:]:                                             # the remaining pairs
+        consider(q["geom1"], q["geom2"], pair=q)
+    return out
+
+
+def narrowphase(model, gpos, gmat, g1, g2, pair=None):
+    """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``)."""
+    t1, t2 = model.geom_type[g1], model.geom_type[g2]
+    margin, gap = pair_margin_gap(model, g1, g2, pair)
+    f = COLLIDERS[(t1, t2)]
+    if f in CONVEX:
+        raw = f(model, gpos, gmat, g1, g2, margin + gap)
+    else:
+        raw = f(gpos[g1], gmat[g1], model.geom_size[g1], gpos[g2], gmat[g2],
+                model.geom_size[g2], margin + gap)
+    if not raw:
+        return []
+    if pair is None:
+        condim, friction, solref, solimp = mix_params(model, g1, g2)
+    else:
+        condim, friction = pair["condim"], pair["friction"]
+        solref, solimp = pair["solref"], pair["solimp"]
+    return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(),
+                    np.array(solref, float), np.array(solimp, float), margin, gap, condim)
+            for dist, pos, n, t in raw]
+
+
+def collision(model, data):
+    """Fill ``data.contact`` with the contacts at ``data.qpos`` (MuJoCo's ``mj_collision``).
+
+    Also stores ``data.geom_xpos (ngeom, 3)`` and ``data.geom_xmat (ngeom, 3, 3)``.
+    Returns the contact list.
+
+    >>> import rbdl_edu as rbd
+    >>> spec = rbd.ModelSpec()
+    >>> _ = spec.add_geom(0, "plane", [0, 0, 1])
+    >>> ball = spec.add_body(0, "ball", pos=[0, 0, 0.09], mass=1, inertia=[1e-3] * 3)
+    >>> _ = spec.add_joint(ball, "free")
+    >>> _ = spec.add_geom(ball, "sphere", [0.1])
+    >>> model = spec.compile(); data = rbd.Data(model)
+    >>> rbd.collision(model, data)
+    [Contact(geom1=0, geom2=1, dist=-0.01, pos=[0.0, 0.0, -0.005], normal=[0.0, 0.0, 1.0])]
+    """
+    gpos, gmat = geom_poses(model, data.qpos)
+    data.geom_xpos, data.geom_xmat = gpos, gmat
+    data.contact = []
+    if "contact" in model.opt.disableflags or "constraint" in model.opt.disableflags:
+        return data.contact
+    for g1, g2, pair in candidate_pairs(model, gpos, gmat):
+        data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
+    return data.contact

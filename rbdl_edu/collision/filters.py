@@ -1,0 +1,158 @@
+"""Which pairs may collide: MuJoCo's filters, in MuJoCo's order.
+
+Body level (applied to every candidate body pair, :func:`body_pair_filter`):
+
+1. **same weld group**: bodies rigidly welded together (same ``body_weldid``) never collide;
+2. **both static**: two weld groups without any degree of freedom cannot move, so no force
+   could act;
+3. **parent-child**: a weld group does not collide with its parent's weld group --
+   *except* when either group is the world (``weldid == 0``): a free-floating body still
+   collides with the floor even though the world is its parent. The same exception is why a
+   robot whose root joint was removed (so it is welded to the world) suddenly collides with
+   its first moving child. ``<option><flag filterparent="disable"/>`` turns this rule off;
+4. **bitmask** (body level): the OR of the geoms' ``contype``/``conaffinity`` must match;
+5. **explicit exclude**: a ``<contact><exclude body1 body2/>`` removes the body pair.
+
+Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pair:
+
+6. **bitmask**: ``contype1 & conaffinity2 or contype2 & conaffinity1`` must be nonzero
+   (not applied to explicit pairs);
+7. **explicit pair** given for the same two geoms replaces the dynamic pair (its own
+   parameters are used, see :func:`contact_pairs`);
+8. **bounding spheres**: centers farther apart than ``rbound1 + rbound2 + margin + gap``
+   cannot touch; for a plane (unbounded, ``rbound = 0``) the test is the signed distance
+   of the other geom's center above the plane: ``n·(x2 - x1) > rbound2 + margin + gap``.
+
+Explicit pairs (``<contact><pair>``) skip rules 1-6 and go straight to rule 8.
+
+Explicit pairs and excludes are read from ``model.extras["pair"]`` (a list of dicts with
+``geom1``, ``geom2`` and optionally ``condim``, ``friction`` (5), ``solref``, ``solimp``,
+``margin``, ``gap``) and ``model.extras["exclude"]`` (a list of ``(body1, body2)``); ids or
+names are accepted.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..model import PLANE
+
+
+def _weld_parent(model, weld):
+    """Weld id of the parent of weld group ``weld`` (the world's is the world)."""
+    parent = model.body_parentid[weld]
+    return int(model.body_weldid[max(parent, 0)])
+
+
+def body_contype(model, b):
+    """``(contype, conaffinity)`` of body ``b``: the OR over its geoms (0 for no geoms)."""
+    gs = np.flatnonzero(model.geom_bodyid == b)
+    ct = int(np.bitwise_or.reduce(model.geom_contype[gs])) if len(gs) else 0
+    ca = int(np.bitwise_or.reduce(model.geom_conaffinity[gs])) if len(gs) else 0
+    return ct, ca
+
+
+def bitmask_rejects(ct1, ca1, ct2, ca2) -> bool:
+    """True if neither ``contype1 & conaffinity2`` nor ``contype2 & conaffinity1`` is set.
+
+    >>> bitmask_rejects(1, 1, 2, 2), bitmask_rejects(1, 0, 0, 1)
+    (True, False)
+    """
+    return not (ct1 & ca2) and not (ct2 & ca1)
+
+
+def body_pair_filter(model, b1, b2):
+    """Reason a body pair is discarded by rules 1-3 (a string), or ``None`` to keep it.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> body_pair_filter(double_pendulum(), 1, 2)
+    'parent-child'
+    """
+    w1, w2 = int(model.body_weldid[b1]), int(model.body_weldid[b2])
+    if w1 == w2:
+        return "same weld"
+    if model.body_dofnum[w1] == 0 and model.body_dofnum[w2] == 0:
+        return "both static"
+    if "filterparent" not in model.opt.disableflags and w1 != 0 and w2 != 0 and (
+            w1 == _weld_parent(model, w2) or w2 == _weld_parent(model, w1)):
+        return "parent-child"
+    return None
+
+
+def _id(names, x):
+    return names.index(x) if isinstance(x, str) else int(x)
+
+
+def exclude_signatures(model):
+    """Sorted body-pair signatures ``(b1 << 16) + b2`` (``b1 < b2``) of the ``<exclude>`` list."""
+    sigs = []
+    for e in model.extras.get("exclude", []):
+        b1, b2 = sorted((_id(model.body_names, e[0]), _id(model.body_names, e[1])))
+        sigs.append((b1 << 16) + b2)
+    return sorted(set(sigs))
+
+
+def contact_pairs(model):
+    """Explicit ``<pair>`` list, completed with MuJoCo's defaults and sorted by body signature.
+
+    Undefined values come from the geoms as MuJoCo's compiler does: ``margin`` and ``gap``
+    are the *max* of the two geoms' (not the sum), ``condim``/``friction``/``solref``/``solimp``
+    follow the priority-or-mix rules of :func:`rbdl_edu.collision.mixing.mix_params`.
+    Each entry is a dict with ``geom1`` (on the lower body), ``geom2``, ``signature``,
+    ``condim``, ``friction`` (5,), ``solref``, ``solimp``, ``margin``, ``gap``.
+    """
+    from .mixing import mix_params
+    out = []
+    for p in model.extras.get("pair", []):
+        g1, g2 = _id(model.geom_names, p["geom1"]), _id(model.geom_names, p["geom2"])
+        if model.geom_bodyid[g1] > model.geom_bodyid[g2]:
+            g1, g2 = g2, g1
+        condim, friction, solref, solimp = mix_params(model, g1, g2)
+        q = dict(geom1=g1, geom2=g2,
+                 signature=(int(model.geom_bodyid[g1]) << 16) + int(model.geom_bodyid[g2]),
+                 condim=int(p.get("condim", condim)),
+                 friction=np.asarray(p.get("friction", friction), float),
+                 solref=np.asarray(p.get("solref", solref), float),
+                 solimp=np.asarray(p.get("solimp", solimp), float),
+                 margin=float(p.get("margin", max(model.geom_margin[g1], model.geom_margin[g2]))),
+                 gap=float(p.get("gap", max(model.geom_gap[g1], model.geom_gap[g2]))))
+        out.append(q)
+    return sorted(out, key=lambda q: q["signature"])     # stable, as MuJoCo's compiler
+
+
+def bounding_sphere_rejects(model, gpos, gmat, rbound, g1, g2, margin) -> bool:
+    """Rule 8: True if the bounding spheres (inflated by ``margin``) cannot touch.
+
+    .. math:: |x_1 - x_2| > r_1 + r_2 + m  \\qquad\\text{or, for a plane } g_1:\\quad
+              n_1\\cdot(x_2 - x_1) > r_2 + m
+    """
+    r1, r2 = rbound[g1], rbound[g2]
+    if r1 > 0 and r2 > 0:
+        d = gpos[g1] - gpos[g2]
+        return d @ d > (r1 + r2 + margin) ** 2
+    for a, b, rb in ((g1, g2, r2), (g2, g1, r1)):
+        if model.geom_type[a] == PLANE and rb > 0:
+            if gmat[a][:, 2] @ (gpos[b] - gpos[a]) > margin + rb:
+                return True
+    return False
+
+
+def geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit=None, pair=None):
+    """Reason a geom pair is discarded by rules 6-8 (a string), or ``None`` to keep it.
+
+    ``explicit`` is the list of explicit pairs of this body pair (they replace the dynamic
+    pair of the same two geoms); ``pair`` is the explicit pair being tested, if any.
+    """
+    from .mixing import pair_margin_gap
+    if pair is None:
+        for q in explicit or ():
+            if {q["geom1"], q["geom2"]} == {g1, g2}:
+                return "explicit pair"
+        if bitmask_rejects(model.geom_contype[g1], model.geom_conaffinity[g1],
+                           model.geom_contype[g2], model.geom_conaffinity[g2]):
+            return "bitmask"
+    margin, gap = pair_margin_gap(model, g1, g2, pair)
+    if bounding_sphere_rejects(model, gpos, gmat, rbound, g1, g2, margin + gap):
+        return "bounding sphere"
+    if model.geom_type[g1] == PLANE and model.geom_type[g2] == PLANE:
+        return "no collider"
+    return None

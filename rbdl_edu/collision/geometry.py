@@ -1,0 +1,109 @@
+"""Geom poses in the world and the two bounding volumes every stage uses.
+
+* ``geom_xpos (ngeom, 3)``, ``geom_xmat (ngeom, 3, 3)``: the geom frame in the world,
+  :math:`x_g = x_b + R_b\\,p_g`, :math:`R_g = R_b\\,R(q_g)` with ``(p_g, q_g)`` the geom's
+  pose in its body frame.
+* ``geom_rbound (ngeom,)``: radius of a sphere about the geom center that holds the geom
+  (0 for planes, which are unbounded) -- the *bounding-sphere* filter.
+* ``geom_aabb (ngeom, 6)``: center and half-sizes of a box in the geom frame that holds
+  the geom -- the sweep-and-prune boxes are built from it.
+
+Both bounds are what MuJoCo's compiler stores in ``mjModel.geom_rbound``/``geom_aabb``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kinematics import forward_kinematics
+from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from ..rotation import quat_to_mat
+
+
+def mesh_vertices(model, g):
+    """Vertices ``(nvert, 3)`` of mesh geom ``g`` in the geom frame.
+
+    Read from ``model.extras["mesh_vert"][geom_dataid[g]]`` (a list of arrays, one per mesh).
+
+    >>> mesh_vertices.__name__
+    'mesh_vertices'
+    """
+    meshes = model.extras.get("mesh_vert")
+    if meshes is None:
+        raise ValueError(f"geom {g} is a mesh but model.extras has no 'mesh_vert'")
+    return np.asarray(meshes[model.geom_dataid[g]], dtype=float)
+
+
+def geom_rbound(model):
+    """Bounding-sphere radius of every geom, ``(ngeom,)``; 0 for planes.
+
+    sphere ``r``; capsule ``r + h``; cylinder ``√(r² + h²)``; ellipsoid ``max(a, b, c)``;
+    box ``|(a, b, c)|``; mesh: the farthest vertex from the geom center.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "box", [1, 2, 2])
+    >>> geom_rbound(s.compile())
+    array([3.])
+    """
+    r = np.zeros(model.ngeom)
+    for g in range(model.ngeom):
+        t, s = model.geom_type[g], model.geom_size[g]
+        if t == SPHERE:
+            r[g] = s[0]
+        elif t == CAPSULE:
+            r[g] = s[0] + s[1]
+        elif t == CYLINDER:
+            r[g] = np.hypot(s[0], s[1])
+        elif t == ELLIPSOID:
+            r[g] = s.max()
+        elif t == BOX:
+            r[g] = np.linalg.norm(s)
+        elif t == MESH:
+            r[g] = np.linalg.norm(mesh_vertices(model, g), axis=1).max()
+    return r
+
+
+def geom_aabb(model):
+    """Geom-frame bounding box of every geom, ``(ngeom, 6)`` = center (3), half-sizes (3).
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "capsule", [0.1, 0.5])
+    >>> geom_aabb(s.compile())
+    array([[0. , 0. , 0. , 0.1, 0.1, 0.6]])
+    """
+    box = np.zeros((model.ngeom, 6))
+    for g in range(model.ngeom):
+        t, s = model.geom_type[g], model.geom_size[g]
+        if t == SPHERE:
+            box[g, 3:] = s[0]
+        elif t == CAPSULE:
+            box[g, 3:] = [s[0], s[0], s[0] + s[1]]
+        elif t == CYLINDER:
+            box[g, 3:] = [s[0], s[0], s[1]]
+        elif t in (ELLIPSOID, BOX):
+            box[g, 3:] = s
+        elif t == MESH:
+            v = mesh_vertices(model, g)
+            lo, hi = v.min(axis=0), v.max(axis=0)
+            box[g] = np.concatenate([(lo + hi) / 2, (hi - lo) / 2])
+        elif t == PLANE:    # infinite where the size is 0; zero thickness
+            big = 1e10
+            box[g, 3:] = [s[0] or big, s[1] or big, 0.0]
+    return box
+
+
+def geom_poses(model, q):
+    """World position ``(ngeom, 3)`` and orientation ``(ngeom, 3, 3)`` of every geom at ``q``.
+
+    :math:`x_g = x_b + R_b p_g`,  :math:`R_g = R_b R(q_g)`.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); b = s.add_body(0, pos=[0, 0, 1]); _ = s.add_geom(b, "sphere", [0.1], pos=[1, 0, 0])
+    >>> geom_poses(s.compile(), [])[0]
+    array([[1., 0., 1.]])
+    """
+    xpos, xmat = forward_kinematics(model, np.asarray(q, dtype=float))
+    b = model.geom_bodyid
+    R_geom = np.array([quat_to_mat(qg) for qg in model.geom_quat]).reshape(-1, 3, 3)
+    gpos = xpos[b] + np.einsum("gij,gj->gi", xmat[b], model.geom_pos)
+    gmat = xmat[b] @ R_geom
+    return gpos, gmat
