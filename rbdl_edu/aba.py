@@ -15,7 +15,7 @@ import numpy as np
 from .joints import jcalc
 from .kinematics import body_spatial_inertia, state
 from .rnea import _mul, applied_wrench
-from .scalar import asarray, inv, zeros
+from .scalar import asarray, eye, inv, zeros
 from .spatial import crf, crm
 
 
@@ -48,7 +48,7 @@ def aba(model, q, qd, tau, xfrc_applied=None):
     like = (q, qd, tau, model.body_mass, model.body_pos)
     Xup, S, c, v = [None] * nb, [None] * nb, [None] * nb, [zeros(batch + (6,), *like)] + [None] * (nb - 1)
     IA, pA = [None] * nb, [None] * nb
-    X0 = [np.eye(6)] * nb
+    X0 = [eye(6, *like)] * nb
     armature = asarray(model.dof_armature)
 
     # pass 1, root to leaves: velocities, velocity products, isolated-body inertias and biases

@@ -48,7 +48,7 @@ def joint_transform(model, j, q):
         t = p - R @ p                                    # the anchor p stays where it is
         S = np.concatenate([a, np.cross(p, a)])[:, None]  # [a; p x a]
     elif jtype == SLIDE:
-        d = q[..., adr] - model.qpos0[adr]
+        d = asarray(q[..., adr] - model.qpos0[adr])
         R = eye(3, q, a)
         t = d[..., None] * a
         S = np.concatenate([zeros(3, a), a])[:, None]     # [0; a]

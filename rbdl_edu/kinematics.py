@@ -10,7 +10,7 @@ import numpy as np
 
 from .joints import jcalc
 from .rotation import quat_to_mat
-from .scalar import asarray, zeros
+from .scalar import asarray, eye, zeros
 from .spatial import plucker_inv, spatial_inertia
 
 
@@ -79,7 +79,7 @@ def world_transforms(model, q):
     """
     (q,) = state(model, q)
     X0 = zeros(q.shape[:-1] + (model.nbody, 6, 6), q, model.body_pos)
-    X0[..., 0, :, :] = np.eye(6)
+    X0[..., 0, :, :] = eye(6, X0)
     for i in range(1, model.nbody):
         Xup, _, _ = jcalc(model, i, q)
         X0[..., i, :, :] = Xup @ X0[..., model.body_parentid[i], :, :]

@@ -16,7 +16,7 @@ import numpy as np
 
 from .joints import jcalc
 from .kinematics import body_spatial_inertia, pose_from_plucker, state
-from .scalar import asarray, zeros
+from .scalar import asarray, eye, zeros
 from .spatial import crf, crm
 
 
@@ -57,7 +57,7 @@ def rnea(model, q, qd, qdd, xfrc_applied=None):
     f = [zeros(batch + (6,), *like) for _ in range(nb)]
     # the world accelerates upward to stand in for gravity: a_0 = -[0; g]
     a[0][..., 3:] = -asarray(model.opt.gravity)
-    X0 = [np.eye(6)] * nb                                # ^iX_0, only for applied wrenches
+    X0 = [eye(6, *like)] * nb                               # ^iX_0, only for applied wrenches
 
     for i in range(1, nb):
         Xup[i], S[i], cJ = jcalc(model, i, q, qd)

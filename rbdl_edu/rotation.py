@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .scalar import asarray, cos, is_symbolic, sin, sqrt, zeros
+from .scalar import asarray, cos, eye, is_symbolic, sin, zeros
 
 
 def skew(v):
@@ -118,7 +118,7 @@ def quat_to_mat(q):
     """
     q = asarray(q)
     w, v = q[..., 0], q[..., 1:]
-    I3 = np.eye(3)
+    I3 = eye(3, q)
     R = ((w * w - (v * v).sum(-1))[..., None, None] * I3
          + 2 * v[..., :, None] * v[..., None, :]
          + 2 * w[..., None, None] * skew(v))
@@ -237,4 +237,4 @@ def axis_rotation(axis, theta):
     axis, theta = asarray(axis), asarray(theta)
     A = skew(axis)
     s, c = sin(theta)[..., None, None], cos(theta)[..., None, None]
-    return np.eye(3) + s * A + (1 - c) * (A @ A)
+    return eye(3, axis, theta) + s * A + (1 - c) * (A @ A)

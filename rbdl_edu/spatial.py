@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .rotation import axis_rotation, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
-from .scalar import asarray, zeros
+from .scalar import asarray, eye, zeros
 
 
 def plucker(E, r):
@@ -140,7 +140,7 @@ def spatial_inertia(m, c, Ic):
     I[..., :3, :3] = Ic + mm * C @ np.swapaxes(C, -1, -2)
     I[..., :3, 3:] = mm * C
     I[..., 3:, :3] = mm * np.swapaxes(C, -1, -2)
-    I[..., 3:, 3:] = mm * np.eye(3)
+    I[..., 3:, 3:] = mm * eye(3, m)
     return I
 
 

@@ -234,6 +234,17 @@ class ModelSpec:
             a = np.array(vals, dtype=object).reshape((len(vals),) + shape)
             return a.astype(dtype) if dtype is not None else _maybe_float(a)
 
+        if any(is_symbolic(x) for b in B for x in (b["mass"], b["pos"], b["ipos"], b["inertia"])) \
+                or is_symbolic(self.option["gravity"]):
+            # a symbolic model keeps every number exact (0.5 -> 1/2), so that its
+            # equations of motion simplify to exactly zero, never to 1e-17
+            B = [{k: (_exact(v) if k != "name" and k != "parent" else v) for k, v in b.items()} for b in B]
+            J = [{k: (_exact(v) if k in ("axis", "pos", "ref", "armature", "springref") else v)
+                  for k, v in j.items()} for j in J]
+            self.option = dict(self.option, gravity=_exact(self.option["gravity"]))
+            for j, a in zip(J, jnt_qposadr):
+                if j["type"] in (HINGE, SLIDE):
+                    qpos0[a] = j["ref"]
         dof_of = lambda key: np.array([J[k][key] for k in dof_jntid], dtype=object).reshape(nv)
         G, S = self.geoms, self.sites
         return Model(
@@ -271,6 +282,17 @@ class ModelSpec:
             site_bodyid=np.array([s["body"] for s in S], dtype=int),
             site_pos=stack(S, "pos", (3,), float), site_quat=stack(S, "quat", (4,), float),
             site_size=stack(S, "size", (3,), float), extras=dict(self.extras))
+
+
+def _exact(x):
+    """Floats as exact SymPy rationals (``0.5 -> 1/2``), symbols unchanged; arrays entrywise."""
+    import sympy as sp
+    if isinstance(x, np.ndarray) or isinstance(x, (list, tuple)):
+        return np.array([_exact(v) for v in np.asarray(x, dtype=object).ravel()],
+                        dtype=object).reshape(np.shape(x))
+    if isinstance(x, (float, np.floating, int, np.integer)):
+        return sp.nsimplify(float(x), rational=True)
+    return x
 
 
 def _maybe_float(a):
