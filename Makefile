@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test bench clean
+.PHONY: book offline test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,16 +14,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -e ".[test,book]"
 	touch $(STAMP)
 
-book: $(STAMP)
+# the widget manager, require.js, the pythreejs bundle and MathJax, served by the site
+# itself (from the npm registry, pinned; see tools/fetch_static.py)
+offline: $(STAMP)
+	$(PY) tools/fetch_static.py
+
+# executes every notebook (cached in _build/.jupyter_cache), warnings are errors
+book: offline
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	@echo
 	@echo "The book is built. Open: file://$(CURDIR)/_build/html/index.html"
+	@echo "(or serve it: $(PY) -m http.server --directory _build/html 8000)"
 
-test: $(STAMP)
+# the browser test (tests/test_browser.py) checks the site that `book` just built
+test: book
 	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
 
 clean:
-	rm -rf _build $(VENV)
+	rm -rf _build _offline $(VENV)

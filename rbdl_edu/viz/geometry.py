@@ -214,15 +214,16 @@ def pose_lists(xpos, xmat):
             [three_quat(mat_to_quat(R)) for R in xmat])
 
 
-def model_extent(model, xpos, xmat):
-    """A length that sets arrow and frame sizes and the camera distance: the spread of the
-    body origins and of the (finite) geoms around them.
+def model_bounds(model, xpos, xmat):
+    """Center ``(3,)`` and size (a length) of what a view shows: the body origins and the
+    (finite) geoms around them. The size sets arrow and frame lengths and the camera distance.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> from rbdl_edu.kinematics import forward_kinematics
     >>> m = double_pendulum()
-    >>> round(model_extent(m, *forward_kinematics(m, [0.0, 0.0])), 3)
-    2.1
+    >>> center, size = model_bounds(m, *forward_kinematics(m, [0.0, 0.0]))
+    >>> center.round(3), round(size, 3)
+    (array([ 0.   ,  0.   , -0.975]), 2.05)
     """
     pts = [np.asarray(xpos, float)]
     for g in range(model.ngeom):
@@ -233,7 +234,8 @@ def model_extent(model, xpos, xmat):
         r = float(np.max(model.geom_size[g]))
         pts.append(np.stack([c - r, c + r]))
     allp = np.concatenate(pts)
-    return float(max(np.max(allp.max(0) - allp.min(0)), 0.5))
+    lo, hi = allp.min(0), allp.max(0)
+    return 0.5 * (lo + hi), float(max(np.max(hi - lo), 0.5))
 
 
 def bones(model, i, radius):

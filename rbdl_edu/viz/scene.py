@@ -104,7 +104,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     (q,) = state(model, q)
     xpos, xmat = forward_kinematics(model, q)
     pos, quat = geo.pose_lists(xpos, xmat)
-    extent = geo.model_extent(model, xpos, xmat)
+    center, extent = geo.model_bounds(model, xpos, xmat)
     bodies, frames, inertias, materials = [], [], [], []
     for i in range(model.nbody):
         kids = []
@@ -131,9 +131,10 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     world_axes = geo.frame_axes(0.3 * extent)
     overlay = three.Group(name="overlay")
     root = three.Group(children=[*bodies, world_axes, overlay], name="model")
-    center = [float(c) for c in 0.5 * (xpos.min(0) + xpos.max(0))]
-    cam_pos = camera_position if camera_position is not None else \
-        [center[0] + 0.9 * extent, center[1] - 2.2 * extent, center[2] + 0.8 * extent]
+    center = [float(c) for c in center]
+    # look from the front-right, a little above, far enough that the model fills the view
+    direction = np.array([0.45, -1.0, 0.35]) / np.linalg.norm([0.45, -1.0, 0.35])
+    cam_pos = camera_position if camera_position is not None else np.asarray(center) + 1.9 * extent * direction
     camera = three.PerspectiveCamera(position=[float(c) for c in cam_pos], up=[0.0, 0.0, 1.0],
                                      aspect=width / height, fov=40, near=0.01 * extent, far=100 * extent,
                                      children=[three.DirectionalLight(color="white", intensity=0.7,
