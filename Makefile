@@ -19,8 +19,15 @@ $(STAMP): pyproject.toml
 offline: $(STAMP)
 	$(PY) tools/fetch_static.py
 
-# executes every notebook (cached in _build/.jupyter_cache), warnings are errors
-book: offline
+# Executed notebooks are cached in _build/.jupyter_cache, keyed on the notebooks' code;
+# a change to the package or the models empties the cache, so every notebook runs again.
+CACHE_STAMP := _build/.cache-stamp
+$(CACHE_STAMP): $(shell find rbdl_edu models -type f \( -name '*.py' -o -name '*.xml' -o -name '*.urdf' -o -name '*.stl' -o -name '*.obj' \) 2>/dev/null) pyproject.toml
+	rm -rf _build/.jupyter_cache _build/.doctrees _build/html
+	mkdir -p _build && touch $@
+
+# executes every notebook, builds the site; warnings are errors
+book: offline $(CACHE_STAMP)
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	@echo
 	@echo "The book is built. Open: file://$(CURDIR)/_build/html/index.html"

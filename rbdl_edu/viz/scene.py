@@ -73,7 +73,8 @@ def force_objects(forces, extent, scale=None):
 
 
 def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, forces=None,
-          width=600, height=400, show_joints=True, opacity=None, camera_position=None, background="#f4f4f4"):
+          width=600, height=400, show_joints=True, opacity=None, camera_position=None, background="#f4f4f4",
+          bounds=None):
     """A pythreejs view of ``model`` at configuration ``q`` (default ``model.qpos0``).
 
     Parameters
@@ -89,6 +90,8 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     show_joints : bool — arrows along hinge (orange) and slide (cyan) axes
     opacity : float, optional — override every geom's alpha (see the joint axes inside)
     camera_position : (3,), optional
+    bounds : (center (3,), size), optional — what the camera frames (default: the model at
+        ``q``; :func:`~rbdl_edu.viz.animate.animate` passes the whole trajectory's)
 
     Returns
     -------
@@ -104,7 +107,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     (q,) = state(model, q)
     xpos, xmat = forward_kinematics(model, q)
     pos, quat = geo.pose_lists(xpos, xmat)
-    center, extent = geo.model_bounds(model, xpos, xmat)
+    center, extent = bounds if bounds is not None else geo.model_bounds(model, xpos, xmat)
     bodies, frames, inertias, materials = [], [], [], []
     for i in range(model.nbody):
         kids = []

@@ -1,0 +1,271 @@
+"""The built book in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+The site in ``_build/html`` is served on 127.0.0.1 and every page is loaded with all
+other hosts blocked (and recorded). A page passes when it has no console error, no page
+error, no failed or 4xx/5xx request and no request off localhost, and every pythreejs view
+on it shows a picture (non-blank pixels). On the visualization appendix a ``jslink``-ed
+slider must change the view it is linked to, and an animation's play button must move the
+model (and pause must stop it).
+
+If the site has not been built, this module builds it first (``tools/fetch_static.py`` and
+``jupyter-book build . -W -n --keep-going``, as ``make book``); ``make test`` always builds
+it before running pytest. Chromium comes from Debian (``apt-get install chromium``; ``.ci/run``
+does it) — never from ``playwright install``.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import io
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import numpy as np
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "_build" / "html"
+CHROMIUM = os.environ.get("RBDL_EDU_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 # WebGL on the CPU (SwiftShader), since there is no GPU
+                 "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
+VIZ_PAGE = "book/appendix-visualization.html"
+
+
+def build_site():
+    """Build the book as ``make book`` does; raise with the build's output if it fails."""
+    steps = [[sys.executable, str(ROOT / "tools" / "fetch_static.py")],
+             [str(Path(sys.executable).with_name("jupyter-book")), "build", str(ROOT), "-W", "-n", "--keep-going"]]
+    for cmd in steps:
+        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+        if res.returncode != 0:
+            raise RuntimeError(f"building the book failed: {' '.join(cmd)}\n{res.stdout[-4000:]}\n{res.stderr[-4000:]}")
+
+
+def site_pages():
+    if not (SITE / "index.html").exists():
+        build_site()                 # a fresh clone: build the site before collecting its pages
+    return sorted(str(p.relative_to(SITE)) for p in SITE.rglob("*.html")
+                  if not str(p.relative_to(SITE)).startswith(("_static", "_sources", "_images")))
+
+
+@pytest.fixture(scope="module")
+def server():
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(SITE)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: install Debian's chromium (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Visit:
+    """A page loaded with everything it did recorded: ``errors`` (console errors, page errors,
+    failed requests, HTTP errors) and ``outside`` (requests to other hosts, blocked)."""
+
+    def __init__(self, browser, base, path):
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.errors, self.outside = [], []
+        host = urlparse(base).netloc
+
+        def route(r):
+            url = urlparse(r.request.url)
+            if url.scheme in ("http", "https", "ws", "wss") and url.netloc != host:
+                self.outside.append(r.request.url)
+                return r.abort()
+            return r.continue_()
+
+        self.context.route("**/*", route)
+        p = self.page
+        p.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        p.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        p.on("requestfailed", lambda r: self.errors.append(f"request failed: {r.url} {r.failure}"))
+        p.on("response", lambda r: self.errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+        p.goto(f"{base}/{path}")
+        p.wait_for_load_state("networkidle")
+        self.wait_for_widgets()
+
+    def wait_for_widgets(self, timeout=60.0):
+        """Wait until every embedded widget view has rendered and every pythreejs view shows
+        a canvas (or, when Chromium's WebGL contexts are shared out, its frozen image)."""
+        p, t0 = self.page, time.time()
+        n_views = p.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+        while n_views and time.time() - t0 < timeout:
+            done = p.evaluate("""() => {
+                const subs = [...document.querySelectorAll('.widget-subarea')];
+                const three = [...document.querySelectorAll('.jupyter-threejs')];
+                return subs.length > 0 && subs.every(s => s.children.length > 0)
+                    && three.every(t => t.querySelector('canvas, img'));
+            }""")
+            if done:
+                break
+            time.sleep(0.25)
+        time.sleep(0.5)                      # the first frame after the last view is set up
+
+    def close(self):
+        self.context.close()
+
+
+def blankness(png: bytes) -> float:
+    """Fraction of pixels that differ clearly from the most common colour (the background)."""
+    a = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).reshape(-1, 3).astype(int)
+    colors, counts = np.unique(a, axis=0, return_counts=True)
+    bg = colors[np.argmax(counts)]
+    return float(np.mean(np.abs(a - bg).sum(axis=1) > 40))
+
+
+def changed(png1: bytes, png2: bytes) -> float:
+    """Fraction of pixels that changed between two screenshots of the same element."""
+    a = np.asarray(Image.open(io.BytesIO(png1)).convert("RGB")).astype(int)
+    b = np.asarray(Image.open(io.BytesIO(png2)).convert("RGB")).astype(int)
+    if a.shape != b.shape:
+        return 1.0
+    return float(np.mean(np.abs(a - b).sum(axis=2) > 30))
+
+
+@pytest.fixture(scope="module")
+def viz_page(browser, server):
+    v = Visit(browser, server, VIZ_PAGE)
+    yield v
+    v.close()
+
+
+@pytest.mark.parametrize("path", site_pages())
+def test_page_loads_offline_without_errors(browser, server, path):
+    v = Visit(browser, server, path)
+    try:
+        assert v.outside == [], f"{path} asked other hosts: {v.outside}"
+        assert v.errors == [], f"{path}: " + "\n".join(v.errors)
+        views = v.page.locator(".jupyter-threejs")
+        for k in range(views.count()):
+            view = views.nth(k)
+            view.scroll_into_view_if_needed()
+            time.sleep(0.2)
+            drawn = blankness(view.screenshot())
+            assert drawn > 0.005, f"{path}: 3D view {k} looks blank ({drawn:.2%} of pixels drawn)"
+        n_state = v.page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count()
+        n_views = v.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+        if n_views:
+            assert n_state == 1, f"{path} shows widgets but carries no widget state"
+        assert not v.page.locator(".jupyter-widgets .widget-error, .jupyter-widgets-error-widget").count(), \
+            f"{path}: a widget failed to render"
+    finally:
+        v.close()
+
+
+def _box_with(page, selector):
+    """The innermost ipywidgets VBox that holds a pythreejs view and ``selector``."""
+    boxes = page.locator(".widget-vbox").filter(has=page.locator(selector)).filter(has=page.locator(".jupyter-threejs"))
+    assert boxes.count() > 0, f"no widget box with {selector}"
+    return boxes.last if boxes.count() == 1 else boxes.nth(0)
+
+
+def _slider(box, description):
+    s = box.locator(".widget-slider").filter(has_text=description)
+    assert s.count() >= 1, f"no slider '{description}'"
+    return s.first
+
+
+def test_viz_page_has_every_kind_of_view(viz_page):
+    p = viz_page.page
+    assert p.locator(".jupyter-threejs").count() >= 5
+    assert p.locator(".widget-play").count() >= 1                 # the animation's buttons
+    assert viz_page.errors == [] and viz_page.outside == []
+
+
+def test_jslinked_opacity_slider_changes_the_view(viz_page):
+    p = viz_page.page
+    box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="opacity")).first
+    view = box.locator(".jupyter-threejs").first
+    view.scroll_into_view_if_needed()
+    time.sleep(0.3)
+    before = view.screenshot()
+    handle = _slider(box, "opacity").locator(".noUi-handle").first
+    handle.focus()
+    handle.press("Home")                                          # to the slider's minimum, 0.05
+    time.sleep(0.8)
+    readout = _slider(box, "opacity").locator(".widget-readout").first.inner_text()
+    assert float(readout) == pytest.approx(0.05), readout
+    after = view.screenshot()
+    assert changed(before, after) > 0.005, "moving the jslinked opacity slider did not change the view"
+    handle.press("End")                                           # back to opaque
+    time.sleep(0.8)
+    assert changed(before, view.screenshot()) < changed(before, after)
+
+
+def test_animation_play_advances_and_pause_stops(viz_page):
+    p = viz_page.page
+    box = p.locator(".widget-vbox").filter(has=p.locator(".widget-play")).first
+    view = box.locator(".jupyter-threejs").first
+    view.scroll_into_view_if_needed()
+    time.sleep(0.3)
+    buttons = box.locator(".widget-play button")
+    still = view.screenshot()
+    time.sleep(0.5)
+    assert changed(still, view.screenshot()) < 0.001, "the animation moves before play is pressed"
+    buttons.nth(0).click()                                        # play
+    time.sleep(1.0)
+    playing = view.screenshot()
+    assert changed(still, playing) > 0.002, "pressing play did not move the model"
+    buttons.nth(1).click()                                        # pause
+    time.sleep(0.3)
+    paused = view.screenshot()
+    time.sleep(0.6)
+    assert changed(paused, view.screenshot()) < 0.001, "pause did not stop the animation"
+
+
+def test_speed_slider_is_linked_to_the_animation(viz_page):
+    p = viz_page.page
+    box = p.locator(".widget-vbox").filter(has=p.locator(".widget-play")).first
+    view = box.locator(".jupyter-threejs").first
+    view.scroll_into_view_if_needed()
+    handle = _slider(box, "speed").locator(".noUi-handle").first
+    buttons = box.locator(".widget-play button")
+    handle.focus()
+    handle.press("Home")                                          # speed 0: the clock stands still
+    time.sleep(0.3)
+    buttons.nth(0).click()
+    time.sleep(0.3)
+    frozen = view.screenshot()
+    time.sleep(0.8)
+    assert changed(frozen, view.screenshot()) < 0.001, "speed 0 should hold the animation still"
+    handle.focus()
+    handle.press("End")                                           # speed 2
+    time.sleep(0.8)
+    assert changed(frozen, view.screenshot()) > 0.002, "raising the speed did not restart the animation"
+    buttons.nth(1).click()
+
+
+def test_stepper_text_follows_the_step_slider(viz_page):
+    p = viz_page.page
+    box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="step")).first
+    text = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true")
+    assert "forward pass, body 1" in text.first.inner_text()
+    handle = _slider(box, "step").locator(".noUi-handle").first
+    handle.focus()
+    handle.press("End")                                           # the last step: backward pass at the root
+    time.sleep(0.5)
+    shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first.inner_text()
+    assert "backward pass, body 1" in shown and "rnea" in shown, shown
