@@ -161,8 +161,13 @@ def capsule_box(p1, R1, s1, p2, R2, s2, margin):
     first = (float(dist), (a + r * n + b) / 2, n, np.zeros(3))
     cons = [first]
     ends = []
-    for end in (p1 + h * axis, p1 - h * axis):
-        ends += sphere_box(end, R1, [r], p2, R2, s2, margin)
+    for sign in (1.0, -1.0):
+        end = p1 + sign * h * axis
+        for c in sphere_box(end, R1, [r], p2, R2, s2, margin):
+            # keep an end only if its sphere point is on the capsule's surface: the end is
+            # outside the box and the normal does not point back along the segment
+            if np.any(np.abs(R2.T @ (end - p2)) > s2) and sign * (c[2] @ axis) >= -1e-12:
+                ends.append(c)
     ends.sort(key=lambda c: c[0])
     for c in ends:
         if np.linalg.norm(c[1] - first[1]) > 1e-6 * (r + h) and len(cons) < 2:

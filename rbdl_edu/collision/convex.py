@@ -31,8 +31,10 @@ import numpy as np
 from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
 from .geometry import geom_rbound, mesh_vertices
 
-TOL = 1e-12
+TOL = 1e-12          # GJK: distance below which the origin counts as inside
 MAX_ITER = 500
+EPA_TOL = 1e-10      # EPA: relative gap between polytope and shape (then polished)
+EPA_ITER = 150
 
 
 # --------------------------------------------------------------------- support functions --
@@ -122,11 +124,16 @@ def gjk(supp, d0):
         if v @ v < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
-        # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²
-        if v @ v - v @ w[0] <= 1e-14 * (v @ v):
+        # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
+        # or is one we already have (GJK would cycle)
+        if v @ v - v @ w[0] <= 1e-12 * (v @ v) or \
+                any(np.linalg.norm(w[0] - s[0]) < 1e-14 for s in simplex):
             return v, simplex
         simplex.append(w)
+        v_old = v
         v, idx, lam = _closest_on_simplex(np.array([s[0] for s in simplex]))
+        if v @ v >= v_old @ v_old:                  # no progress (rounding): done
+            return v_old if v @ v > v_old @ v_old else v, simplex
         simplex = [simplex[i] for i in idx]
         if len(simplex) == 4:                      # tetrahedron around the origin
             return np.zeros(3), simplex
@@ -143,7 +150,10 @@ def _witness(simplex, lam):
 def _face(P, i, j, k):
     """Outward normal and distance of triangle (i, j, k) of the polytope ``P``."""
     n = np.cross(P[j] - P[i], P[k] - P[i])
-    n = n / np.linalg.norm(n)
+    length = np.linalg.norm(n)
+    if length < 1e-14:                            # degenerate sliver: never the nearest face
+        return np.zeros(3), np.inf
+    n = n / length
     return n, n @ P[i]
 
 
@@ -187,11 +197,14 @@ def epa(supp, simplex):
             j, k = k, j                           # orient each face away from the 4th vertex
         faces.append((i, j, k))
     data = {f: _face(P, *f) for f in faces}
-    for _ in range(MAX_ITER):
+    for _ in range(EPA_ITER):
         f = min(data, key=lambda f: data[f][1])
         n, dist = data[f]
         w = supp(n)
-        if w[0] @ n - dist <= TOL * max(1.0, abs(dist)):
+        # stop when the support along the face normal is no farther than the face itself
+        if w[0] @ n - dist <= EPA_TOL * max(1.0, abs(dist)):
+            break
+        if min(np.linalg.norm(w[0] - x) for x in P) < 1e-13:     # nothing new to add
             break
         pts.append(w)
         P.append(w[0])
@@ -209,10 +222,14 @@ def epa(supp, simplex):
             del data[g]
         for a, b in edges:
             data[(a, b, new)] = _face(P, a, b, new)
-        if not data:
-            return None
+        if not edges or not data:                 # numerically broken: keep the last face
+            return _face_result(pts, P, f, n, dist)
     f = min(data, key=lambda f: data[f][1])
-    n, dist = data[f]
+    return _face_result(pts, P, f, *data[f])
+
+
+def _face_result(pts, P, f, n, dist):
+    """Depth, normal and witness points of polytope face ``f`` at distance ``dist``."""
     # barycentric coordinates of the origin's projection dist·n on the face
     T = np.array([P[i] for i in f])
     lam = np.linalg.lstsq(np.vstack([T.T, np.ones(3)]), np.append(dist * n, 1.0), rcond=None)[0]
@@ -245,12 +262,56 @@ def core_distance(supp, d0):
         _, idx, lam = _closest_on_simplex(np.array([s[0] for s in simplex]))
         a, b = _witness([simplex[i] for i in idx], lam)
         dist = np.linalg.norm(v)
-        return dist, -v / dist, a, b
-    out = epa(supp, simplex)
-    if out is None:
-        return None
-    depth, n, a, b = out
-    return -depth, n, a, b
+        out = dist, -v / dist, a, b
+    else:
+        out = epa(supp, simplex)
+        if out is None:
+            return None
+        depth, n, a, b = out
+        out = -depth, n, a, b
+    return polish(supp, *out)
+
+
+def polish(supp, dist, n, a, b, iters=12):
+    r"""Sharpen the normal where the surfaces are smooth (Newton on the optimality condition).
+
+    GJK and EPA approximate a curved :math:`D` by a polytope; the distance error is then
+    the square of the normal error. At the optimum, the support point :math:`s_D(n)` is
+    parallel to :math:`n` (the gradient of :math:`h_D` on the sphere vanishes), so we solve
+    :math:`g(n) = s_D(n) - (s_D(n)\cdot n)\,n = 0` by Newton's method in the tangent plane
+    (finite-difference Jacobian). Where a support is flat (a face), ``g`` jumps, Newton
+    fails, and the GJK/EPA answer -- exact for flat features -- is kept.
+    """
+    def g_of(m, t1, t2):
+        w = supp(m)[0]
+        return np.array([t1 @ w, t2 @ w]) - (w @ m) * np.array([t1 @ m, t2 @ m])
+
+    m = n.copy()
+    for _ in range(iters):
+        t1 = np.cross(m, np.eye(3)[np.argmin(np.abs(m))])
+        t1 /= np.linalg.norm(t1)
+        t2 = np.cross(m, t1)
+        G = g_of(m, t1, t2)
+        if np.linalg.norm(G) < 1e-15:
+            break
+        h = 1e-7
+        J = np.column_stack([(g_of(_unit(m + h * t), t1, t2) - G) / h for t in (t1, t2)])
+        try:
+            du = np.linalg.solve(J, -G)
+        except np.linalg.LinAlgError:
+            return dist, n, a, b
+        if np.linalg.norm(du) > 1e-2:
+            return dist, n, a, b
+        m = _unit(m + du[0] * t1 + du[1] * t2)
+    w, wa, wb = supp(m)
+    if np.linalg.norm(w - (w @ m) * m) > 1e-11 * max(1.0, np.linalg.norm(w)) \
+            or -(w @ m) < dist - 1e-12 or np.linalg.norm(m - n) > 1e-3:
+        return dist, n, a, b
+    return -(w @ m), m, wa, wb
+
+
+def _unit(v):
+    return v / np.linalg.norm(v)
 
 
 def convex(model, gpos, gmat, g1, g2, margin):

@@ -25,10 +25,12 @@ Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pa
 
 Explicit pairs (``<contact><pair>``) skip rules 1-6 and go straight to rule 8.
 
-Explicit pairs and excludes are read from ``model.extras["pair"]`` (a list of dicts with
-``geom1``, ``geom2`` and optionally ``condim``, ``friction`` (5), ``solref``, ``solimp``,
-``margin``, ``gap``) and ``model.extras["exclude"]`` (a list of ``(body1, body2)``); ids or
-names are accepted.
+Explicit pairs and excludes are read from ``model.extras``: the MJCF compiler's records
+``"pairs"`` (:class:`~rbdl_edu.io.records.ContactPair`, every value resolved) and
+``"excludes"`` (:class:`~rbdl_edu.io.records.ContactExclude`), or, for models built in
+code, ``"pair"`` (a list of dicts with ``geom1``, ``geom2`` and optionally ``condim``,
+``friction`` (5), ``solref``, ``solimp``, ``margin``, ``gap``) and ``"exclude"`` (a list of
+``(body1, body2)``); ids or names are accepted.
 """
 from __future__ import annotations
 
@@ -85,7 +87,8 @@ def _id(names, x):
 def exclude_signatures(model):
     """Sorted body-pair signatures ``(b1 << 16) + b2`` (``b1 < b2``) of the ``<exclude>`` list."""
     sigs = []
-    for e in model.extras.get("exclude", []):
+    records = [(e.body1, e.body2) for e in model.extras.get("excludes", ())]
+    for e in list(model.extras.get("exclude", [])) + records:
         b1, b2 = sorted((_id(model.body_names, e[0]), _id(model.body_names, e[1])))
         sigs.append((b1 << 16) + b2)
     return sorted(set(sigs))
@@ -102,7 +105,10 @@ def contact_pairs(model):
     """
     from .mixing import mix_params
     out = []
-    for p in model.extras.get("pair", []):
+    records = [{k: getattr(r, k) for k in ("geom1", "geom2", "condim", "friction", "solref",
+                                           "solimp", "margin", "gap")}
+               for r in model.extras.get("pairs", ())]
+    for p in list(model.extras.get("pair", [])) + records:
         g1, g2 = _id(model.geom_names, p["geom1"]), _id(model.geom_names, p["geom2"])
         if model.geom_bodyid[g1] > model.geom_bodyid[g2]:
             g1, g2 = g2, g1

@@ -22,15 +22,21 @@ from ..rotation import quat_to_mat
 def mesh_vertices(model, g):
     """Vertices ``(nvert, 3)`` of mesh geom ``g`` in the geom frame.
 
-    Read from ``model.extras["mesh_vert"][geom_dataid[g]]`` (a list of arrays, one per mesh).
+    Read from the MJCF compiler's ``model.extras["meshes"][geom_dataid[g]].vert`` or, for
+    models built in code, ``model.extras["mesh_vert"][geom_dataid[g]]`` (arrays).
 
-    >>> mesh_vertices.__name__
-    'mesh_vertices'
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); _ = s.add_geom(0, "mesh", None, dataid=0)
+    >>> s.extras["mesh_vert"] = [np.eye(3)]
+    >>> mesh_vertices(s.compile(), 0)[0]
+    array([1., 0., 0.])
     """
-    meshes = model.extras.get("mesh_vert")
-    if meshes is None:
-        raise ValueError(f"geom {g} is a mesh but model.extras has no 'mesh_vert'")
-    return np.asarray(meshes[model.geom_dataid[g]], dtype=float)
+    k = model.geom_dataid[g]
+    if "meshes" in model.extras:
+        return np.asarray(model.extras["meshes"][k].vert, dtype=float)
+    if "mesh_vert" in model.extras:
+        return np.asarray(model.extras["mesh_vert"][k], dtype=float)
+    raise ValueError(f"geom {g} is a mesh but model.extras has no 'meshes' or 'mesh_vert'")
 
 
 def geom_rbound(model):

@@ -77,7 +77,11 @@ def _contact_attrs(model, g):
 
 def _contact_section(model):
     """``<contact>`` with the ``<pair>`` and ``<exclude>`` of ``model.extras`` (ids or names)."""
-    pairs, excludes = model.extras.get("pair", []), model.extras.get("exclude", [])
+    keys = ("geom1", "geom2", "condim", "friction", "solref", "solimp", "margin", "gap")
+    pairs = list(model.extras.get("pair", [])) + [{k: getattr(r, k) for k in keys}
+                                                   for r in model.extras.get("pairs", ())]
+    excludes = list(model.extras.get("exclude", [])) + [(e.body1, e.body2)
+                                                         for e in model.extras.get("excludes", ())]
     if not pairs and not excludes:
         return []
     gname = lambda x: x if isinstance(x, str) else model.geom_names[x]

@@ -1,0 +1,337 @@
+"""rbdl_edu's collision detection against MuJoCo 4.0.0, contact by contact.
+
+Each scene is a world geom (for plane pairs) or a free body, plus one more free body,
+with random sizes, orientations and a random offset scaled so that about half the scenes
+penetrate, a quarter nearly touch and the rest are apart; a third of the scenes carry a
+margin. The same model is exported to MJCF (``to_mjcf``) and loaded by MuJoCo.
+
+Checks
+------
+* the set of colliding geom pairs is the same;
+* closed-form pairs (plane-{sphere, capsule, box, cylinder, ellipsoid},
+  sphere-{sphere, capsule, box, cylinder}, capsule-capsule): the same number of contacts,
+  in the same order, with ``dist``, ``pos`` and normal equal to 1e-9;
+* box-box, capsule-box and the convex fallback (GJK/EPA, incl. meshes): the deepest
+  contact's ``dist`` and normal within 1e-6, and every contact of ours lies on both
+  surfaces (``pos ∓ n dist/2`` on geom1/geom2).
+
+Differences we keep (documented, and what the test does about them)
+--------------------------------------------------------------------
+* **Contact count for box-box, capsule-box and convex pairs.** MuJoCo's box-box keeps every
+  clipped polygon vertex; ours does the same, but near-ties between two faces can make the
+  two pick different reference faces (same deepest contact). MuJoCo's capsule-box picks a
+  second point by a heuristic over box edges/faces; ours adds the segment end points.
+  MuJoCo's convex fallback adds up to 4 extra points by rotating the geoms by ±1e-3 rad
+  ("multi-CCD") or by polygon clipping for box/mesh pairs; ours returns the single deepest
+  point. So for these pairs only the deepest contact is compared.
+* **Capsule-box deep penetration.** When the capsule's *segment* passes through the box,
+  MuJoCo's heuristic reports a sphere-box contact at a segment point it chooses; we report
+  the exact deepest penetration (EPA). Scenes are drawn so the segment stays outside the
+  box (the radius may penetrate); the deep case is checked against the exact answer only.
+* **Convex fallback accuracy.** MuJoCo's EPA stops at ``ccd_tolerance`` (1e-6 by default);
+  the scenes set ``ccd_tolerance=1e-11`` and ``ccd_iterations=2000`` so that MuJoCo's answer
+  is accurate enough to be a reference at 1e-6.
+"""
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+from scipy.spatial import ConvexHull
+
+import rbdl_edu as rbd
+from rbdl_edu.collision.geometry import mesh_vertices
+from rbdl_edu.io.export import to_mjcf
+from rbdl_edu.model import BOX, CAPSULE, CYLINDER, ELLIPSOID, GEOM_NAMES, MESH, PLANE, SPHERE
+from rbdl_edu.rotation import quat_to_mat
+
+CLOSED_FORM = {(PLANE, SPHERE), (PLANE, CAPSULE), (PLANE, BOX), (PLANE, CYLINDER),
+               (PLANE, ELLIPSOID), (SPHERE, SPHERE), (SPHERE, CAPSULE), (SPHERE, BOX),
+               (SPHERE, CYLINDER), (CAPSULE, CAPSULE)}
+SOLIDS = (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH)
+PAIR_TYPES = sorted(CLOSED_FORM | {(PLANE, MESH)} |
+                    {(a, b) for a in SOLIDS for b in SOLIDS if a <= b})
+CCD_OPTION = ('ccd_tolerance="1e-11" ccd_iterations="2000"><flag multiccd="disable"/></option><option ')
+
+
+# ------------------------------------------------------------------------------ scenes ----
+def random_quat(rng):
+    q = rng.normal(size=4)
+    return q / np.linalg.norm(q)
+
+
+def random_size(rng, t):
+    if t == PLANE:
+        return [0.0, 0.0, 1.0]
+    if t == SPHERE:
+        return [rng.uniform(0.05, 0.4)]
+    if t in (CAPSULE, CYLINDER):
+        return [rng.uniform(0.05, 0.3), rng.uniform(0.05, 0.5)]
+    return list(rng.uniform(0.05, 0.4, size=3))
+
+
+def random_hull(rng, n=14):
+    """Vertices of a random convex polytope (points on a squashed sphere)."""
+    v = rng.normal(size=(n, 3))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    return v * rng.uniform(0.1, 0.35, size=3)
+
+
+RBOUND = {SPHERE: lambda s: s[0], CAPSULE: lambda s: s[0] + s[1], CYLINDER: lambda s: np.hypot(*s[:2]),
+          ELLIPSOID: max, BOX: lambda s: np.linalg.norm(s), MESH: lambda s: np.max(s)}
+
+
+def make_scene(t1, t2, rng, margin=0.0):
+    """A ModelSpec with geom 0 of type t1 (world plane or free body) and geom 1 of type t2
+    on a free body placed near it. Returns (spec, qpos, mesh list)."""
+    spec = rbd.ModelSpec()
+    meshes = []
+    sizes = []
+    for t in (t1, t2):
+        s = random_size(rng, t)
+        if t == MESH:
+            v = random_hull(rng)
+            meshes.append(v)
+            s = [np.linalg.norm(v, axis=1).max()]
+        sizes.append(s)
+    qpos = []
+    if t1 == PLANE:
+        spec.add_geom(0, "plane", [0, 0, 1], name="g0", quat=random_quat(rng) if rng.random() < 0.5
+                      else [1, 0, 0, 0], margin=margin)
+    r1 = RBOUND[t2](sizes[1]) if t1 == PLANE else RBOUND[t1](sizes[0])
+    r2 = RBOUND[t2](sizes[1])
+    for k, t in enumerate((t1, t2)):
+        if t == PLANE:
+            continue
+        b = spec.add_body(0, f"b{k}", mass=1.0, inertia=[0.01] * 3)
+        spec.add_joint(b, "free", f"j{k}")
+        spec.add_geom(b, GEOM_NAMES[t], sizes[k] if t != MESH else None, name=f"g{k}",
+                      margin=margin, dataid=meshes and (len(meshes) - 1 if k == 1 and t1 == MESH
+                                                        and t2 == MESH else 0) if t == MESH else -1)
+        if k == 0:
+            pos = np.zeros(3)
+        else:
+            # offset: mostly within reach, scaled by the bounding radii
+            direction = rng.normal(size=3)
+            direction /= np.linalg.norm(direction)
+            reach = r2 if t1 == PLANE else r1 + r2
+            pos = direction * reach * rng.uniform(0.2, 1.05)
+            if t1 == PLANE:
+                pos = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), 0])
+        qpos.append(np.concatenate([pos, random_quat(rng)]))
+    if t1 == PLANE:       # put the body at a random height along the plane's normal
+        n = quat_to_mat(spec.geoms[0]["quat"])[:, 2]
+        qpos[-1][:3] = qpos[-1][:3] - (qpos[-1][:3] @ n) * n + n * r2 * rng.uniform(-0.6, 1.1)
+    if (t1, t2) == (CAPSULE, BOX) and segment_in_box(spec, np.concatenate(qpos)):
+        return make_scene(t1, t2, rng, margin)      # see the module docstring
+    return spec, np.concatenate(qpos), meshes
+
+
+def segment_in_box(spec, qpos):
+    """True if the capsule's segment (geom 0) passes through the box (geom 1)."""
+    from rbdl_edu.collision.geometry import geom_poses
+    model = spec.compile()
+    gp, gm = geom_poses(model, qpos)
+    t = np.linspace(-1, 1, 401)[:, None] * model.geom_size[0, 1]
+    local = (gp[0] + t * gm[0][:, 2] - gp[1]) @ gm[1]
+    return bool(np.any(np.all(np.abs(local) < model.geom_size[1] + 1e-3, axis=1)))
+
+
+def mujoco_scene(spec, qpos, meshes):
+    """Compile the spec with MuJoCo (meshes become <mesh> assets). Returns our model, m, d.
+
+    A mesh is recentered by MuJoCo's compiler; we then take the compiled vertices and geom
+    pose back into our model so both engines see the same polytope.
+    """
+    model = spec.compile()
+    xml = to_mjcf(model).replace("<option ", f"<option {CCD_OPTION} ")
+    if meshes:
+        assets = "".join(f'<mesh name="m{i}" vertex="{" ".join(map(repr, v.ravel().tolist()))}"/>'
+                         for i, v in enumerate(meshes))
+        xml = xml.replace("<worldbody>", f"<asset>{assets}</asset><worldbody>")
+        for g in range(model.ngeom):
+            if model.geom_type[g] == MESH:
+                name = model.geom_names[g]
+                start = xml.index(f'<geom name="{name}"')
+                end = xml.index("/>", start)
+                tag = xml[start:end]
+                new = tag.replace('type="mesh"', f'type="mesh" mesh="m{model.geom_dataid[g]}"')
+                new = new[:new.index(' size="')] + new[new.index('" pos="') + 1:]
+                xml = xml[:start] + new + xml[end:]
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    if meshes:   # take MuJoCo's recentered mesh frame
+        for g in range(model.ngeom):
+            if model.geom_type[g] == MESH:
+                spec.geoms[g]["pos"] = m.geom_pos[g].copy()
+                spec.geoms[g]["quat"] = m.geom_quat[g].copy()
+        spec.extras["mesh_vert"] = [
+            m.mesh_vert[m.mesh_vertadr[i]:m.mesh_vertadr[i] + m.mesh_vertnum[i]].astype(float)
+            for i in range(m.nmesh)]
+        model = spec.compile()
+    d.qpos[:] = qpos
+    mujoco.mj_kinematics(m, d)
+    mujoco.mj_collision(m, d)
+    return model, m, d
+
+
+# ----------------------------------------------------------------------- surface tests ----
+def surface_residual(model, gpos, gmat, g, x):
+    """How far ``x`` is from the surface of geom ``g`` (0 on the surface), in length units."""
+    t, s = model.geom_type[g], model.geom_size[g]
+    p = gmat[g].T @ (x - gpos[g])
+    if t == SPHERE:
+        return abs(np.linalg.norm(p) - s[0])
+    if t == CAPSULE:
+        return abs(np.linalg.norm(p - [0, 0, np.clip(p[2], -s[1], s[1])]) - s[0])
+    if t == ELLIPSOID:
+        return abs(np.linalg.norm(p / s[:3]) - 1) * s[:3].min()
+    if t == CYLINDER:
+        dr, dz = np.hypot(p[0], p[1]) - s[0], abs(p[2]) - s[1]
+        outside = np.hypot(max(dr, 0), max(dz, 0))
+        return abs(outside + min(max(dr, dz), 0))
+    if t == BOX:
+        q = np.abs(p) - s
+        return abs(np.linalg.norm(np.maximum(q, 0)) + min(q.max(), 0))
+    if t == MESH:
+        hull = ConvexHull(mesh_vertices(model, g))
+        return abs((hull.equations[:, :3] @ p + hull.equations[:, 3]).max())
+    if t == PLANE:
+        return abs(p[2])
+    raise ValueError(t)
+
+
+# --------------------------------------------------------------------------- comparing ----
+def contact_arrays(contacts):
+    return [(c.geom1, c.geom2, c.dist, np.asarray(c.pos), np.asarray(c.frame).reshape(3, 3)[0])
+            for c in contacts]
+
+
+def mj_contacts(m, d):
+    return [(int(c.geom[0]), int(c.geom[1]), float(c.dist), c.pos.copy(), c.frame[:3].copy())
+            for c in d.contact[:d.ncon]]
+
+
+FLAT = {SPHERE, CAPSULE, BOX, MESH}     # their cores (point, segment, polytopes) are polytopes
+
+
+def separation(model, gpos, gmat, g1, g2, n):
+    """Gap between the two geoms along ``n`` (from g1 to g2): ``-h_1(n) - h_2(-n)``."""
+    from rbdl_edu.collision.convex import support
+    return n @ support(model, gpos, gmat, g2, -n) - n @ support(model, gpos, gmat, g1, n)
+
+
+def compare(t1, t2, seed, margin):
+    """Run one scene; return (max error dict, n contacts ours, n contacts MuJoCo)."""
+    rng = np.random.default_rng(seed)
+    spec, qpos, meshes = make_scene(t1, t2, rng, margin)
+    model, m, d = mujoco_scene(spec, qpos, meshes)
+    data = rbd.Data(model)
+    data.qpos[:] = qpos
+    ours = contact_arrays(rbd.collision(model, data))
+    theirs = mj_contacts(m, d)
+    pairs_ours = {(c[0], c[1]) for c in ours}
+    pairs_mj = {(c[0], c[1]) for c in theirs}
+    assert pairs_ours == pairs_mj, (t1, t2, seed, ours, theirs)
+    err = dict(dist=0.0, pos=0.0, normal=0.0, surface=0.0)
+    if not ours:
+        return err, 0, 0
+    key = (min(t1, t2), max(t1, t2))
+    if key in CLOSED_FORM:
+        assert len(ours) == len(theirs), (t1, t2, seed, ours, theirs)
+        for a, b in zip(ours, theirs):
+            err["dist"] = max(err["dist"], abs(a[2] - b[2]))
+            err["pos"] = max(err["pos"], np.abs(a[3] - b[3]).max())
+            err["normal"] = max(err["normal"], np.abs(a[4] - b[4]).max())
+    else:
+        a = min(ours, key=lambda c: c[2])
+        b = min(theirs, key=lambda c: c[2])
+        err["dist"] = abs(a[2] - b[2])
+        err["normal"] = np.abs(a[4] - b[4]).max()
+        if not (t1 in FLAT and t2 in FLAT) and PLANE not in key:
+            # curved surfaces: MuJoCo's normal comes from the difference of its witness
+            # points, accurate only to about sqrt(ccd_tolerance) (1e-5 here); ours is
+            # polished. Check instead that the reported distance is attained along our
+            # normal and that our normal is at least as good as MuJoCo's.
+            gp, gm = data.geom_xpos, data.geom_xmat
+            s_ours = separation(model, gp, gm, a[0], a[1], a[4])
+            s_mj = separation(model, gp, gm, a[0], a[1], b[4] / np.linalg.norm(b[4]))
+            assert abs(s_ours - a[2]) < 1e-9 and s_ours >= s_mj - 1e-9, (t1, t2, seed)
+            err["normal_curved"] = err.pop("normal")
+        for g1, g2, dist, pos, n in ours:
+            err["surface"] = max(err["surface"],
+                                 surface_residual(model, data.geom_xpos, data.geom_xmat, g1, pos - n * dist / 2),
+                                 surface_residual(model, data.geom_xpos, data.geom_xmat, g2, pos + n * dist / 2))
+    return err, len(ours), len(theirs)
+
+
+# ------------------------------------------------------------------------------- tests ----
+N_SCENES = 30                        # per pair type: 27 types x 30 = 810 random scenes
+TOL_CLOSED, TOL_CONVEX, TOL_CURVED_NORMAL = 1e-9, 1e-6, 1e-4
+
+
+@pytest.mark.parametrize("t1,t2", PAIR_TYPES, ids=[f"{GEOM_NAMES[a]}-{GEOM_NAMES[b]}" for a, b in PAIR_TYPES])
+def test_against_mujoco(t1, t2):
+    worst, touching = {}, 0
+    for seed in range(N_SCENES):
+        err, n_ours, n_mj = compare(t1, t2, seed, margin=0.05 if seed % 3 == 0 else 0.0)
+        touching += n_ours > 0
+        for k, v in err.items():
+            worst[k] = max(worst.get(k, 0.0), v)
+    assert touching >= N_SCENES // 4, "too few scenes in contact to test anything"
+    if (t1, t2) in CLOSED_FORM:
+        assert worst["dist"] < TOL_CLOSED and worst["pos"] < TOL_CLOSED and worst["normal"] < TOL_CLOSED, worst
+    else:
+        assert worst["dist"] < TOL_CONVEX, worst
+        assert worst.get("normal", 0) < TOL_CONVEX, worst
+        assert worst.get("normal_curved", 0) < TOL_CURVED_NORMAL, worst
+        assert worst["surface"] < 1e-9, worst
+
+
+def test_multiccd_default_deepest_close():
+    """With MuJoCo's default multi-contact convex path (multiccd on), its deepest box-mesh
+    contact is a perturbed one: its normal differs from the exact one by up to ~1e-2 (found
+    while building these tests); our exact answer is never worse along its own normal."""
+    global CCD_OPTION
+    saved = CCD_OPTION
+    CCD_OPTION = 'ccd_tolerance="1e-11" ccd_iterations="2000" '
+    try:
+        for seed in range(6):
+            rng = np.random.default_rng(seed)
+            spec, qpos, meshes = make_scene(BOX, MESH, rng, 0.0)
+            model, m, d = mujoco_scene(spec, qpos, meshes)
+            data = rbd.Data(model)
+            data.qpos[:] = qpos
+            ours = rbd.collision(model, data)
+            if not ours or not d.ncon:
+                continue
+            a = min(ours, key=lambda c: c.dist)
+            b = min(d.contact[:d.ncon], key=lambda c: c.dist)
+            assert abs(a.dist - b.dist) < 1e-2
+            gp, gm = data.geom_xpos, data.geom_xmat
+            assert separation(model, gp, gm, a.geom1, a.geom2, a.normal) >= \
+                separation(model, gp, gm, a.geom1, a.geom2, b.frame[:3]) - 1e-12
+    finally:
+        CCD_OPTION = saved
+
+
+def test_capsule_segment_through_box_is_exact():
+    """Where MuJoCo's capsule-box heuristic is not compared (segment through the box), our
+    deepest contact is the exact penetration: no direction separates less."""
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        spec = rbd.ModelSpec()
+        b1 = spec.add_body(0, "cap")
+        spec.add_geom(b1, "capsule", [0.05, 0.4], name="c", quat=random_quat(rng))
+        b2 = spec.add_body(0, "box")
+        spec.add_geom(b2, "box", list(rng.uniform(0.1, 0.3, 3)), name="b", quat=random_quat(rng),
+                      pos=rng.uniform(-0.05, 0.05, 3))
+        model = spec.compile()
+        from rbdl_edu.collision.geometry import geom_poses
+        from rbdl_edu.collision.box import capsule_box
+        gp, gm = geom_poses(model, [])
+        cons = capsule_box(gp[0], gm[0], model.geom_size[0], gp[1], gm[1], model.geom_size[1], 0.0)
+        dist, n = cons[0][0], cons[0][2]
+        assert abs(separation(model, gp, gm, 0, 1, n) - dist) < 1e-9
+        for v in rng.normal(size=(500, 3)):
+            assert separation(model, gp, gm, 0, 1, v / np.linalg.norm(v)) <= dist + 1e-9
