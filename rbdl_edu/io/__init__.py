@@ -1,0 +1,55 @@
+"""Reading and writing models: the MJCF and URDF compilers, and MJCF export.
+
+``load_model`` picks the format: a ``.urdf`` file (or text whose root is ``<robot>``) is
+URDF, everything else MJCF. Every failure is a :class:`ModelError` that names the file,
+line, element and attribute.
+
+>>> model = load_model('<mujoco><worldbody><body><joint/><geom size="0.1"/></body></worldbody></mujoco>')
+>>> model.nv
+1
+"""
+from __future__ import annotations
+
+import os
+
+from .errors import ModelError
+from .export import to_mjcf
+from .mjcf import load_mjcf
+from .urdf import load_urdf
+from .xmlread import is_xml_text
+
+
+def load_model(path_or_xml_text, **kwargs):
+    """Load an MJCF (``.xml``) or URDF (``.urdf``) model from a file path or XML text.
+
+    Parameters
+    ----------
+    path_or_xml_text : str or os.PathLike
+        A file path, or the XML itself (text starting with ``<``).
+    **kwargs
+        Passed to :func:`load_urdf` (``floating_base=True`` adds a free joint to the root).
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    ModelError
+        If the model cannot be loaded; the message names file, line, element, attribute.
+    """
+    src = path_or_xml_text
+    if is_xml_text(src):
+        head = src.lstrip()
+        while head.startswith("<?") or head.startswith("<!--"):
+            end = head.find("?>" if head.startswith("<?") else "-->")
+            head = head[end + 2 + (head[end:end + 3] == "-->"):].lstrip() if end >= 0 else ""
+        return load_urdf(src, **kwargs) if head.startswith("<robot") else load_mjcf(src)
+    if not isinstance(src, (str, os.PathLike)):
+        raise ModelError(f"expected a file path or XML text, got {type(src).__name__}")
+    if os.fspath(src).lower().endswith(".urdf"):
+        return load_urdf(src, **kwargs)
+    return load_mjcf(src)
+
+
+__all__ = ["ModelError", "load_model", "load_mjcf", "load_urdf", "to_mjcf"]

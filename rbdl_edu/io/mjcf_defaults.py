@@ -1,0 +1,217 @@
+"""MJCF before compiling: ``<include>`` files, ``<default>`` classes and the attribute schema.
+
+* ``<include file="part.xml"/>`` is replaced by the children of ``part.xml``'s ``<mujoco>``
+  root (the path is relative to the main file's directory), recursively.
+* ``<default class="...">`` elements nest: a class starts from its parent's values and
+  overrides some. An element uses its ``class`` attribute, else the ``childclass`` of the
+  nearest enclosing body or frame, else the top-level class ``"main"``. Attributes written
+  on the element itself always win.
+* :data:`SCHEMA` lists, per element, the attributes the compiler understands. Anything
+  else is an error, as in MuJoCo, so a typo never silently changes physics. Elements in
+  :data:`IGNORED` are purely visual (cameras, lights, textures, ...) and are skipped.
+
+>>> from rbdl_edu.io.xmlread import parse_xml
+>>> root = parse_xml('''<mujoco><default><geom density="500"/>
+...   <default class="light"><geom density="50"/></default></default></mujoco>''')
+>>> defaults = Defaults(root)
+>>> defaults.attrib("light", "geom"), defaults.attrib("main", "geom")
+({'density': '50'}, {'density': '500'})
+"""
+from __future__ import annotations
+
+import os
+
+from .xmlread import Node, parse_xml, read_file
+
+_ORIENT = {"quat", "axisangle", "euler", "xyaxes", "zaxis"}
+_CONTACT = {"contype", "conaffinity", "condim", "priority", "friction", "solmix", "solref",
+            "solimp", "margin", "gap"}
+_ACTUATOR = {"name", "class", "group", "ctrllimited", "forcelimited", "actlimited", "ctrlrange",
+             "forcerange", "actrange", "lengthrange", "gear", "cranklength", "joint",
+             "jointinparent", "tendon", "site", "body", "refsite", "cranksite", "slidersite",
+             "user", "actdim", "delay", "nsample", "interp"}
+
+# element -> attributes the compiler reads (physics) or accepts (no effect on dynamics)
+SCHEMA = {
+    "mujoco": {"model"},
+    "compiler": {"angle", "eulerseq", "inertiafromgeom", "autolimits", "boundmass",
+                 "boundinertia", "balanceinertia", "settotalmass", "meshdir", "assetdir",
+                 "texturedir", "coordinate", "inertiagrouprange", "strippath", "discardvisual",
+                 "usethread", "fitaabb", "saveinertial", "alignfree", "fusestatic"},
+    "option": {"timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
+               "tolerance", "ls_tolerance", "noslip_tolerance", "ccd_tolerance", "integrator",
+               "cone", "jacobian", "solver", "iterations", "ls_iterations", "noslip_iterations",
+               "ccd_iterations", "sdf_iterations", "sdf_initpoints", "o_margin", "o_solref",
+               "o_solimp", "o_friction", "actuatorgroupdisable", "apirate", "sleep_tolerance"},
+    "flag": {"constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper",
+             "gravity", "clampctrl", "warmstart", "filterparent", "actuation", "refsafe",
+             "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd", "island", "override",
+             "energy", "fwdinv", "invdiscrete", "multiccd", "sleep", "passive"},
+    "size": None,                                   # None: any attribute (accepted, ignored)
+    "body": {"name", "childclass", "pos", "mocap", "gravcomp", "user", "sleep"} | _ORIENT,
+    "frame": {"name", "childclass", "pos"} | _ORIENT,
+    "inertial": {"pos", "mass", "diaginertia", "fullinertia"} | _ORIENT,
+    "joint": {"name", "class", "type", "group", "pos", "axis", "springdamper", "limited",
+              "actuatorfrclimited", "actuatorgravcomp", "solreflimit", "solimplimit",
+              "solreffriction", "solimpfriction", "stiffness", "range", "actuatorfrcrange",
+              "margin", "ref", "springref", "armature", "damping", "frictionloss", "user"},
+    "freejoint": {"name", "group", "align"},
+    "geom": {"name", "class", "type", "group", "size", "material", "rgba", "mass", "density",
+             "shellinertia", "fromto", "pos", "hfield", "mesh", "fitscale", "user",
+             "fluidshape", "fluidcoef"} | _CONTACT | _ORIENT,
+    "site": {"name", "class", "type", "group", "pos", "material", "size", "fromto", "rgba",
+             "user"} | _ORIENT,
+    "mesh": {"name", "class", "file", "content_type", "scale", "refpos", "refquat", "inertia",
+             "vertex", "normal", "texcoord", "face", "smoothnormal", "maxhullvert", "builtin",
+             "params", "material"},
+    "motor": _ACTUATOR,
+    "position": _ACTUATOR | {"kp", "kv", "dampratio", "timeconst", "inheritrange"},
+    "velocity": _ACTUATOR | {"kv"},
+    "intvelocity": _ACTUATOR | {"kp", "kv", "dampratio", "inheritrange"},
+    "damper": _ACTUATOR | {"kv"},
+    "general": _ACTUATOR | {"dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
+                            "actearly"},
+    "pair": {"name", "class", "geom1", "geom2", "condim", "friction", "solref", "solreffriction",
+             "solimp", "gap", "margin"},
+    "exclude": {"name", "body1", "body2"},
+    "connect": {"name", "class", "body1", "body2", "site1", "site2", "anchor", "active",
+                "solref", "solimp"},
+    "weld": {"name", "class", "body1", "body2", "site1", "site2", "anchor", "relpose",
+             "torquescale", "active", "solref", "solimp"},
+    "equality_joint": {"name", "class", "joint1", "joint2", "polycoef", "active", "solref", "solimp"},
+    "equality_tendon": {"name", "class", "tendon1", "tendon2", "polycoef", "active", "solref",
+                        "solimp"},
+    "fixed": {"name", "class", "group", "limited", "actuatorfrclimited", "range",
+              "actuatorfrcrange", "solreflimit", "solimplimit", "solreffriction",
+              "solimpfriction", "frictionloss", "springlength", "margin", "stiffness",
+              "damping", "armature", "user", "rgba", "material", "width"},
+    "tendon_joint": {"joint", "coef"},
+    "_equality": {"active", "solref", "solimp"},
+    "key": {"name", "time", "qpos", "qvel", "act", "ctrl", "mpos", "mquat"},
+}
+# sensors: all share one attribute set
+_SENSOR = {"name", "noise", "cutoff", "user", "site", "joint", "actuator", "tendon", "body",
+           "objtype", "objname", "reftype", "refname", "geom1", "geom2", "body1", "body2",
+           "nsample", "interp", "delay", "interval"}
+SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
+           "rangefinder", "camprojection", "jointpos", "jointvel", "tendonpos", "tendonvel",
+           "actuatorpos", "actuatorvel", "actuatorfrc", "jointactuatorfrc", "tendonactuatorfrc",
+           "ballquat", "ballangvel", "jointlimitpos", "jointlimitvel", "jointlimitfrc",
+           "tendonlimitpos", "tendonlimitvel", "tendonlimitfrc", "framepos", "framequat",
+           "framexaxis", "frameyaxis", "framezaxis", "framelinvel", "frameangvel",
+           "framelinacc", "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom",
+           "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
+           "contact", "tactile"}
+ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "general")
+# purely visual or bookkeeping: skipped with their whole subtree
+IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
+           "model", "sleep"}
+# what <default> may hold
+DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "general", "motor",
+               "position", "velocity", "intvelocity", "damper", "camera", "light", "material",
+               "flex", "flexcomp", "cylinder", "muscle", "adhesion"}
+
+
+def check_attributes(node, schema_key=None):
+    """Raise a :class:`ModelError` if ``node`` has an attribute the compiler does not know."""
+    allowed = SCHEMA.get(schema_key or node.tag, set())
+    if allowed is None:
+        return
+    if (schema_key or node.tag) in SENSORS:
+        allowed = _SENSOR
+    for name in node.attrib:
+        if name not in allowed:
+            raise node.error(f"unknown attribute {name!r} for <{node.tag}>", name)
+
+
+# -- includes ----------------------------------------------------------------------------
+def expand_includes(node, base_dir, seen=(), depth=0):
+    """Replace every ``<include file=.../>`` under ``node`` by the included file's elements."""
+    out = []
+    for child in node.children:
+        if child.tag != "include":
+            expand_includes(child, base_dir, seen, depth)
+            out.append(child)
+            continue
+        if set(child.attrib) - {"file"} or "file" not in child.attrib:
+            raise child.error("<include> needs exactly one attribute, file", "file")
+        path = os.path.join(base_dir, child.attrib["file"])
+        key = os.path.realpath(path)
+        if key in seen or depth > 20:
+            raise child.error(f"recursive include of {child.attrib['file']!r}", "file")
+        sub = parse_xml(read_file(path, child), file=path)
+        if sub.tag != "mujoco":
+            raise sub.error("an included file must have a <mujoco> root element")
+        expand_includes(sub, base_dir, seen + (key,), depth + 1)
+        for grandchild in sub.children:
+            grandchild.parent = node
+            out.append(grandchild)
+    node.children = out
+    return node
+
+
+# -- default classes ---------------------------------------------------------------------
+class Defaults:
+    """The ``<default>`` classes of a model: ``attrib(class, tag)`` gives the attribute
+    values that class sets for elements ``tag`` (inherited from its ancestors)."""
+
+    def __init__(self, root):
+        self.classes = {"main": {}}
+        self.nodes = {}
+        tops = [c for c in root.children if c.tag == "default"]
+        if len(tops) > 1:
+            raise tops[1].error("more than one top-level <default>")
+        if tops:
+            self._read(tops[0], "main", {})
+
+    def _read(self, node, name, inherited):
+        if set(node.attrib) - {"class"}:
+            bad = sorted(set(node.attrib) - {"class"})[0]
+            raise node.error(f"unknown attribute {bad!r} for <default>", bad)
+        values = {tag: dict(a) for tag, a in inherited.items()}
+        for child in node.children:
+            if child.tag == "default":
+                continue
+            if child.tag not in DEFAULTABLE:
+                raise child.error(f"<{child.tag}> cannot appear in <default>")
+            if child.tag in ("camera", "light", "material", "flex", "flexcomp"):
+                continue
+            if child.tag in ("cylinder", "muscle", "adhesion"):
+                raise child.error(f"<{child.tag}> actuators are not supported")
+            key = child.tag
+            check_attributes(child, {"tendon": "fixed", "equality": "_equality"}.get(key, key))
+            if "class" in child.attrib:
+                raise child.error("an element inside <default> cannot name a class", "class")
+            values.setdefault(key, {}).update(child.attrib)
+        self.classes[name] = values
+        self.nodes[name] = node
+        for child in node.children:
+            if child.tag == "default":
+                sub = child.get("class")
+                if not sub:
+                    raise child.error("a nested <default> needs a class name", "class")
+                if sub in self.classes:
+                    raise child.error(f"default class {sub!r} defined twice", "class")
+                self._read(child, sub, values)
+
+    def attrib(self, cls, tag):
+        """Attribute values class ``cls`` gives to elements ``tag`` (a fresh dict)."""
+        return dict(self.classes[cls].get(tag, {}))
+
+    def resolve(self, node, childclass="main", tag=None):
+        """A copy of ``node`` whose attributes are its class's defaults overridden by its own."""
+        cls = node.get("class", childclass)
+        if cls not in self.classes:
+            raise node.error(f"unknown default class {cls!r}", "class")
+        merged = self.attrib(cls, tag or node.tag)
+        merged.update({k: v for k, v in node.attrib.items() if k != "class"})
+        out = Node(node.tag, merged, node.file, node.line)
+        out.children, out.parent = node.children, node.parent
+        return out
+
+    def check_class(self, node, attribute="childclass"):
+        """The class named by ``node``'s ``attribute`` (must exist), or None."""
+        cls = node.get(attribute)
+        if cls is not None and cls not in self.classes:
+            raise node.error(f"unknown default class {cls!r}", attribute)
+        return cls

@@ -1,0 +1,102 @@
+r"""The five ways MJCF writes an orientation, turned into one unit quaternion ``(w, x, y, z)``.
+
+An element (body, geom, site, inertial, frame) may carry at most one of
+
+* ``quat="w x y z"`` — normalized;
+* ``axisangle="ax ay az angle"`` — :math:`(\cos\frac\theta2, \sin\frac\theta2\,\hat a)`;
+* ``euler="a b c"`` — three rotations about the axes named by ``<compiler eulerseq>``:
+  a lowercase letter turns about the *rotating* axis (``q = q ⊗ q_k``), an uppercase one
+  about the *fixed* axis (``q = q_k ⊗ q``);
+* ``xyaxes="x1 x2 x3 y1 y2 y3"`` — the frame's x and y axes (y is made orthogonal to x,
+  z = x × y);
+* ``zaxis="z1 z2 z3"`` — the shortest rotation taking (0, 0, 1) to z.
+
+Angles are in degrees unless ``<compiler angle="radian"/>``.
+
+>>> from rbdl_edu.io.xmlread import parse_xml
+>>> node = parse_xml('<body euler="0 0 90"/>')
+>>> np.round(read_orientation(node, degrees=True, eulerseq="xyz"), 12)
+array([0.70710678, 0.        , 0.        , 0.70710678])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..rotation import quat_mul
+from .xmlread import degrees_to_radians
+
+ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
+_AXIS = {"x": 0, "y": 1, "z": 2}
+
+
+def _normalized(node, v, attribute):
+    n = np.linalg.norm(v)
+    if n < 1e-15:
+        raise node.error(f"{attribute} has zero length", attribute)
+    return v / n
+
+
+def z_to_quat(z):
+    r"""The shortest rotation taking (0, 0, 1) to the unit vector ``z``:
+    axis :math:`e_z \times z`, angle :math:`\operatorname{atan2}(|e_z\times z|, z_3)`;
+    a half turn about x if ``z`` points straight down.
+
+    >>> np.round(z_to_quat(np.array([1.0, 0, 0])), 12)
+    array([ 0.70710678,  0.        ,  0.70710678,  0.        ])
+    """
+    axis = np.array([-z[1], z[0], 0.0])                  # e_z × z
+    s = np.linalg.norm(axis)
+    if s < 1e-12:
+        return np.array([1.0, 0, 0, 0]) if z[2] > 0 else np.array([0.0, 1, 0, 0])
+    angle = np.arctan2(s, z[2])
+    return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * axis / s])
+
+
+def frame_to_quat(R):
+    """Unit quaternion (any sign) of a rotation matrix whose columns are the frame's axes."""
+    from ..rotation import mat_to_quat
+    return mat_to_quat(R)
+
+
+def read_orientation(node, degrees, eulerseq, default=(1.0, 0.0, 0.0, 0.0)):
+    """The orientation written on ``node`` as a unit quaternion (``default`` if none is).
+
+    Raises :class:`~rbdl_edu.io.errors.ModelError` if more than one form is given, or
+    if an axis has zero length.
+    """
+    given = [a for a in ORIENTATIONS if node.has(a)]
+    if len(given) > 1:
+        raise node.error(f"more than one orientation given: {', '.join(given)}", given[1])
+    if not given:
+        return np.array(default, dtype=float)
+    kind = given[0]
+    angle = degrees_to_radians if degrees else (lambda x: np.asarray(x, dtype=float))
+    if kind == "quat":
+        return _normalized(node, node.floats("quat", 4), "quat")
+    if kind == "axisangle":
+        v = node.floats("axisangle", 4)
+        axis, theta = _normalized(node, v[:3], "axisangle"), float(angle(v[3]))
+        return np.concatenate([[np.cos(theta / 2)], np.sin(theta / 2) * axis])
+    if kind == "euler":
+        e = angle(node.floats("euler", 3))
+        q = np.array([1.0, 0, 0, 0])
+        for k, letter in enumerate(eulerseq):
+            qk = np.array([np.cos(e[k] / 2), 0.0, 0.0, 0.0])
+            qk[1 + _AXIS[letter.lower()]] = np.sin(e[k] / 2)
+            # lowercase: about the rotating (new) axis; uppercase: about the fixed axis
+            q = quat_mul(q, qk) if letter.islower() else quat_mul(qk, q)
+        return q / np.linalg.norm(q)
+    if kind == "xyaxes":
+        v = node.floats("xyaxes", 6)
+        x = _normalized(node, v[:3], "xyaxes")
+        y = _normalized(node, v[3:] - x * (x @ v[3:]), "xyaxes")   # Gram-Schmidt
+        z = np.cross(x, y)
+        return frame_to_quat(np.column_stack([x, y, z / np.linalg.norm(z)]))
+    return z_to_quat(_normalized(node, node.floats("zaxis", 3), "zaxis"))
+
+
+def check_eulerseq(node, text):
+    """``<compiler eulerseq>``: three letters from ``xyzXYZ``."""
+    if len(text) != 3 or any(c not in "xyzXYZ" for c in text):
+        raise node.error(f"eulerseq={text!r} must be 3 letters from xyzXYZ", "eulerseq")
+    return text

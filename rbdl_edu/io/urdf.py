@@ -1,0 +1,257 @@
+"""The URDF reader: a ROS robot description becomes a :class:`~rbdl_edu.model.Model`.
+
+URDF describes a tree of ``<link>`` elements joined by ``<joint>`` elements. Each joint
+places its child link in the parent link's frame (``<origin xyz rpy>``, roll-pitch-yaw
+meaning :math:`R = R_z(y)\\,R_y(p)\\,R_x(r)`) and moves it about or along ``<axis>``
+(given in the child's frame). So every link is a body whose ``body_pos``/``body_quat``
+is its joint's origin, and the joint sits at the body origin:
+
+=============== =====================================================================
+``revolute``     hinge with ``<limit lower upper>`` (limited)
+``continuous``   hinge without limits
+``prismatic``    slide with limits
+``fixed``        no joint: the child is welded to the parent
+``floating``     free joint (only for a link hanging from the world)
+``planar``       not supported (a clear :class:`ModelError`)
+=============== =====================================================================
+
+The root link (the one no joint names as child) is welded to the world, unless
+``floating_base=True`` gives it a free joint; a root link named ``world`` *is* the world.
+``<inertial>`` gives mass, center of mass and the inertia tensor in the ``<origin>``
+frame; it is diagonalized into ``body_ipos``/``body_iquat``/``body_inertia``.
+``<dynamics damping friction>`` become ``dof_damping``/``dof_frictionloss``.
+``<collision>`` boxes, cylinders and spheres become (massless) geoms; meshes are listed
+in ``model.extras["urdf_meshes"]``; ``<mimic>`` relations in ``model.extras["urdf_mimic"]``
+(the mimicking joint is loaded as an independent joint, as Pinocchio does by default).
+
+>>> model = load_urdf('''<robot name="r">
+...   <link name="base"/>
+...   <link name="arm"><inertial><mass value="2"/><origin xyz="0 0 0.5"/>
+...     <inertia ixx="0.1" iyy="0.1" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+...   <joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/>
+...     <axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+... </robot>''')
+>>> model.jnt_names, model.body_names
+(('shoulder',), ('world', 'base', 'arm'))
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..rotation import quat_mul
+from ..spec import ModelSpec
+from .errors import ModelError
+from .inertia import eig3
+from .xmlread import is_xml_text, parse_xml, read_file
+
+JOINT_TYPES = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slide", "fixed": None,
+               "floating": "free", "planar": None}
+
+
+def rpy_to_quat(rpy):
+    """Quaternion of URDF's roll-pitch-yaw: rotate about x by roll, then about the fixed y
+    by pitch, then about the fixed z by yaw, :math:`q = q_z \\otimes q_y \\otimes q_x`.
+
+    >>> np.round(rpy_to_quat([0.0, 0.0, np.pi / 2]), 12)
+    array([0.70710678, 0.        , 0.        , 0.70710678])
+    """
+    r, p, y = rpy
+    qx = np.array([np.cos(r / 2), np.sin(r / 2), 0.0, 0.0])
+    qy = np.array([np.cos(p / 2), 0.0, np.sin(p / 2), 0.0])
+    qz = np.array([np.cos(y / 2), 0.0, 0.0, np.sin(y / 2)])
+    return quat_mul(qz, quat_mul(qy, qx))
+
+
+def _origin(node):
+    """``(pos, quat)`` of an element's ``<origin>`` child (identity if absent)."""
+    o = [c for c in node.children if c.tag == "origin"]
+    if not o:
+        return np.zeros(3), np.array([1.0, 0, 0, 0])
+    return (o[0].floats("xyz", 3, default=np.zeros(3)),
+            rpy_to_quat(o[0].floats("rpy", 3, default=np.zeros(3))))
+
+
+def _child(node, tag, required=False):
+    found = [c for c in node.children if c.tag == tag]
+    if required and not found:
+        raise node.error(f"<{node.tag}> needs a <{tag}>")
+    return found[0] if found else None
+
+
+def _inertial(link):
+    """``(mass, ipos, iquat, inertia)`` of a link (all zero if it has no ``<inertial>``)."""
+    node = _child(link, "inertial")
+    if node is None:
+        return 0.0, np.zeros(3), np.array([1.0, 0, 0, 0]), np.zeros(3)
+    m = _child(node, "mass", required=True)
+    mass = m.float("value")
+    if mass is None:
+        raise m.error("<mass> needs a value", "value")
+    if mass < 0:
+        raise m.error("mass must not be negative", "value")
+    pos, quat = _origin(node)
+    t = _child(node, "inertia", required=True)
+    names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+    v = {k: t.float(k, 0.0) for k in names}
+    I = np.array([[v["ixx"], v["ixy"], v["ixz"]],
+                  [v["ixy"], v["iyy"], v["iyz"]],
+                  [v["ixz"], v["iyz"], v["izz"]]])
+    scale = max(1e-300, np.abs(I).max())
+    if np.linalg.eigvalsh(I).min() < -1e-9 * scale:
+        raise t.error("inertia tensor is not positive semi-definite", "ixx")
+    # principal moments and axes, in the link frame: iquat = origin quat * eigen-axes
+    inertia, q_axes = eig3(I)
+    return mass, pos, quat_mul(quat, q_axes), np.maximum(inertia, 0.0)
+
+
+def load_urdf(source, floating_base=False, file=None):
+    """Compile a URDF robot from a file path or XML text.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        A ``.urdf`` path, or the XML text.
+    floating_base : bool
+        Give the root link a free joint (for legged robots, humanoids, drones).
+    file : str, optional
+        A name for error messages when ``source`` is text.
+
+    Returns
+    -------
+    Model
+
+    Raises
+    ------
+    ModelError
+        Malformed XML, unknown links, cycles, several roots, planar joints, bad numbers,
+        negative masses or inertias that are not positive semi-definite.
+    """
+    if is_xml_text(source):
+        text = source
+    else:
+        file = os.fspath(source)
+        text = read_file(file)
+    root = parse_xml(text, file)
+    if root.tag != "robot":
+        raise root.error(f"the root element of a URDF must be <robot>, not <{root.tag}>")
+    links = {}
+    for node in root.children:
+        if node.tag == "link":
+            name = node.get("name")
+            if not name:
+                raise node.error("a link needs a name", "name")
+            if name in links:
+                raise node.error(f"repeated link name {name!r}", "name")
+            links[name] = node
+    if not links:
+        raise root.error("a robot needs at least one <link>")
+    joints, parent_of, children = {}, {}, {name: [] for name in links}
+    for node in root.children:
+        if node.tag != "joint":
+            continue
+        name = node.get("name")
+        if not name or name in joints:
+            raise node.error(f"a joint needs a unique name (got {name!r})", "name")
+        kind = node.get("type")
+        if kind not in JOINT_TYPES:
+            raise node.error(f"unknown joint type {kind!r}; expected one of {sorted(JOINT_TYPES)}", "type")
+        if kind == "planar":
+            raise node.error("planar joints are not supported", "type")
+        p = _child(node, "parent", required=True).get("link")
+        c = _child(node, "child", required=True).get("link")
+        for which, link in (("parent", p), ("child", c)):
+            if link not in links:
+                raise _child(node, which).error(f"unknown link {link!r}", "link")
+        if c in parent_of:
+            raise node.error(f"link {c!r} has two parent joints", "name")
+        joints[name] = node
+        parent_of[c] = (p, name)
+        children[p].append(c)
+    roots = [n for n in links if n not in parent_of]
+    if len(roots) != 1:
+        raise root.error(f"a URDF needs exactly one root link, found {len(roots)}: {roots[:5]}")
+
+    spec = ModelSpec()
+    body_of = {}
+    meshes, mimic = [], []
+    is_world = roots[0] == "world" and not floating_base
+
+    def add_link(link, parent_body, joint_node):
+        node = links[link]
+        mass, ipos, iquat, inertia = _inertial(node)
+        pos, quat = _origin(joint_node) if joint_node is not None else (np.zeros(3), np.array([1.0, 0, 0, 0]))
+        bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
+        body_of[link] = bid
+        if joint_node is None and floating_base:
+            spec.add_joint(bid, "free", f"{link}_freejoint")
+        elif joint_node is not None:
+            add_joint(joint_node, bid, parent_body)
+        add_geoms(node, bid)
+        for c in children[link]:
+            add_link(c, bid, joints[parent_of[c][1]])
+
+    def add_joint(j, bid, parent_body):
+        kind = JOINT_TYPES[j.get("type")]
+        if kind is None:
+            return
+        if kind == "free":
+            if parent_body != 0:
+                raise j.error("a floating joint is only supported on a link hanging from the world", "type")
+            spec.add_joint(bid, "free", j.get("name"))
+            return
+        ax = _child(j, "axis")
+        axis = ax.floats("xyz", 3, default=[1.0, 0, 0]) if ax is not None else np.array([1.0, 0, 0])
+        if np.linalg.norm(axis) < 1e-12:
+            raise (ax or j).error("axis has zero length", "xyz")
+        lim, limited, rng = _child(j, "limit"), False, np.zeros(2)
+        if j.get("type") in ("revolute", "prismatic"):
+            if lim is None:
+                raise j.error(f"a {j.get('type')} joint needs <limit>")
+            rng = np.array([lim.float("lower", 0.0), lim.float("upper", 0.0)])
+            limited = bool(rng[0] < rng[1])
+        dyn = _child(j, "dynamics")
+        damping = dyn.float("damping", 0.0) if dyn is not None else 0.0
+        friction = dyn.float("friction", 0.0) if dyn is not None else 0.0
+        if damping < 0 or friction < 0:
+            raise dyn.error("damping and friction must not be negative", "damping")
+        mim = _child(j, "mimic")
+        if mim is not None:
+            mimic.append(dict(joint=j.get("name"), mimics=mim.get("joint"),
+                              multiplier=mim.float("multiplier", 1.0), offset=mim.float("offset", 0.0)))
+        spec.add_joint(bid, kind, j.get("name"), axis=axis, range=rng, limited=limited,
+                       damping=damping, frictionloss=friction)
+
+    def add_geoms(node, bid):
+        for col in (c for c in node.children if c.tag == "collision"):
+            geo = _child(col, "geometry", required=True)
+            pos, quat = _origin(col)
+            for g in geo.children:
+                if g.tag == "box":
+                    size = g.floats("size", 3) / 2
+                    spec.add_geom(bid, "box", size, pos=pos, quat=quat)
+                elif g.tag == "cylinder":
+                    spec.add_geom(bid, "cylinder", [g.float("radius"), g.float("length") / 2], pos=pos, quat=quat)
+                elif g.tag == "sphere":
+                    spec.add_geom(bid, "sphere", [g.float("radius")], pos=pos, quat=quat)
+                elif g.tag == "mesh":
+                    meshes.append(dict(body=bid, filename=g.get("filename"), pos=pos, quat=quat,
+                                       scale=g.floats("scale", 3, default=[1.0, 1.0, 1.0])))
+                else:
+                    raise g.error(f"unknown geometry <{g.tag}>")
+
+    try:
+        if is_world:
+            body_of["world"] = 0
+            for c in children["world"]:
+                add_link(c, 0, joints[parent_of[c][1]])
+        else:
+            add_link(roots[0], 0, None)
+    except RecursionError:
+        raise root.error("the link tree is too deep") from None
+    except (TypeError, ValueError) as e:       # a missing number deep in an element
+        raise ModelError(f"invalid URDF: {e}", file, None, "robot") from None
+    spec.extras.update(model_name=root.get("name", ""), urdf_meshes=tuple(meshes),
+                       urdf_mimic=tuple(mimic), nu=0)
+    return spec.compile()

@@ -1,0 +1,135 @@
+"""Compare a model compiled by rbdl_edu with the one MuJoCo compiles from the same file.
+
+Used by ``tests/test_mjcf.py``. The oracle is ``mujoco==4.0.0``; if it is missing the
+import fails and so do the tests (a cross-check without its oracle must not pass).
+"""
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+
+import rbdl_edu as rbd
+
+FIELD_TOL = 1e-9          # compiled model fields, absolute (relative for masses/inertias)
+DYN_TOL = 1e-10           # dynamics, relative to the size of MuJoCo's result
+
+
+def quat_close(a, b, tol=FIELD_TOL):
+    """Quaternions equal up to sign (q and -q are the same rotation)."""
+    a, b = np.atleast_2d(a), np.atleast_2d(b)
+    d = np.minimum(np.abs(a - b).max(-1), np.abs(a + b).max(-1))
+    return d.max(initial=0.0) <= tol
+
+
+def compare_fields(model, m):
+    """Assert that the compiled fields of ``model`` (ours) equal MuJoCo's ``m``."""
+    assert (model.nq, model.nv, model.nbody, model.njnt) == (m.nq, m.nv, m.nbody, m.njnt)
+    assert model.ngeom == m.ngeom and model.nsite == m.nsite
+    # the world's parent: -1 here (DESIGN.md), 0 in MuJoCo
+    np.testing.assert_array_equal(model.body_parentid[1:], m.body_parentid[1:], err_msg="body_parentid")
+    ints = ["body_jntnum", "body_jntadr", "body_dofnum", "body_dofadr",
+            "body_weldid", "body_rootid", "jnt_type", "jnt_bodyid", "jnt_qposadr", "jnt_dofadr",
+            "dof_bodyid", "dof_jntid", "dof_parentid", "geom_type", "geom_bodyid",
+            "geom_contype", "geom_conaffinity", "geom_condim", "geom_priority", "site_bodyid"]
+    for name in ints:
+        np.testing.assert_array_equal(getattr(model, name), getattr(m, name), err_msg=name)
+    np.testing.assert_array_equal(model.jnt_limited, m.jnt_limited.astype(bool), err_msg="jnt_limited")
+    scale = max(1.0, float(np.abs(m.body_inertia).max()), float(m.body_mass.max()))
+    for name in ["body_mass", "body_inertia"]:
+        np.testing.assert_allclose(getattr(model, name), getattr(m, name), rtol=0,
+                                   atol=FIELD_TOL * scale, err_msg=name)
+    for name in ["body_pos", "body_ipos", "jnt_axis", "jnt_pos", "jnt_range", "jnt_stiffness",
+                 "qpos0", "qpos_spring", "dof_armature", "dof_damping", "dof_frictionloss",
+                 "geom_size", "geom_pos", "geom_friction", "geom_solref", "geom_solimp",
+                 "geom_margin", "geom_gap", "site_pos", "site_size"]:
+        np.testing.assert_allclose(getattr(model, name), getattr(m, name), rtol=0,
+                                   atol=FIELD_TOL, err_msg=name)
+    # MuJoCo stores colors in single precision
+    np.testing.assert_allclose(model.geom_rgba, m.geom_rgba, rtol=0, atol=1e-7, err_msg="geom_rgba")
+    for name in ["body_quat", "geom_quat", "site_quat"]:
+        assert quat_close(getattr(model, name), getattr(m, name)), name
+    compare_principal_axes(model, m)
+
+
+def compare_principal_axes(model, m):
+    r"""``body_iquat`` up to sign; where two principal moments are equal (a capsule with a
+    sphere on its axis, say) any frame turned about the repeated axis is just as
+    principal, and which one MuJoCo's Jacobi iteration lands on depends on rounding. For
+    those bodies the inertia tensors :math:`R\,\mathrm{diag}(I)\,R^T` are compared."""
+    for i in range(1, m.nbody):
+        I = m.body_inertia[i]
+        gaps = np.abs(np.subtract.outer(I, I))[np.triu_indices(3, 1)]
+        if gaps.min() > 1e-6 * max(I.max(), 1e-300):
+            assert quat_close(model.body_iquat[i], m.body_iquat[i]), f"body_iquat[{i}]"
+        else:
+            from rbdl_edu.rotation import quat_to_mat
+            ours = quat_to_mat(model.body_iquat[i]) @ np.diag(model.body_inertia[i])
+            ours = ours @ quat_to_mat(model.body_iquat[i]).T
+            R = quat_to_mat(m.body_iquat[i])
+            np.testing.assert_allclose(ours, R @ np.diag(I) @ R.T, rtol=0,
+                                       atol=FIELD_TOL * max(1.0, I.max()),
+                                       err_msg=f"inertia tensor of body {i}")
+    np.testing.assert_allclose(model.opt.gravity, m.opt.gravity, atol=0, err_msg="gravity")
+    assert model.opt.timestep == m.opt.timestep
+
+
+def random_state(model, rng):
+    """A random ``q`` (unit quaternions for ball and free joints), ``qd``, ``qdd``, and
+    random applied wrenches ``xfrc (nbody, 6)`` (none on the world)."""
+    q = model.qpos0 + rng.uniform(-1, 1, model.nq)
+    for j in range(model.njnt):
+        a = model.jnt_qposadr[j]
+        if model.jnt_type[j] == rbd.model.FREE:
+            q[a + 3:a + 7] /= np.linalg.norm(q[a + 3:a + 7])
+        elif model.jnt_type[j] == rbd.model.BALL:
+            q[a:a + 4] /= np.linalg.norm(q[a:a + 4])
+    qd, qdd = rng.normal(size=model.nv), rng.normal(size=model.nv)
+    xfrc = rng.normal(size=(model.nbody, 6))
+    xfrc[0] = 0
+    return q, qd, qdd, xfrc
+
+
+def mujoco_dynamics(m, q, qd, qdd, xfrc, tau):
+    """MuJoCo's ``M``, ``qfrc_bias``, ``M qdd + bias - J^T f`` and ``qacc`` (with constraints,
+    actuation and passive forces disabled, so only the rigid-body dynamics remain)."""
+    m = mujoco.MjModel.__copy__(m) if hasattr(mujoco.MjModel, "__copy__") else m
+    m.opt.disableflags |= (mujoco.mjtDisableBit.mjDSBL_CONSTRAINT | mujoco.mjtDisableBit.mjDSBL_ACTUATION
+                           | mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER)
+    d = mujoco.MjData(m)
+    d.qpos[:], d.qvel[:] = q, qd
+    mujoco.mj_forward(m, d)
+    M = np.zeros((m.nv, m.nv))
+    mujoco.mj_fullM(m, d, M)
+    bias = d.qfrc_bias.copy()
+    # J^T f: each body's wrenches [force, torque] (world frame) act at its center of mass
+    qfrc_ext = np.zeros(m.nv)
+    for b in range(1, m.nbody):
+        mujoco.mj_applyFT(m, d, xfrc[b, :3].copy(), xfrc[b, 3:].copy(), d.xipos[b].copy(), b, qfrc_ext)
+    tau_id = M @ qdd + bias - qfrc_ext
+    d.qfrc_applied[:] = tau
+    d.xfrc_applied[:] = xfrc
+    mujoco.mj_forward(m, d)
+    return M, bias, tau_id, d.qacc.copy()
+
+
+def close(ours, theirs, tol=DYN_TOL):
+    """Relative agreement: ``|ours - theirs| <= tol * max(1, |theirs|)`` (max norms)."""
+    err = np.abs(np.asarray(ours) - theirs).max(initial=0.0)
+    return err <= tol * max(1.0, np.abs(theirs).max(initial=0.0)), err
+
+
+def compare_dynamics(model, m, seed=0, trials=3):
+    """Assert ``crba``, ``bias``, ``rnea`` with ``xfrc_applied`` and ``aba`` equal MuJoCo's
+    at random states."""
+    rng = np.random.default_rng(seed)
+    for _ in range(trials):
+        q, qd, qdd, xfrc = random_state(model, rng)
+        tau = rng.normal(size=model.nv)
+        M, bias, tau_id, qacc = mujoco_dynamics(m, q, qd, qdd, xfrc, tau)
+        for name, ours, theirs in [
+                ("crba", rbd.crba(model, q), M),
+                ("bias", rbd.bias(model, q, qd), bias),
+                ("rnea", rbd.rnea(model, q, qd, qdd, xfrc_applied=xfrc), tau_id),
+                ("aba", rbd.aba(model, q, qd, tau, xfrc_applied=xfrc), qacc)]:
+            ok, err = close(ours, theirs)
+            assert ok, f"{name} differs from MuJoCo by {err:.3g}"
