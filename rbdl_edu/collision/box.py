@@ -9,8 +9,9 @@ Box-box follows the same two stages as MuJoCo's collider, written from the geome
 
    .. math:: \\sigma(L) = L\\cdot(p_2 - p_1) - \\sum_k h^1_k |L\\cdot u^1_k| - \\sum_k h^2_k |L\\cdot u^2_k|
 
-   and the signed distance is the largest :math:`\\sigma` (a face axis wins near-ties, since
-   it gives a contact patch rather than a point).
+   and the signed distance is the largest :math:`\\sigma`. A face axis wins near-ties, since
+   it gives a contact patch rather than a point; and, as in MuJoCo, an edge axis within
+   about 8 degrees of the best face axis must be 5% better than it to be used.
 2. **Contacts.** *Face axis*: the face of the other box most opposed to the normal (the
    *incident* face) is clipped against the four side planes of the reference face
    (Sutherland-Hodgman); every clipped vertex within ``margin`` of the reference plane is a
@@ -29,7 +30,7 @@ import numpy as np
 from .convex import core_distance
 from .primitives import sphere_box
 
-FACE_BIAS = 1e-6          # relative preference of face axes on near-ties
+EDGE_BIAS = 1e-6          # relative preference of face axes on near-ties
 
 
 def _corners(p, R, h):
@@ -66,7 +67,7 @@ def box_box(p1, R1, h1, p2, R2, h2, margin):
             sigma = L @ c - np.abs(R1.T @ L) @ h1 - np.abs(R2.T @ L) @ h2
             if best is None or sigma > best[0]:
                 best = (sigma, "face", (box, k, L))
-    best_face = best[0]
+    best_face = best
     for i in range(3):
         for j in range(3):
             L = np.cross(R1[:, i], R2[:, j])
@@ -76,9 +77,16 @@ def box_box(p1, R1, h1, p2, R2, h2, margin):
             L = L / nrm
             L = L if L @ c >= 0 else -L
             sigma = L @ c - np.abs(R1.T @ L) @ h1 - np.abs(R2.T @ L) @ h2
-            # edges win only if clearly better than the best face (bias in box units)
-            if sigma > best[0] and sigma > best_face + FACE_BIAS * scale:
+            # an edge must beat the best axis so far by a relative bias (ties go to faces)
+            if sigma - EDGE_BIAS * abs(sigma) > best[0] and sigma > best_face[0]:
                 best = (sigma, "edge", (i, j, L))
+    # an edge axis within ~8 degrees of the best face axis and less than 5% better than it
+    # would make stacks flip between the two: take the face (MuJoCo's rule, after ODE)
+    if best[1] == "edge":
+        face_axis = best_face[2][2]
+        if abs(best[2][2] @ face_axis) > 0.99 and \
+                best[0] < best_face[0] + 0.05 * abs(best_face[0]) + 1e-15:
+            best = best_face
     sigma, kind, info = best
     if sigma > margin:
         return []

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import PLANE
-from .filters import bitmask_rejects, body_contype, body_pair_filter
+from .filters import bitmask_rejects, body_pair_filter
 
 
 def sap_frame(model, gpos):
@@ -50,12 +50,21 @@ def sap_frame(model, gpos):
     return E[:, ::-1].T                              # rows: largest spread first
 
 
-def body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame):
+def geoms_of_bodies(model):
+    """``[[geom ids of body 0], [geom ids of body 1], ...]`` in one pass over the geoms."""
+    out = [[] for _ in range(model.nbody)]
+    for g, b in enumerate(model.geom_bodyid):
+        out[b].append(g)
+    return out
+
+
+def body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of=None):
     """Box ``(len(bodies), 6)`` = (min (3), max (3)) of each body along the ``frame`` axes."""
+    geoms_of = geoms_of or geoms_of_bodies(model)
     out = np.zeros((len(bodies), 6))
     for k, b in enumerate(bodies):
         lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-        for g in np.flatnonzero(model.geom_bodyid == b):
+        for g in geoms_of[b]:
             margin = model.geom_margin[g] + model.geom_gap[g]
             center = gpos[g] + gmat[g] @ aabb[g, :3]
             half = np.abs(frame @ gmat[g]) @ aabb[g, 3:]       # Σ_k h_k |e·R u_k|
@@ -92,10 +101,6 @@ def sweep_and_prune(boxes, axis=0):
     return pairs
 
 
-def _has_plane(model, b):
-    return bool(np.any(model.geom_type[model.geom_bodyid == b] == PLANE))
-
-
 def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
     """Candidate body pairs ``[(b1, b2), ...]`` (``b1 < b2``), sorted by signature.
 
@@ -103,7 +108,10 @@ def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
     (for drawing them).
     """
     nbody = model.nbody
-    ctype = [body_contype(model, b) for b in range(nbody)]
+    geoms_of = geoms_of_bodies(model)
+    ct, ca = model.geom_contype, model.geom_conaffinity
+    ctype = [(int(np.bitwise_or.reduce(ct[gs])) if gs else 0,
+              int(np.bitwise_or.reduce(ca[gs])) if gs else 0) for gs in geoms_of]
     can = [ct or ca for ct, ca in ctype]
 
     def keep(b1, b2):
@@ -116,14 +124,15 @@ def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
         if not can[b1]:
             continue
         static = model.body_dofnum[model.body_weldid[b1]] == 0
-        if (b1 == 0 and np.any(model.geom_bodyid == 0)) or (static and _has_plane(model, b1)):
+        has_plane = any(model.geom_type[g] == PLANE for g in geoms_of[b1])
+        if (b1 == 0 and geoms_of[0]) or (static and has_plane):
             for b2 in range(nbody):
                 if can[b2] and keep(b1, b2):
                     pairs.add((min(b1, b2), max(b1, b2)))
     # 2. sweep and prune over the other collidable bodies
     frame = sap_frame(model, gpos)
     bodies = [b for b in range(1, nbody) if can[b]]
-    boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame)
+    boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of)
     for i, j in sweep_and_prune(boxes):
         b1, b2 = sorted((bodies[i], bodies[j]))
         if keep(b1, b2):

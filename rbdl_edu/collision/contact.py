@@ -30,7 +30,8 @@ class Contact:
     solref (2,), solimp (5,), margin, gap, condim
         The mixed constraint parameters.
     exclude : bool
-        True when ``dist >= margin - gap`` (inside the gap: reported, but no constraint).
+        True when ``dist >= margin`` (inside the gap ``[margin, margin + gap)``: reported,
+        but no constraint; MuJoCo 4 detects up to ``margin + gap``).
     """
     geom1: int
     geom2: int
@@ -51,7 +52,7 @@ class Contact:
 
     @property
     def exclude(self) -> bool:
-        return self.dist >= self.margin - self.gap
+        return self.dist >= self.margin
 
     def __repr__(self):
         return (f"Contact(geom1={self.geom1}, geom2={self.geom2}, dist={self.dist:.6g}, "

@@ -80,6 +80,10 @@ def body_pair_filter(model, b1, b2):
     return None
 
 
+PAIR_DEFAULTS = dict(condim=3, friction=(1.0, 1.0, 0.005, 1e-4, 1e-4), solref=(0.02, 1.0),
+                     solimp=(0.9, 0.95, 0.001, 0.5, 2.0), margin=0.0, gap=0.0)
+
+
 def _id(names, x):
     return names.index(x) if isinstance(x, str) else int(x)
 
@@ -97,13 +101,12 @@ def exclude_signatures(model):
 def contact_pairs(model):
     """Explicit ``<pair>`` list, completed with MuJoCo's defaults and sorted by body signature.
 
-    Undefined values come from the geoms as MuJoCo's compiler does: ``margin`` and ``gap``
-    are the *max* of the two geoms' (not the sum), ``condim``/``friction``/``solref``/``solimp``
-    follow the priority-or-mix rules of :func:`rbdl_edu.collision.mixing.mix_params`.
+    A value the ``<pair>`` leaves out takes the ``<pair>`` default (MuJoCo 4.0), *not* a
+    value mixed from the two geoms: ``condim=3``, ``friction=(1, 1, 0.005, 1e-4, 1e-4)``,
+    ``solref=(0.02, 1)``, ``solimp=(0.9, 0.95, 0.001, 0.5, 2)``, ``margin=gap=0``.
     Each entry is a dict with ``geom1`` (on the lower body), ``geom2``, ``signature``,
     ``condim``, ``friction`` (5,), ``solref``, ``solimp``, ``margin``, ``gap``.
     """
-    from .mixing import mix_params
     out = []
     records = [{k: getattr(r, k) for k in ("geom1", "geom2", "condim", "friction", "solref",
                                            "solimp", "margin", "gap")}
@@ -112,15 +115,12 @@ def contact_pairs(model):
         g1, g2 = _id(model.geom_names, p["geom1"]), _id(model.geom_names, p["geom2"])
         if model.geom_bodyid[g1] > model.geom_bodyid[g2]:
             g1, g2 = g2, g1
-        condim, friction, solref, solimp = mix_params(model, g1, g2)
         q = dict(geom1=g1, geom2=g2,
-                 signature=(int(model.geom_bodyid[g1]) << 16) + int(model.geom_bodyid[g2]),
-                 condim=int(p.get("condim", condim)),
-                 friction=np.asarray(p.get("friction", friction), float),
-                 solref=np.asarray(p.get("solref", solref), float),
-                 solimp=np.asarray(p.get("solimp", solimp), float),
-                 margin=float(p.get("margin", max(model.geom_margin[g1], model.geom_margin[g2]))),
-                 gap=float(p.get("gap", max(model.geom_gap[g1], model.geom_gap[g2]))))
+                 signature=(int(model.geom_bodyid[g1]) << 16) + int(model.geom_bodyid[g2]))
+        for key, default in PAIR_DEFAULTS.items():
+            q[key] = np.asarray(p.get(key, default), float) if key != "condim" \
+                else int(p.get(key, default))
+        q["margin"], q["gap"] = float(q["margin"]), float(q["gap"])
         out.append(q)
     return sorted(out, key=lambda q: q["signature"])     # stable, as MuJoCo's compiler
 

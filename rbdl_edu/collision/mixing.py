@@ -11,7 +11,8 @@ Rules, in order:
    ``solimp = w solimp1 + (1-w) solimp2``, and ``solref`` is mixed the same way when both
    are in the standard (positive timeconst) form, otherwise the element-wise minimum.
 3. **margin** and **gap** add: ``margin = margin1 + margin2``, ``gap = gap1 + gap2``.
-   A contact is generated when ``dist < margin`` and is active when ``dist < margin - gap``.
+   A contact is generated when ``dist < margin + gap`` and is active (a constraint) when
+   ``dist < margin`` (MuJoCo 4.0 semantics).
 4. The 3 friction coefficients (slide, spin, roll) become MuJoCo's 5:
    ``[slide, slide, spin, roll, roll]``.
 
