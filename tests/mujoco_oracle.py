@@ -133,3 +133,66 @@ def compare_dynamics(model, m, seed=0, trials=3):
                 ("aba", rbd.aba(model, q, qd, tau, xfrc_applied=xfrc), qacc)]:
             ok, err = close(ours, theirs)
             assert ok, f"{name} differs from MuJoCo by {err:.3g}"
+
+
+def _enum(enum_type, value):
+    """``mujoco.mjtTrn.mjTRN_JOINT`` -> ``"joint"``."""
+    return enum_type(int(value)).name.split("_", 1)[1].lower()
+
+
+def compare_extras(model, m):
+    """Actuators, sensors, contact pairs/excludes, equalities, fixed tendons and keyframes
+    (the records in ``model.extras``) against MuJoCo's arrays."""
+    ex = model.extras
+    A = ex["actuators"]
+    assert ex["nu"] == m.nu == len(A)
+    for i, a in enumerate(A):
+        assert a.trntype == _enum(mujoco.mjtTrn, m.actuator_trntype[i]), i
+        assert tuple(a.trnid) == tuple(m.actuator_trnid[i]), i
+        assert a.dyntype == _enum(mujoco.mjtDyn, m.actuator_dyntype[i])
+        assert a.gaintype == _enum(mujoco.mjtGain, m.actuator_gaintype[i])
+        assert a.biastype == _enum(mujoco.mjtBias, m.actuator_biastype[i])
+        for name in ("gear", "ctrlrange", "forcerange", "actrange", "gainprm", "biasprm", "dynprm"):
+            np.testing.assert_allclose(getattr(a, name), getattr(m, "actuator_" + name)[i], atol=FIELD_TOL,
+                                       err_msg=f"actuator {i} {name}")
+        for name in ("ctrllimited", "forcelimited", "actlimited"):
+            assert getattr(a, name) == bool(getattr(m, "actuator_" + name)[i]), (i, name)
+    S = ex["sensors"]
+    assert len(S) == m.nsensor
+    for i, s in enumerate(S):
+        assert s.type == _enum(mujoco.mjtSensor, m.sensor_type[i]), (i, s.type)
+        assert s.objid == m.sensor_objid[i] and s.noise == m.sensor_noise[i], i
+    P = ex["pairs"]
+    assert len(P) == m.npair
+    for i, p in enumerate(P):
+        assert (p.geom1, p.geom2, p.condim) == (m.pair_geom1[i], m.pair_geom2[i], m.pair_dim[i])
+        for name in ("friction", "solref", "solimp", "margin", "gap"):
+            np.testing.assert_allclose(getattr(p, name), getattr(m, "pair_" + name)[i], atol=FIELD_TOL,
+                                       err_msg=f"pair {i} {name}")
+    assert [(e.body1 << 16) + e.body2 for e in ex["excludes"]] == list(m.exclude_signature)
+    E = ex["equalities"]
+    assert len(E) == m.neq
+    for i, e in enumerate(E):
+        assert e.type == _enum(mujoco.mjtEq, m.eq_type[i])
+        assert (e.obj1, e.obj2, e.active) == (m.eq_obj1id[i], m.eq_obj2id[i], bool(m.eq_active0[i]))
+        np.testing.assert_allclose(e.solref, m.eq_solref[i], atol=FIELD_TOL)
+        np.testing.assert_allclose(e.solimp, m.eq_solimp[i], atol=FIELD_TOL)
+        if e.type in ("joint", "tendon"):
+            np.testing.assert_allclose(e.data, m.eq_data[i, :5], atol=FIELD_TOL)
+    T = ex["tendons"]
+    assert len(T) == m.ntendon
+    for i, t in enumerate(T):
+        adr = m.tendon_adr[i]
+        assert m.tendon_num[i] == len(t.joints)
+        assert list(t.joints) == list(m.wrap_objid[adr:adr + len(t.joints)])
+        np.testing.assert_allclose(t.coefs, m.wrap_prm[adr:adr + len(t.joints)], atol=FIELD_TOL)
+        assert t.limited == bool(m.tendon_limited[i])
+        np.testing.assert_allclose(t.range, m.tendon_range[i], atol=FIELD_TOL)
+        np.testing.assert_allclose([t.stiffness, t.damping, t.frictionloss],
+                                   [m.tendon_stiffness[i], m.tendon_damping[i], m.tendon_frictionloss[i]])
+    K = ex["keyframes"]
+    assert len(K) == m.nkey
+    for i, k in enumerate(K):
+        for name in ("qpos", "qvel", "ctrl", "act"):
+            np.testing.assert_allclose(getattr(k, name), getattr(m, "key_" + name)[i], atol=FIELD_TOL)
+        assert k.time == m.key_time[i]

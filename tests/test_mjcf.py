@@ -23,7 +23,7 @@ from pathlib import Path
 import mujoco
 import numpy as np
 import pytest
-from mujoco_oracle import compare_dynamics, compare_fields
+from mujoco_oracle import compare_dynamics, compare_extras, compare_fields
 
 import rbdl_edu as rbd
 from rbdl_edu.io import ModelError, load_mjcf
@@ -59,6 +59,7 @@ def test_matches_mujoco(path):
     model = load_mjcf(path)
     m = _mujoco_model(path)
     compare_fields(model, m)
+    compare_extras(model, m)
     compare_dynamics(model, m, seed=len(path.name))
 
 
@@ -102,6 +103,27 @@ SEMANTICS = {
         </frame></worldbody></mujoco>""",
     "group_excluded_from_inertia": """<mujoco><compiler inertiagrouprange="0 2"/><worldbody>
         <body><joint/><geom size="0.1"/><geom size="0.5" group="3" pos="1 0 0"/></body></worldbody></mujoco>""",
+    "extras": """<mujoco>
+        <default><motor gear="2"/><pair margin="0.01"/><tendon stiffness="3"/></default>
+        <worldbody><geom name="floor" type="plane" size="1 1 .1" solmix="2"/>
+          <body name="a"><joint name="j1"/><geom name="ga" size=".1" friction="0.5 0.01 0.001" condim="4"/>
+            <site name="sa"/>
+            <body name="b" pos="0 0 1"><joint name="j2" type="slide" range="-1 1"/><geom name="gb" size=".1"/>
+              <site name="sb"/></body></body>
+          <body name="c" pos="1 0 0"><joint name="j3"/><geom size=".1"/></body></worldbody>
+        <tendon><fixed name="t" range="-1 2"><joint joint="j1" coef="1"/><joint joint="j2" coef="-0.5"/></fixed></tendon>
+        <actuator><motor name="m0" joint="j1" ctrlrange="-1 1"/><position joint="j2" kp="30" kv="2" timeconst="0.1"/>
+          <velocity tendon="t" kv="4" forcerange="-3 3"/><general site="sb" refsite="sa" gear="0 0 1 0 0 0"
+           dyntype="filter" dynprm="0.2" gaintype="affine" gainprm="1 2 3" biastype="affine" biasprm="0 -1"/>
+          <intvelocity joint="j3" kp="5" actrange="-1 1"/><damper joint="j3" kv="2" ctrlrange="0 1"/></actuator>
+        <sensor><jointpos joint="j1"/><tendonpos tendon="t"/><actuatorfrc actuator="m0" name="f"/>
+          <framepos objtype="site" objname="sb" noise="0.1"/><subtreecom body="a"/><touch site="sa"/></sensor>
+        <contact><pair geom1="ga" geom2="floor"/><pair geom1="gb" geom2="floor" condim="1" friction="0.3"/>
+          <exclude body1="a" body2="c"/></contact>
+        <equality><connect body1="b" body2="c" anchor="0 0 1"/><joint joint1="j3" joint2="j1" polycoef="0 2"/>
+          <weld body1="c" active="false" solref="0.05 1"/><tendon tendon1="t" polycoef="0.1"/></equality>
+        <keyframe><key name="k" qpos="0.1 0.2 0.3" ctrl="0 0 0 0 0 0.5" act="0.1 0.2 0.3" time="1"/></keyframe>
+        </mujoco>""",
     "massless_static_child": """<mujoco><worldbody><body pos="1 2 3" euler="0 0 30"><joint/>
         <body pos="0 0 1"><geom type="box" size=".1 .1 .1"/></body></body>
         <body pos="0 1 0"/></worldbody></mujoco>""",
@@ -112,6 +134,7 @@ SEMANTICS = {
 def test_compiler_semantics(name):
     model, m = _both(SEMANTICS[name])
     compare_fields(model, m)
+    compare_extras(model, m)
     compare_dynamics(model, m, seed=1)
 
 

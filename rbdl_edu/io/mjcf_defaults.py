@@ -183,6 +183,9 @@ class Defaults:
             if "class" in child.attrib:
                 raise child.error("an element inside <default> cannot name a class", "class")
             values.setdefault(key, {}).update(child.attrib)
+            if key in ACTUATORS:
+                # as in MuJoCo, all actuator kinds in one class share a single default
+                values.setdefault("actuator", {}).update(child.attrib)
         self.classes[name] = values
         self.nodes[name] = node
         for child in node.children:

@@ -1,2 +1,366 @@
-def read_extras(compiler):
-    return {}
+"""MJCF beyond the tree: actuators, sensors, contact pairs/excludes, equalities, fixed
+tendons and keyframes, read into the typed records of :mod:`~rbdl_edu.io.records`.
+
+Actuator shortcuts expand as MuJoCo expands them into its general actuator
+``force = gain(ctrl) + bias``:
+
+=============== ======================================================================
+``motor``        ``gainprm[0] = 1``; no bias
+``position``     ``gainprm[0] = kp``; ``biasprm[:3] = (0, -kp, -kv)``; ``timeconst`` > 0
+                 adds a first-order filter (``dyntype="filterexact"``)
+``velocity``     ``gainprm[0] = kv``; ``biasprm[:3] = (0, 0, -kv)``
+``intvelocity``  an integrator (``dyntype="integrator"``) driving a position servo
+``damper``       ``gaintype="affine"``, ``gainprm[:3] = (0, 0, -kv)``
+``general``      everything written out
+=============== ======================================================================
+
+``ctrlrange``/``forcerange`` are never converted from degrees (as in MuJoCo).
+
+>>> from rbdl_edu.io.mjcf import load_mjcf
+>>> m = load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+...   <actuator><position joint="j" kp="20" ctrlrange="-1 1"/></actuator></mujoco>''')
+>>> a = m.extras["actuators"][0]
+>>> a.gainprm[0], a.biasprm[:3], a.ctrllimited
+(20.0, (0.0, -20.0, -0.0), True)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .mjcf_defaults import ACTUATORS, SCHEMA, SENSORS, check_attributes
+from .records import (Actuator, ContactExclude, ContactPair, Equality, FixedTendon, Keyframe,
+                      Sensor)
+
+TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
+DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")
+GAINTYPES = ("fixed", "affine", "muscle", "user")
+BIASTYPES = ("none", "affine", "muscle", "user")
+
+
+def read_extras(c):
+    """Everything after ``<worldbody>``, as a dict for ``model.extras``."""
+    tendons = _tendons(c)
+    c.names["tendon"] = {t.name: k for k, t in enumerate(tendons) if t.name}
+    actuators = _actuators(c)
+    c.names["actuator"] = {a.name: k for k, a in enumerate(actuators) if a.name}
+    pairs, excludes = _contacts(c)
+    out = dict(nu=len(actuators), actuators=tuple(actuators), sensors=tuple(_sensors(c)),
+               pairs=tuple(pairs), excludes=tuple(excludes), equalities=tuple(_equalities(c)),
+               tendons=tuple(tendons), meshes=tuple(c.meshes),
+               body_gravcomp=np.array(c.gravcomp), body_mocap=np.array(c.mocap, dtype=bool),
+               model_name=c.root.get("model", ""), option_more=dict(c.option_more))
+    na = sum(a.dyntype != "none" for a in actuators)
+    out["na"] = na
+    out["keyframes"] = tuple(_keyframes(c, len(actuators), na))
+    return out
+
+
+def _sections(c, tag):
+    return [n for s in c.root.children if s.tag == tag for n in s.children]
+
+
+def _lookup(c, node, kind, attribute, required=True):
+    """The id of the ``kind`` object named by ``node``'s ``attribute`` (-1 if absent and
+    not required)."""
+    name = node.get(attribute)
+    if name is None:
+        if required:
+            raise node.error(f"<{node.tag}> needs {attribute}", attribute)
+        return -1
+    table = c.names[kind]
+    if name not in table:
+        raise node.error(f"unknown {kind} {name!r}", attribute)
+    return table[name]
+
+
+def _limited(c, node, flag, rng_name):
+    """MuJoCo's ``*limited`` tristate: ``auto`` means limited if a range is given (with
+    ``autolimits``)."""
+    value = node.tristate(flag)
+    if value == "auto":
+        if node.has(rng_name) and not c.settings.autolimits:
+            raise node.error(f'{rng_name} given but {flag} is not set; set {flag} or autolimits="true"',
+                             rng_name)
+        value = "true" if node.has(rng_name) else "false"
+    limited = value == "true"
+    rng = node.floats(rng_name, 2, default=[0.0, 0.0])
+    if limited and not rng[0] < rng[1]:
+        raise node.error(f"{rng_name}[0] must be smaller than {rng_name}[1]", rng_name)
+    return limited, tuple(float(x) for x in rng)
+
+
+def _prm(node, name, default):
+    """A 10-number parameter vector, filled from the front (``gainprm="5"``)."""
+    v = np.zeros(10)
+    v[:len(default)] = default
+    if node.has(name):
+        given = node.floats(name)
+        if len(given) > 10:
+            raise node.error(f"{name} takes at most 10 numbers", name)
+        v[:len(given)] = given
+    return tuple(float(x) for x in v)
+
+
+def _fill(values):
+    """A 10-number parameter vector starting with ``values``, the rest zero."""
+    v = np.zeros(10)
+    v[:len(values)] = values
+    return tuple(float(x) for x in v)
+
+
+def _actuators(c):
+    out = []
+    for raw in _sections(c, "actuator"):
+        if raw.tag not in ACTUATORS:
+            raise raw.error(f"<{raw.tag}> actuators are not supported")
+        check_attributes(raw)
+        # one default actuator per class, shared by all kinds (keep what this kind reads)
+        a = c.defaults.resolve(raw, "main", tag="actuator")
+        a.attrib = {k: v for k, v in a.attrib.items() if k in SCHEMA[raw.tag]}
+        given = [t for t in TRANSMISSIONS if a.has(t)]
+        if len(given) != 1:
+            raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, body")
+        trn = given[0]
+        kind = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
+                "body": "body"}[trn]
+        refsite = _lookup(c, a, "site", "refsite", required=False)
+        trnid = (_lookup(c, a, kind, trn), refsite)
+        gear = np.array([1.0, 0, 0, 0, 0, 0])
+        if a.has("gear"):
+            g = a.floats("gear")
+            if len(g) > 6:
+                raise a.error("gear takes at most 6 numbers", "gear")
+            gear[:len(g)] = g
+        dyn, gain, bias = "none", "fixed", "none"
+        dynprm, gainprm, biasprm = _fill([1.0]), _fill([1.0]), _fill([])
+        if raw.tag == "general":
+            dyn = a.keyword("dyntype", DYNTYPES, "none")
+            gain = a.keyword("gaintype", GAINTYPES, "fixed")
+            bias = a.keyword("biastype", BIASTYPES, "none")
+            dynprm, gainprm, biasprm = _prm(a, "dynprm", [1.0]), _prm(a, "gainprm", [1.0]), _prm(a, "biasprm", [])
+        elif raw.tag == "position":
+            if a.has("dampratio"):
+                raise a.error("dampratio is not supported; give kv", "dampratio")
+            if a.float("inheritrange", 0.0) != 0:
+                raise a.error("inheritrange is not supported; give ctrlrange", "inheritrange")
+            kp, kv, tc = a.float("kp", 1.0), a.float("kv", 0.0), a.float("timeconst", 0.0)
+            gainprm, bias, biasprm = _fill([kp]), "affine", _fill([0.0, -kp, -kv])
+            if tc > 0:
+                dyn, dynprm = "filterexact", _fill([tc])
+        elif raw.tag == "velocity":
+            kv = a.float("kv", 1.0)
+            gainprm, bias, biasprm = _fill([kv]), "affine", _fill([0.0, 0.0, -kv])
+        elif raw.tag == "intvelocity":
+            if a.has("dampratio") or a.float("inheritrange", 0.0) != 0:
+                raise a.error("dampratio/inheritrange are not supported")
+            kp, kv = a.float("kp", 1.0), a.float("kv", 0.0)
+            dyn, gainprm = "integrator", _fill([kp])
+            bias, biasprm = "affine", _fill([0.0, -kp, -kv])
+        elif raw.tag == "damper":
+            kv = a.float("kv", 0.0)
+            gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
+            if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
+                raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        ctrllimited, ctrlrange = _limited(c, a, "ctrllimited", "ctrlrange")
+        forcelimited, forcerange = _limited(c, a, "forcelimited", "forcerange")
+        actlimited, actrange = _limited(c, a, "actlimited", "actrange")
+        if raw.tag == "intvelocity" and not actlimited:
+            raise a.error("an intvelocity actuator needs actrange", "actrange")
+        out.append(Actuator(name=a.get("name", ""), trntype=trn, trnid=trnid, kind=raw.tag,
+                            gear=tuple(float(x) for x in gear), dyntype=dyn, gaintype=gain,
+                            biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
+                            ctrllimited=ctrllimited, ctrlrange=ctrlrange,
+                            forcelimited=forcelimited, forcerange=forcerange,
+                            actlimited=actlimited, actrange=actrange, group=a.int("group", 0)))
+    return out
+
+
+# sensor type -> the attribute naming its object, and that object's kind
+_SENSOR_OBJECT = {}
+for _t in ("touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
+           "rangefinder", "insidesite"):
+    _SENSOR_OBJECT[_t] = ("site", "site")
+for _t in ("jointpos", "jointvel", "ballquat", "ballangvel", "jointlimitpos", "jointlimitvel",
+           "jointlimitfrc", "jointactuatorfrc"):
+    _SENSOR_OBJECT[_t] = ("joint", "joint")
+for _t in ("tendonpos", "tendonvel", "tendonlimitpos", "tendonlimitvel", "tendonlimitfrc",
+           "tendonactuatorfrc"):
+    _SENSOR_OBJECT[_t] = ("tendon", "tendon")
+for _t in ("actuatorpos", "actuatorvel", "actuatorfrc"):
+    _SENSOR_OBJECT[_t] = ("actuator", "actuator")
+for _t in ("subtreecom", "subtreelinvel", "subtreeangmom"):
+    _SENSOR_OBJECT[_t] = ("body", "body")
+_FRAME_KINDS = {"body": "body", "xbody": "body", "geom": "geom", "site": "site"}
+
+
+def _sensors(c):
+    out = []
+    for raw in _sections(c, "sensor"):
+        if raw.tag not in SENSORS:
+            raise raw.error(f"<{raw.tag}> sensors are not supported")
+        check_attributes(raw)
+        objtype, objid, reftype, refid = "", -1, "", -1
+        if raw.tag in _SENSOR_OBJECT:
+            attribute, objtype = _SENSOR_OBJECT[raw.tag]
+            objid = _lookup(c, raw, objtype, attribute)
+        elif raw.tag.startswith("frame"):
+            objtype = raw.keyword("objtype", tuple(_FRAME_KINDS) + ("camera",))
+            if objtype is None or objtype == "camera":
+                raise raw.error("a frame sensor needs objtype body, xbody, geom or site", "objtype")
+            objid = _lookup(c, raw, _FRAME_KINDS[objtype], "objname")
+            if raw.has("reftype"):
+                reftype = raw.keyword("reftype", tuple(_FRAME_KINDS))
+                refid = _lookup(c, raw, _FRAME_KINDS[reftype], "refname")
+        elif raw.tag not in ("clock", "e_potential", "e_kinetic"):
+            raise raw.error(f"<{raw.tag}> sensors are not supported")
+        noise = raw.float("noise", 0.0)
+        if noise < 0:
+            raise raw.error("noise must not be negative", "noise")
+        out.append(Sensor(name=raw.get("name", ""), type=raw.tag, objtype=objtype, objid=objid,
+                          reftype=reftype, refid=refid, noise=noise, cutoff=raw.float("cutoff", 0.0)))
+    return out
+
+
+def _contacts(c):
+    pairs, excludes = [], []
+    G = c.spec.geoms
+    for raw in _sections(c, "contact"):
+        check_attributes(raw)
+        if raw.tag == "exclude":
+            excludes.append(ContactExclude(raw.get("name", ""), _lookup(c, raw, "body", "body1"),
+                                           _lookup(c, raw, "body", "body2")))
+        elif raw.tag == "pair":
+            p = c.defaults.resolve(raw, "main")
+            g1, g2 = _lookup(c, p, "geom", "geom1"), _lookup(c, p, "geom", "geom2")
+            # MuJoCo lists the geom of the lower body first
+            if (G[g1]["body"], g1) > (G[g2]["body"], g2):
+                g1, g2 = g2, g1
+            friction = c.vector(raw, raw.get("class", "main"), "friction", [1.0, 1.0, 0.005, 0.0001, 0.0001])
+            condim = p.int("condim", 3)
+            if condim not in (1, 3, 4, 6):
+                raise p.error("condim must be 1, 3, 4 or 6", "condim")
+            pairs.append(ContactPair(
+                name=p.get("name", ""), geom1=g1, geom2=g2, condim=condim,
+                friction=tuple(float(x) for x in friction),
+                solref=tuple(float(x) for x in p.floats("solref", 2, default=[0.02, 1.0])),
+                solreffriction=tuple(float(x) for x in p.floats("solreffriction", 2, default=[0.0, 0.0])),
+                solimp=tuple(float(x) for x in p.floats("solimp", 5, default=[0.9, 0.95, 0.001, 0.5, 2.0])),
+                margin=p.float("margin", 0.0), gap=p.float("gap", 0.0)))
+        else:
+            raise raw.error(f"<{raw.tag}> is not supported inside <contact>")
+    return pairs, excludes
+
+
+def _equalities(c):
+    out = []
+    for raw in _sections(c, "equality"):
+        kind = raw.tag
+        if kind not in ("connect", "weld", "joint", "tendon"):
+            raise raw.error(f"<{kind}> equality constraints are not supported")
+        check_attributes(raw, {"joint": "equality_joint", "tendon": "equality_tendon"}.get(kind, kind))
+        e = c.defaults.resolve(raw, "main", tag="equality")
+        objtype, data = "body", ()
+        if kind in ("connect", "weld"):
+            if e.has("site1") or e.has("site2"):
+                objtype = "site"
+                o1, o2 = _lookup(c, e, "site", "site1"), _lookup(c, e, "site", "site2")
+            else:
+                o1 = _lookup(c, e, "body", "body1")
+                o2 = _lookup(c, e, "body", "body2", required=False)
+                o2 = 0 if o2 == -1 else o2             # the world by default
+            if kind == "connect":
+                data = tuple(e.floats("anchor", 3, default=np.zeros(3)) if objtype == "body" else ())
+                if objtype == "body" and not e.has("anchor"):
+                    raise e.error("a connect constraint between bodies needs anchor", "anchor")
+            else:
+                data = tuple(np.concatenate([e.floats("anchor", 3, default=np.zeros(3)),
+                                             e.floats("relpose", 7, default=[0, 0, 0, 1, 0, 0, 0]),
+                                             [e.float("torquescale", 1.0)]]))
+        else:
+            o1 = _lookup(c, e, kind, f"{kind}1")
+            o2 = _lookup(c, e, kind, f"{kind}2", required=False)
+            data = tuple(_poly(e))
+        out.append(Equality(name=e.get("name", ""), type=kind, obj1=o1, obj2=o2,
+                            active=e.bool("active", True),
+                            solref=tuple(e.floats("solref", 2, default=[0.02, 1.0])),
+                            solimp=tuple(e.floats("solimp", 5, default=[0.9, 0.95, 0.001, 0.5, 2.0])),
+                            data=data, objtype=objtype))
+    return out
+
+
+def _poly(e):
+    v = np.array([0.0, 1.0, 0.0, 0.0, 0.0])
+    if e.has("polycoef"):
+        given = e.floats("polycoef")
+        if len(given) > 5:
+            raise e.error("polycoef takes at most 5 numbers", "polycoef")
+        v[:len(given)] = given
+    return [float(x) for x in v]
+
+
+def _tendons(c):
+    out = []
+    for raw in _sections(c, "tendon"):
+        if raw.tag != "fixed":
+            raise raw.error(f"<{raw.tag}> tendons are not supported (only fixed tendons)")
+        check_attributes(raw)
+        t = c.defaults.resolve(raw, "main", tag="tendon")
+        joints, coefs = [], []
+        for j in raw.children:
+            if j.tag != "joint":
+                raise j.error(f"<{j.tag}> cannot be inside a fixed tendon")
+            check_attributes(j, "tendon_joint")
+            joints.append(_lookup(c, j, "joint", "joint"))
+            if not j.has("coef"):
+                raise j.error("<joint> in a fixed tendon needs coef", "coef")
+            coefs.append(j.float("coef"))
+        if not joints:
+            raise raw.error("a fixed tendon needs at least one joint")
+        limited, rng = _limited(c, t, "limited", "range")
+        sl = t.floats("springlength", at_least=1) if t.has("springlength") else np.array([-1.0, -1.0])
+        out.append(FixedTendon(name=t.get("name", ""), joints=tuple(joints), coefs=tuple(coefs),
+                               limited=limited, range=rng, stiffness=t.float("stiffness", 0.0),
+                               damping=t.float("damping", 0.0), frictionloss=t.float("frictionloss", 0.0),
+                               armature=t.float("armature", 0.0),
+                               springlength=tuple(np.resize(sl, 2)) if len(sl) == 1 else tuple(sl[:2]),
+                               margin=t.float("margin", 0.0)))
+    return out
+
+
+def _keyframes(c, nu, na):
+    out = []
+    nq = sum({"free": 7, "ball": 4}.get(_jtype(j), 1) for j in c.spec.joints)
+    nv = sum({"free": 6, "ball": 3}.get(_jtype(j), 1) for j in c.spec.joints)
+    qpos0 = None
+    for raw in _sections(c, "keyframe"):
+        if raw.tag != "key":
+            raise raw.error(f"<{raw.tag}> is not supported inside <keyframe>")
+        check_attributes(raw)
+        if qpos0 is None:
+            qpos0 = c.spec.compile().qpos0
+        fields = {}
+        for name, n, default in (("qpos", nq, qpos0), ("qvel", nv, np.zeros(nv)), ("act", na, np.zeros(na)),
+                                 ("ctrl", nu, np.zeros(nu))):
+            v = raw.floats(name, default=default) if raw.has(name) else np.array(default, dtype=float)
+            if len(v) != n:
+                raise raw.error(f"{name} needs {n} numbers, got {len(v)}", name)
+            fields[name] = v
+        nmocap = int(np.sum(c.mocap))
+        mpos = raw.floats("mpos") if raw.has("mpos") else np.zeros(3 * nmocap)
+        mquat = raw.floats("mquat") if raw.has("mquat") else np.tile([1.0, 0, 0, 0], nmocap)
+        out.append(Keyframe(name=raw.get("name", ""), time=raw.float("time", 0.0), mpos=mpos,
+                            mquat=mquat, **fields))
+    # <size nkey="n"> asks for at least n keyframes: the missing ones hold the defaults
+    nkey = max([s.int("nkey", 0) for s in c.root.children if s.tag == "size"] + [0])
+    if len(out) < nkey:
+        qpos0 = c.spec.compile().qpos0 if qpos0 is None else qpos0
+        nmocap = int(np.sum(c.mocap))
+        out += [Keyframe(name="", time=0.0, qpos=np.array(qpos0, dtype=float), qvel=np.zeros(nv),
+                         act=np.zeros(na), ctrl=np.zeros(nu), mpos=np.zeros(3 * nmocap),
+                         mquat=np.tile([1.0, 0, 0, 0], nmocap)) for _ in range(nkey - len(out))]
+    return out
+
+
+def _jtype(j):
+    from ..model import JOINT_NAMES
+    return JOINT_NAMES[j["type"]]
