@@ -19,7 +19,9 @@ Two sources of candidate body pairs:
    * Sweep: sort the ``2N`` interval ends along the first axis; walking the sorted list,
      a *min* end meets every box in the active list (a pair if the boxes also overlap
      along the two other axes) and joins the list, a *max* end leaves it. Sorting is
-     :math:`O(N\\log N)`; the sweep costs :math:`O(N + K)` for :math:`K` overlaps.
+     :math:`O(N\\log N)`; the sweep costs :math:`O(N\\,A)` for an active list of length
+     :math:`A`: a constant when the geoms spread along the first axis, about
+     :math:`N^{2/3}` for geoms filling a cube (benchmarks/bench_broadphase.py).
 
 Every candidate passes the body-level filters (:func:`~rbdl_edu.collision.filters.body_pair_filter`
 and the body bitmask) and the list is returned sorted by *signature* ``(b1 << 16) + b2``.
@@ -84,19 +86,21 @@ def sweep_and_prune(boxes, axis=0):
     """
     n = len(boxes)
     others = [a for a in range(3) if a != axis]
-    # interval ends along the sweep axis: (value, is_max, id); a min sorts before a max
+    lo, hi = boxes[:, others], boxes[:, [a + 3 for a in others]]
+    # interval ends along the sweep axis, as (value, is_max, id); a min sorts before a max
     # at the same value, so touching boxes count as overlapping
     ends = sorted([(boxes[i, axis], 0, i) for i in range(n)] +
                   [(boxes[i, axis + 3], 1, i) for i in range(n)])
     active, pairs = [], []
     for _, is_max, i in ends:
-        if is_max:
+        if is_max:                                  # i's interval ends: leave the list
             active.remove(i)
             continue
-        for j in active:
-            if all(boxes[i, a] <= boxes[j, a + 3] and boxes[j, a] <= boxes[i, a + 3]
-                   for a in others):
-                pairs.append((min(i, j), max(i, j)))
+        if active:                                  # i meets every active box ...
+            act = np.array(active)
+            # ... that also overlaps it along the two other axes
+            hit = np.all((lo[act] <= hi[i]) & (lo[i] <= hi[act]), axis=1)
+            pairs += [(min(i, j), max(i, j)) for j in act[hit].tolist()]
         active.append(i)
     return pairs
 
