@@ -197,7 +197,7 @@ def kinetic_energy(model, q, qd):
     T = 0
     for i in range(1, model.nbody):
         vi = v[..., i, :]
-        T = T + 0.5 * (vi[..., None, :] @ body_spatial_inertia(model, i) @ vi[..., :, None])[..., 0, 0]
+        T = T + (vi[..., None, :] @ body_spatial_inertia(model, i) @ vi[..., :, None])[..., 0, 0] / 2
     return T
 
 

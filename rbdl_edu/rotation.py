@@ -77,11 +77,11 @@ def quat_mul(q1, q2):
     array([0., 0., 0., 1.])
     """
     q1, q2 = asarray(q1), asarray(q2)
-    w1, v1 = q1[..., 0], q1[..., 1:]
-    w2, v2 = q2[..., 0], q2[..., 1:]
-    w = w1 * w2 - (v1 * v2).sum(-1)
-    v = w1[..., None] * v2 + w2[..., None] * v1 + np.cross(v1, v2)
-    return np.concatenate([w[..., None], v], axis=-1)
+    w1, v1 = q1[..., 0:1], q1[..., 1:]                  # w kept as (..., 1)
+    w2, v2 = q2[..., 0:1], q2[..., 1:]
+    w = w1 * w2 - (v1 * v2).sum(-1, keepdims=True)
+    v = w1 * v2 + w2 * v1 + np.cross(v1, v2)
+    return np.concatenate([w, v], axis=-1)
 
 
 def quat_conj(q):
@@ -117,11 +117,11 @@ def quat_to_mat(q):
            [ 0.,  0.,  1.]])
     """
     q = asarray(q)
-    w, v = q[..., 0], q[..., 1:]
+    w, v = q[..., 0:1, None], q[..., 1:]               # w kept as (..., 1, 1)
     I3 = eye(3, q)
-    R = ((w * w - (v * v).sum(-1))[..., None, None] * I3
+    R = ((w * w - (v * v).sum(-1, keepdims=True)[..., None]) * I3
          + 2 * v[..., :, None] * v[..., None, :]
-         + 2 * w[..., None, None] * skew(v))
+         + 2 * w * skew(v))
     return R
 
 

@@ -232,10 +232,11 @@ class ModelSpec:
             if not vals:
                 return np.zeros((0,) + shape, dtype=dtype or float)
             a = np.array(vals, dtype=object).reshape((len(vals),) + shape)
-            return a.astype(dtype) if dtype is not None else _maybe_float(a)
+            return a.astype(dtype) if dtype is not None else (a if symbolic else _maybe_float(a))
 
-        if any(is_symbolic(x) for b in B for x in (b["mass"], b["pos"], b["ipos"], b["inertia"])) \
-                or is_symbolic(self.option["gravity"]):
+        symbolic = any(is_symbolic(x) for b in B for x in (b["mass"], b["pos"], b["ipos"], b["inertia"])) \
+            or is_symbolic(self.option["gravity"])
+        if symbolic:
             # a symbolic model keeps every number exact (0.5 -> 1/2), so that its
             # equations of motion simplify to exactly zero, never to 1e-17
             B = [{k: (_exact(v) if k != "name" and k != "parent" else v) for k, v in b.items()} for b in B]
@@ -262,9 +263,9 @@ class ModelSpec:
             jnt_limited=np.array([j["limited"] for j in J], dtype=bool),
             jnt_stiffness=stack(J, "stiffness", ()),
             dof_bodyid=dof_bodyid, dof_jntid=np.array(dof_jntid, dtype=int), dof_parentid=dof_parentid,
-            dof_armature=_maybe_float(dof_of("armature")), dof_damping=_maybe_float(dof_of("damping")),
+            dof_armature=dof_of("armature") if symbolic else _maybe_float(dof_of("armature")), dof_damping=_maybe_float(dof_of("damping")),
             dof_frictionloss=_maybe_float(dof_of("frictionloss")),
-            qpos0=_maybe_float(qpos0), qpos_spring=_maybe_float(qpos_spring),
+            qpos0=qpos0 if symbolic else _maybe_float(qpos0), qpos_spring=_maybe_float(qpos_spring),
             ngeom=len(G), geom_names=tuple(g["name"] for g in G),
             geom_type=np.array([g["type"] for g in G], dtype=int),
             geom_bodyid=np.array([g["body"] for g in G], dtype=int),
