@@ -164,7 +164,7 @@ def test_page_loads_offline_without_errors(browser, server, path):
             view.scroll_into_view_if_needed()
             time.sleep(0.2)
             drawn = blankness(view.screenshot())
-            assert drawn > 0.005, f"{path}: 3D view {k} looks blank ({drawn:.2%} of pixels drawn)"
+            assert drawn > 0.002, f"{path}: 3D view {k} looks blank ({drawn:.2%} of pixels drawn)"
         n_state = v.page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count()
         n_views = v.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
         if n_views:

@@ -208,6 +208,25 @@ def joint_axes(model, i, length):
     return out
 
 
+def look_at(eye, target, up=(0.0, 0.0, 1.0)):
+    """three.js quaternion of a camera at ``eye`` looking at ``target`` (a camera looks along
+    its local -z with local +y up), so the first frame is aimed right before any
+    OrbitControls update.
+
+    >>> np.round(look_at([0.0, -1.0, 0.0], [0.0, 0.0, 0.0]), 6)     # looking along +y, z up
+    array([0.707107, 0.      , 0.      , 0.707107])
+    """
+    z = np.asarray(eye, float) - np.asarray(target, float)
+    z /= np.linalg.norm(z)
+    x = np.cross(up, z)
+    if np.linalg.norm(x) < 1e-9:                     # looking straight along up
+        x = np.cross([0.0, 1.0, 0.0], z)
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    q = mat_to_quat(np.stack([x, y, z], axis=1))
+    return np.array([q[1], q[2], q[3], q[0]])
+
+
 def pose_lists(xpos, xmat):
     """Per-body ``position`` and three.js ``quaternion`` lists from world poses."""
     return ([[float(c) for c in p] for p in xpos],

@@ -89,7 +89,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     width, height : int — pixels
     show_joints : bool — arrows along hinge (orange) and slide (cyan) axes
     opacity : float, optional — override every geom's alpha (see the joint axes inside)
-    camera_position : (3,), optional
+    camera_position : (3,), optional — in world coordinates
     bounds : (center (3,), size), optional — what the camera frames (default: the model at
         ``q``; :func:`~rbdl_edu.viz.animate.animate` passes the whole trajectory's)
 
@@ -133,19 +133,23 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
         bodies.append(three.Group(children=kids, name=f"body{i}", position=pos[i], quaternion=quat[i]))
     world_axes = geo.frame_axes(0.3 * extent)
     overlay = three.Group(name="overlay")
-    root = three.Group(children=[*bodies, world_axes, overlay], name="model")
-    center = [float(c) for c in center]
+    # The model is shifted so that what the view frames sits at the scene's origin: the
+    # camera and OrbitControls aim at the origin from the first frame on.
+    root = three.Group(children=[*bodies, world_axes, overlay], name="model",
+                       position=[-float(c) for c in center])
     # look from the front-right, a little above, far enough that the model fills the view
     direction = np.array([0.45, -1.0, 0.35]) / np.linalg.norm([0.45, -1.0, 0.35])
-    cam_pos = camera_position if camera_position is not None else np.asarray(center) + 1.9 * extent * direction
+    cam_pos = (np.asarray(camera_position, float) - center if camera_position is not None
+               else 1.9 * extent * direction)
     camera = three.PerspectiveCamera(position=[float(c) for c in cam_pos], up=[0.0, 0.0, 1.0],
+                                     quaternion=[float(c) for c in geo.look_at(cam_pos, [0.0, 0.0, 0.0])],
                                      aspect=width / height, fov=40, near=0.01 * extent, far=100 * extent,
                                      children=[three.DirectionalLight(color="white", intensity=0.7,
                                                                       position=[1.0, 2.0, 3.0])])
     sc = three.Scene(children=[root, camera, three.AmbientLight(color="white", intensity=0.5)],
                      background=background)
     view = SceneView(camera=camera, scene=sc, width=width, height=height, antialias=True,
-                     controls=[three.OrbitControls(controlling=camera, target=center)])
+                     controls=[three.OrbitControls(controlling=camera, target=[0.0, 0.0, 0.0])])
     view.model, view.q, view.extent, view.root = model, q, extent, root
     view.bodies, view.frames, view.inertias, view.overlay = bodies, frames, inertias, overlay
     view.geom_materials = materials

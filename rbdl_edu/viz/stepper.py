@@ -121,8 +121,10 @@ def rnea_stepper(model, q, qd, qdd, width=600, height=400):
     (3, 4)
     """
     steps, tau = rnea_trace(model, q, qd, qdd)
-    view = scene(model, q, width=width, height=height, show_joints=False, opacity=0.5)
     xpos, xmat = forward_kinematics(model, np.asarray(q, float))
+    center, size = geo.model_bounds(model, xpos, xmat)       # leave room for the arrows
+    view = scene(model, q, width=width, height=height, show_joints=False, opacity=0.5,
+                 bounds=(center, 1.6 * size))
     slider = widgets.IntSlider(value=0, min=0, max=len(steps) - 1, description="step")
     text = widgets.Stack([widgets.HTML(s.equation) for s in steps], selected_index=0)
     link = widgets.jslink((slider, "value"), (text, "selected_index"))
