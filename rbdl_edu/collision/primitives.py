@@ -23,8 +23,9 @@ def _con(dist, pos, normal, tangent=ZERO):
 
 
 def _normalize(v):
+    """``(v/|v|, |v|)``; a zero vector becomes the x axis (MuJoCo's ``mju_normalize3``)."""
     n = np.linalg.norm(v)
-    return (v / n if n >= MINVAL else v), n
+    return (v / n if n >= MINVAL else np.array([1.0, 0.0, 0.0])), n
 
 
 # ---------------------------------------------------------------- sphere-like primitives --
