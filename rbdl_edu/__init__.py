@@ -10,7 +10,7 @@ from . import models
 from .aba import aba
 from .collision import collision
 from .crba import crba
-from .integrate import integrate_pos
+from .integrate import integrate_pos, random_qpos
 from .io import ModelError, load_mjcf, load_model, load_urdf
 from .kinematics import (body_jacobian, body_velocities, center_of_mass, com_positions,
                          forward_kinematics, kinetic_energy, momentum, point_jacobian,
@@ -20,6 +20,6 @@ from .rnea import bias, rnea
 from .spec import ModelSpec
 
 __all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "crba", "aba",
-           "integrate_pos", "forward_kinematics", "com_positions", "center_of_mass",
+           "integrate_pos", "random_qpos", "forward_kinematics", "com_positions", "center_of_mass",
            "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
            "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError"]

@@ -40,3 +40,26 @@ def integrate_pos(model, q, qd, dt):
         else:
             out[..., a] = q[..., a] + qd[..., d] * dt
     return out
+
+
+def random_qpos(model, rng, scale=1.0):
+    """A random configuration: hinge/slide values ``~ scale * N(0, 1)`` around ``qpos0``,
+    uniformly random unit quaternions for ball and free joints, free positions ``~ N(0, 1)``.
+
+    >>> from rbdl_edu.models import auto_tree
+    >>> q = random_qpos(auto_tree(1, joint_types=("ball",)), np.random.default_rng(0))
+    >>> round(float(np.linalg.norm(q)), 12)
+    1.0
+    """
+    q = np.array(model.qpos0, dtype=float, copy=True)
+    for j in range(model.njnt):
+        a = model.jnt_qposadr[j]
+        if model.jnt_type[j] in (BALL, FREE):
+            k = a + 3 if model.jnt_type[j] == FREE else a
+            quat = rng.normal(size=4)
+            q[k:k + 4] = quat / np.linalg.norm(quat)
+            if model.jnt_type[j] == FREE:
+                q[a:a + 3] = rng.normal(size=3)
+        else:
+            q[a] += scale * rng.normal()
+    return q

@@ -202,7 +202,7 @@ def branched_tree(symbolic=False):
 
 
 def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, multi_joint=False,
-              armature=0.0):
+              armature=0.0, root_joint=None):
     """Featherstone's random kinematic tree (``autoTree`` of spatial_v2), with any joint types.
 
     Body ``i`` (1-based) hangs from ``floor((i - 2 + ceil(bf)) / bf)`` (0 is the world), so
@@ -213,7 +213,8 @@ def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, m
     and each child sits at the end of its parent, turned by ``skew`` about x so that
     successive axes are not parallel. Joint types are drawn from ``joint_types`` with a
     seeded generator; ``multi_joint`` puts a hinge or slide before the joint of some bodies, and
-    ``armature`` a random armature up to that value.
+    ``armature`` a random armature up to that value. ``root_joint`` (e.g. ``"free"``)
+    fixes the joint type of the first body: a floating-base tree that MuJoCo also accepts.
 
     >>> auto_tree(4, bf=2).body_parentid       # Featherstone's b1, b2, b4, b3 in depth-first order
     array([-1,  0,  1,  2,  1])
@@ -238,6 +239,8 @@ def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, m
                           ipos=[L / 2, 0, 0], iquat=_random_quat(rng),
                           inertia=m * L**2 * np.array([0.0025, 1.015 / 12, 1.015 / 12]))
         kinds = [str(rng.choice(joint_types))]
+        if root_joint is not None and i == 1:
+            kinds = [root_joint]
         if multi_joint and kinds[0] != "free" and rng.uniform() < 0.5:
             # a second hinge or slide on the same body (MuJoCo allows nothing to turn after a ball)
             kinds.insert(0, str(rng.choice(["hinge", "slide"])))
