@@ -43,7 +43,7 @@ import numpy as np
 from ..rotation import quat_mul
 from ..spec import ModelSpec
 from .errors import ModelError
-from .inertia import eig3
+from .inertia import MINVAL, eig3
 from .xmlread import is_xml_text, parse_xml, read_file
 
 JOINT_TYPES = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slide", "fixed": None,
@@ -99,11 +99,34 @@ def _inertial(link):
                   [v["ixy"], v["iyy"], v["iyz"]],
                   [v["ixz"], v["iyz"], v["izz"]]])
     scale = max(1e-300, np.abs(I).max())
-    if np.linalg.eigvalsh(I).min() < -1e-9 * scale:
+    if np.linalg.eigvalsh(I).min() < -max(1e-12, 1e-9 * scale):
         raise t.error("inertia tensor is not positive semi-definite", "ixx")
     # principal moments and axes, in the link frame: iquat = origin quat * eigen-axes
     inertia, q_axes = eig3(I)
     return mass, pos, quat_mul(quat, q_axes), np.maximum(inertia, 0.0)
+
+
+def _check_moving_links(spec, links, joints, parent_of):
+    """A link that moves on its own joint must carry something: it, or some link below it,
+    needs a positive mass or inertia, else the mass matrix is singular. (Pinocchio accepts
+    such models and its forward dynamics divides by zero. URDF often uses massless
+    "virtual" links between the hinges of a multi-DOF joint; those are fine, so this is
+    weaker than MuJoCo's rule for MJCF, which looks only at welded links.)"""
+    B = spec.bodies
+    moving = {j["body"] for j in spec.joints}
+    children = {i: [k for k in range(len(B)) if B[k]["parent"] == i] for i in range(len(B))}
+
+    def has_mass(i):
+        if B[i]["mass"] >= MINVAL or np.any(np.asarray(B[i]["inertia"]) >= MINVAL):
+            return True
+        return any(has_mass(k) for k in children[i])
+
+    for i in sorted(moving):
+        if not has_mass(i):
+            name = B[i]["name"]
+            node = joints[parent_of[name][1]] if name in parent_of else links[name]
+            raise node.error(f"link {name!r} moves on this joint but neither it nor any link below it "
+                             "has mass or inertia: the mass matrix would be singular")
 
 
 def load_urdf(source, floating_base=False, file=None):
@@ -252,6 +275,7 @@ def load_urdf(source, floating_base=False, file=None):
         raise root.error("the link tree is too deep") from None
     except (TypeError, ValueError) as e:       # a missing number deep in an element
         raise ModelError(f"invalid URDF: {e}", file, None, "robot") from None
+    _check_moving_links(spec, links, joints, parent_of)
     spec.extras.update(model_name=root.get("name", ""), urdf_meshes=tuple(meshes),
                        urdf_mimic=tuple(mimic), nu=0)
     return spec.compile()

@@ -1,0 +1,122 @@
+"""The URDF reader against Pinocchio (``pin``): ``crba``, ``rnea`` and ``aba`` must agree to
+1e-10 relative with joints matched by name, on ``models/arm2.urdf`` and on every robot
+URDF the ``example-robot-data`` wheel ships.
+
+Robots of example-robot-data 6.0.0 that are refused, on purpose, with a ``ModelError``
+(Pinocchio loads them; the data is not physical):
+
+* ``tiago.urdf``, ``tiago_dual.urdf``, ``tiago_no_hand.urdf``, ``romeo_laas_small.urdf``:
+  an inertia tensor that is not positive semi-definite;
+* ``romeo.urdf``: finger links that move on joints but carry no mass anywhere below them
+  (a singular mass matrix; Pinocchio's ABA returns NaN);
+* ``ur_description/urdf/ur3.urdf``: an empty ``<robot>`` (a xacro leftover).
+
+The oracles are hard requirements: without ``pinocchio`` or ``example-robot-data`` these
+tests fail, they do not skip.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import pinocchio as pin
+import pytest
+from mujoco_oracle import compare_dynamics
+from pinocchio_oracle import compare_with_pinocchio
+
+import rbdl_edu as rbd
+from rbdl_edu.io import ModelError, load_urdf, to_mjcf
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def robot_urdfs():
+    """The URDF files of the installed example-robot-data wheel (empty if it is missing)."""
+    try:
+        dist = importlib.metadata.distribution("example-robot-data")
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    robots = Path(dist.locate_file("cmeel.prefix/share/example-robot-data/robots"))
+    return sorted(robots.glob("*/*/*.urdf"))
+
+
+ROBOTS = robot_urdfs()
+REFUSED = {"tiago.urdf": "positive semi-definite", "tiago_dual.urdf": "positive semi-definite",
+           "tiago_no_hand.urdf": "positive semi-definite",
+           "romeo_laas_small.urdf": "positive semi-definite",
+           "romeo.urdf": "mass matrix would be singular", "ur3.urdf": "at least one <link>"}
+
+
+def test_oracle_present():
+    assert len(ROBOTS) >= 50, "example-robot-data is not installed: pip install -e '.[test]'"
+
+
+def test_arm2_matches_pinocchio():
+    path = ROOT / "models" / "arm2.urdf"
+    model = load_urdf(path)
+    assert model.jnt_names == ("shoulder", "elbow") and model.nbody == 5
+    assert model.jnt_limited.tolist() == [True, False]
+    np.testing.assert_allclose(model.dof_damping, [0.2, 0.1])
+    compare_with_pinocchio(model, pin.buildModelFromUrdf(str(path)))
+
+
+@pytest.mark.parametrize("path", ROBOTS, ids=lambda p: f"{p.parts[-3]}/{p.name}")
+def test_robot_matches_pinocchio(path):
+    if path.name in REFUSED:
+        with pytest.raises(ModelError, match=REFUSED[path.name]):
+            load_urdf(path)
+        return
+    model = load_urdf(path)
+    compare_with_pinocchio(model, pin.buildModelFromUrdf(str(path)), trials=2)
+
+
+def test_floating_base_matches_mujoco():
+    """A legged robot with ``floating_base=True``: exported to MJCF, MuJoCo gives the same
+    dynamics (free-joint conventions: world position, body-frame angular velocity)."""
+    path = next(p for p in ROBOTS if p.name == "solo12.urdf")
+    model = load_urdf(path, floating_base=True)
+    assert model.nq == 19 and model.nv == 18 and model.jnt_type[0] == rbd.model.FREE
+    m = mujoco.MjModel.from_xml_string(to_mjcf(model))
+    compare_dynamics(model, m)
+
+
+def test_load_model_picks_urdf():
+    model = rbd.load_model(ROOT / "models" / "arm2.urdf")
+    assert model.nv == 2
+
+
+BAD = {
+    "planar": ('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="planar">'
+               '<parent link="a"/><child link="b"/></joint></robot>', "joint", "type"),
+    "unknown link": ('<robot name="r"><link name="a"/><joint name="j" type="fixed"><parent link="a"/>'
+                     '<child link="zz"/></joint></robot>', "child", "link"),
+    "two roots": ('<robot name="r"><link name="a"/><link name="b"/></robot>', "robot", None),
+    "negative mass": ('<robot name="r"><link name="a"><inertial><mass value="-1"/><inertia ixx="1" '
+                      'iyy="1" izz="1"/></inertial></link></robot>', "mass", "value"),
+    "bad number": ('<robot name="r"><link name="a"><inertial><mass value="one"/></inertial></link></robot>',
+                   "mass", "value"),
+    "not PSD": ('<robot name="r"><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" '
+                'izz="1" ixy="3"/></inertial></link></robot>', "inertia", "ixx"),
+    "missing limit": ('<robot name="r"><link name="a"/><link name="b"><inertial><mass value="1"/>'
+                      '<inertia ixx="1" iyy="1" izz="1"/></inertial></link><joint name="j" type="revolute">'
+                      '<parent link="a"/><child link="b"/></joint></robot>', "joint", None),
+    "cycle": ('<robot name="r"><link name="a"/><link name="b"/><joint name="j1" type="fixed"><parent link="a"/>'
+              '<child link="b"/></joint><joint name="j2" type="fixed"><parent link="b"/><child link="a"/>'
+              '</joint></robot>', "robot", None),
+    "not a robot": ('<mujoco/>', "mujoco", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_errors(case):
+    xml, element, attribute = BAD[case]
+    with pytest.raises(ModelError) as info:
+        load_urdf(xml)
+    assert (info.value.element, info.value.attribute) == (element, attribute), str(info.value)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ModelError, match="cannot read"):
+        load_urdf(tmp_path / "nope.urdf")
