@@ -465,6 +465,8 @@ class MJCFCompiler:
         if ipos is None:
             # no inertial frame at all: MuJoCo copies the body frame into it (mass is zero)
             ipos, iquat = pos.copy(), quat.copy()
+        if not (np.isfinite(mass) and np.all(np.isfinite(inertia)) and np.all(np.isfinite(ipos))):
+            raise node.error("mass or inertia is not a finite number (sizes or densities too large)")
         s = self.settings
         mass = max(mass, s.boundmass)
         inertia = np.maximum(inertia, s.boundinertia)

@@ -98,6 +98,8 @@ def _inertial(link):
     I = np.array([[v["ixx"], v["ixy"], v["ixz"]],
                   [v["ixy"], v["iyy"], v["iyz"]],
                   [v["ixz"], v["iyz"], v["izz"]]])
+    if not np.all(np.isfinite(I)):
+        raise t.error("inertia is not a finite number", "ixx")
     scale = max(1e-300, np.abs(I).max())
     if np.linalg.eigvalsh(I).min() < -max(1e-12, 1e-9 * scale):
         raise t.error("inertia tensor is not positive semi-definite", "ixx")
