@@ -192,6 +192,8 @@ def test_viz_page_has_every_kind_of_view(viz_page):
     p = viz_page.page
     assert p.locator(".jupyter-threejs").count() >= 5
     assert p.locator(".widget-play").count() >= 1                 # the animation's buttons
+    # HTMLMath widgets are typeset by the page's own MathJax (tools/offline/widgets-config.js)
+    p.locator(".widget-htmlmath mjx-container").first.wait_for(timeout=20000)
     assert viz_page.errors == [] and viz_page.outside == []
 
 

@@ -18,12 +18,24 @@
       "jupyter-threejs": here + "jupyter-threejs/index"
     }
   });
+  // The pages' MathJax 3 (configured by Sphinx) only reads \( \) and \[ \] inside elements
+  // marked for processing; HTMLMath widgets use $ and $$, as in Jupyter.
   function typeset(el) {
     var mj = window.MathJax;
-    if (mj && mj.typesetPromise) {
-      var go = function () { return mj.typesetPromise([el]).catch(function () {}); };
-      if (mj.startup && mj.startup.promise) { mj.startup.promise.then(go); } else { go(); }
-    }
+    if (!el || !mj) { return; }
+    var go = function () {
+      if (!window.MathJax.typesetPromise) { return; }
+      el.classList.add("mathjax_process");
+      el.innerHTML = el.innerHTML
+        .replace(/\$\$([\s\S]+?)\$\$/g, "\\[$1\\]")
+        .replace(/\$([^$]+?)\$/g, "\\($1\\)");
+      window.MathJax.typesetPromise([el]).catch(function (e) { console.warn("MathJax:", e); });
+    };
+    var run = function () {                  // after MathJax (a deferred script) has started
+      var m = window.MathJax;
+      if (m && m.startup && m.startup.promise) { m.startup.promise.then(go); }
+    };
+    if (document.readyState === "complete") { run(); } else { window.addEventListener("load", run); }
   }
   function shim() {
     var mj = window.MathJax;

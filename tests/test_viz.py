@@ -1,0 +1,140 @@
+"""rbdl_edu.viz without a browser: what the widgets hold (the browser test checks what they show)."""
+import numpy as np
+import pythreejs as three
+import pytest
+
+import rbdl_edu as rbd
+from rbdl_edu import viz
+from rbdl_edu.kinematics import forward_kinematics
+from rbdl_edu.model import GEOM_NAMES, MESH
+from rbdl_edu.rotation import quat_to_mat
+from rbdl_edu.spec import ModelSpec
+from rbdl_edu.viz import geometry as geo
+
+
+def shapes_model():
+    spec = ModelSpec()
+    spec.add_geom(0, "plane", [1.0, 1.0, 0.1])
+    for k, (kind, size) in enumerate([("sphere", [0.1, 0, 0]), ("capsule", [0.05, 0.1, 0]),
+                                      ("ellipsoid", [0.1, 0.05, 0.03]), ("cylinder", [0.05, 0.1, 0]),
+                                      ("box", [0.1, 0.05, 0.02])]):
+        b = spec.add_body(0, kind, pos=[0.3 * k, 0, 0.2], mass=1.0, inertia=[0.01, 0.02, 0.03])
+        spec.add_joint(b, "hinge", kind, axis=[0, 0, 1])
+        spec.add_geom(b, kind, size)
+    return spec.compile()
+
+
+def meshes(model):
+    return [m for b in model.children for m in getattr(b, "children", ()) if isinstance(m, three.Mesh)]
+
+
+def test_every_primitive_geom_is_drawn():
+    m = shapes_model()
+    kinds = {GEOM_NAMES[int(t)] for t in m.geom_type}
+    assert kinds == {"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box"}
+    for g in range(m.ngeom):
+        obj = geo.geom_object(m, g)
+        assert isinstance(obj, three.Group) and obj.children, GEOM_NAMES[int(m.geom_type[g])]
+    assert len(geo.geom_object(m, 2).children) == 3                 # a capsule: cylinder and two caps
+
+
+def test_mesh_geom_drawn_from_model_vertices_or_skipped():
+    m = shapes_model()
+    g = 1
+    tetra = {"vertices": np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1.0]]),
+             "faces": np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])}
+    types = m.geom_type.copy()
+    types[g] = MESH
+    dataid = np.full(m.ngeom, -1)
+    dataid[g] = 0
+    with_mesh = m.replace(geom_type=types, geom_dataid=dataid, extras={**m.extras, "meshes": [tetra]})
+    obj = geo.geom_object(with_mesh, g)
+    geom = obj.children[0].geometry
+    assert geom.attributes["position"].array.shape == (4, 3)
+    assert geom.attributes["index"].array.shape == (12,)
+    without = m.replace(geom_type=types, geom_dataid=dataid)
+    assert geo.geom_object(without, g) is None                      # no vertices: nothing drawn
+    viz.scene(without)                                              # and the scene still builds
+
+
+def test_scene_places_bodies_at_forward_kinematics():
+    m = rbd.models.double_pendulum()
+    q = np.array([0.4, -0.3])
+    view = viz.scene(m, q, show_inertia=True)
+    xpos, xmat = forward_kinematics(m, q)
+    for i in range(m.nbody):
+        assert np.allclose(view.bodies[i].position, xpos[i])
+        w = view.bodies[i].quaternion[3]
+        assert np.allclose(quat_to_mat([w, *view.bodies[i].quaternion[:3]]), xmat[i], atol=1e-12)
+    assert all(box.visible for box in view.inertias) and len(view.inertias) == 2
+
+
+def test_set_q_and_joint_sliders_move_the_bodies():
+    m = rbd.models.double_pendulum()
+    w = viz.joint_sliders(m)
+    w.sliders["shoulder"].value = 0.5
+    xpos, _ = forward_kinematics(m, np.array([0.5, 0.0]))
+    assert np.allclose(w.view.bodies[2].position, xpos[2])
+
+
+def test_inertia_box_has_the_body_inertia():
+    # a uniform box of half-sizes a: I_x = m (b^2 + c^2) / 3 with full sides 2a
+    a = np.array([0.3, 0.2, 0.1])
+    mass = 2.0
+    I = mass / 3 * np.array([a[1] ** 2 + a[2] ** 2, a[0] ** 2 + a[2] ** 2, a[0] ** 2 + a[1] ** 2])
+    assert np.allclose(geo.inertia_box_size(mass, I), a)
+
+
+def test_animation_keyframes_match_the_trajectory():
+    m = rbd.models.double_pendulum()
+    qs = np.stack([np.linspace(0, 2 * np.pi, 40), np.linspace(0, 1, 40)], axis=1)
+    box = viz.animate(m, qs, fps=20)
+    tracks = {t.name: t for t in box.action.clip.tracks}
+    assert set(tracks) >= {"body1.quaternion", "body2.position", "body2.quaternion"}
+    assert box.action.clip.duration == pytest.approx(39 / 20)
+    quat = np.asarray(tracks["body1.quaternion"].values).reshape(-1, 4)
+    assert np.all(np.sum(quat[1:] * quat[:-1], axis=1) > 0)       # slerp takes the short way
+    xpos, _ = forward_kinematics(m, qs)
+    assert np.allclose(np.asarray(tracks["body2.position"].values).reshape(-1, 3), xpos[:, 2], atol=1e-6)
+
+
+def test_rnea_stepper_adds_up_to_rnea_on_a_random_tree():
+    m = rbd.models.auto_tree(5, joint_types=("hinge", "slide", "ball"), seed=3)
+    rng = np.random.default_rng(0)
+    q = rbd.integrate_pos(m, m.qpos0, rng.normal(size=m.nv), 1.0)
+    qd, qdd = rng.normal(size=m.nv), rng.normal(size=m.nv)
+    steps, tau = viz.rnea_trace(m, q, qd, qdd)
+    assert np.allclose(tau, rbd.rnea(m, q, qd, qdd))
+    assert [s.phase for s in steps] == ["forward"] * (m.nbody - 1) + ["backward"] * (m.nbody - 1)
+    w = viz.rnea_stepper(m, q, qd, qdd)
+    w.slider.value = len(steps) - 1
+    assert w.view.overlay.children                                  # arrows of the last step
+    assert w.children[2].selected_index == 0                        # the text moves in the browser (jslink)
+
+
+def test_view_controls_are_jslinked():
+    view = viz.scene(rbd.models.cart_pole(), show_inertia=False)
+    viz.view_controls(view)
+    targets = {(link.target[0].model_id, link.target[1]) for link in view._links}
+    assert all((m.model_id, "opacity") in targets for m in view.geom_materials)
+    assert all((b.model_id, "visible") in targets for b in view.inertias)
+
+
+def test_contacts_and_forces_are_drawn():
+    view = viz.scene(rbd.models.cart_pole(), contacts=np.zeros((2, 3)), forces=[[0, 0, 0, 1, 0, 0]])
+    assert len(view.overlay.children) == 3
+
+
+def test_symbolic_model_is_refused():
+    with pytest.raises(ValueError, match="numeric"):
+        viz.scene(rbd.models.pendulum(symbolic=True))
+
+
+def test_viz_is_not_imported_by_the_algorithms():
+    import pathlib
+    pkg = pathlib.Path(rbd.__file__).parent
+    for f in pkg.rglob("*.py"):
+        if "viz" in f.relative_to(pkg).parts:
+            continue
+        text = f.read_text()
+        assert "from .viz" not in text and "rbdl_edu.viz" not in text and "from . import viz" not in text, f
