@@ -30,7 +30,8 @@ def compare_fields(model, m):
     ints = ["body_jntnum", "body_jntadr", "body_dofnum", "body_dofadr",
             "body_weldid", "body_rootid", "jnt_type", "jnt_bodyid", "jnt_qposadr", "jnt_dofadr",
             "dof_bodyid", "dof_jntid", "dof_parentid", "geom_type", "geom_bodyid",
-            "geom_contype", "geom_conaffinity", "geom_condim", "geom_priority", "site_bodyid"]
+            "geom_contype", "geom_conaffinity", "geom_condim", "geom_priority", "geom_dataid",
+            "site_bodyid"]
     for name in ints:
         np.testing.assert_array_equal(getattr(model, name), getattr(m, name), err_msg=name)
     np.testing.assert_array_equal(model.jnt_limited, m.jnt_limited.astype(bool), err_msg="jnt_limited")

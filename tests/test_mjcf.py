@@ -101,6 +101,10 @@ SEMANTICS = {
         <body pos="0.5 0 0"><joint/><geom type="box" size=".1 .2 .3"/><site name="s" pos="0 0 0.3"/>
           <frame euler="0 0 45"><geom type="capsule" fromto="0 0 0 0 0 1" size="0.05"/></frame></body>
         </frame></worldbody></mujoco>""",
+    "ball_range_partial_vectors": """<mujoco><default><geom friction="0.3 0.02 0.003" size="0.1 0.2 0.3"/>
+        <default class="c"><geom friction="0.9"/></default></default><worldbody>
+        <body><joint type="ball" range="0 60" armature="0.2"/><geom class="c" type="box" size="0.4"/>
+          <geom type="ellipsoid" friction="0.5 0.1" solimp="0.8 0.9"/></body></worldbody></mujoco>""",
     "group_excluded_from_inertia": """<mujoco><compiler inertiagrouprange="0 2"/><worldbody>
         <body><joint/><geom size="0.1"/><geom size="0.5" group="3" pos="1 0 0"/></body></worldbody></mujoco>""",
     "extras": """<mujoco>
@@ -157,6 +161,22 @@ def test_mesh_inertia_matches_mujoco(tmp_path):
     compare_fields(model, m)
     compare_dynamics(model, m)
     assert len(model.extras["meshes"]) == 2
+
+
+def test_include(tmp_path):
+    (tmp_path / "arm.xml").write_text('<mujoco><worldbody><body name="arm"><joint/>'
+                                      '<geom class="big" type="capsule" fromto="0 0 0 0 0 1"/></body></worldbody></mujoco>')
+    (tmp_path / "defaults.xml").write_text('<mujoco><default><default class="big"><geom size="0.2"/>'
+                                           '</default></default></mujoco>')
+    (tmp_path / "main.xml").write_text('<mujoco><include file="defaults.xml"/><include file="arm.xml"/>'
+                                       '<worldbody><body pos="1 0 0"><joint/><geom size="0.1"/></body></worldbody></mujoco>')
+    path = tmp_path / "main.xml"
+    model, m = load_mjcf(path), mujoco.MjModel.from_xml_path(str(path))
+    compare_fields(model, m)
+    assert model.body_names[1] == "arm"
+    (tmp_path / "loop.xml").write_text('<mujoco><include file="loop.xml"/></mujoco>')
+    with pytest.raises(ModelError, match="recursive include"):
+        load_mjcf(tmp_path / "loop.xml")
 
 
 # -- the public entry points ------------------------------------------------------------------

@@ -205,9 +205,10 @@ class MJCFCompiler:
 
     def vector(self, raw, cls, name, base):
         """A vector attribute that may be given partly (``friction="1"``): the values fill
-        ``base`` from the front, first the default class's, then the element's own."""
+        ``base`` from the front: first each default class's (outermost first), then the
+        element's own."""
         v = np.array(base, dtype=float)
-        for attrib in (self.defaults.attrib(cls, raw.tag), raw.attrib):
+        for attrib in self.defaults.chain(cls, raw.tag) + [raw.attrib]:
             if name in attrib:
                 vals = Node(raw.tag, {name: attrib[name]}, raw.file, raw.line).floats(name)
                 if len(vals) > len(v):

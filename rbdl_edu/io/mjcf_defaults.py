@@ -157,18 +157,19 @@ class Defaults:
 
     def __init__(self, root):
         self.classes = {"main": {}}
-        self.nodes = {}
+        self.nodes, self.parent, self.own = {}, {"main": None}, {"main": {}}
         tops = [c for c in root.children if c.tag == "default"]
         if len(tops) > 1:
             raise tops[1].error("more than one top-level <default>")
         if tops:
             self._read(tops[0], "main", {})
 
-    def _read(self, node, name, inherited):
+    def _read(self, node, name, inherited, parent=None):
         if set(node.attrib) - {"class"}:
             bad = sorted(set(node.attrib) - {"class"})[0]
             raise node.error(f"unknown attribute {bad!r} for <default>", bad)
         values = {tag: dict(a) for tag, a in inherited.items()}
+        own = {}
         for child in node.children:
             if child.tag == "default":
                 continue
@@ -182,12 +183,12 @@ class Defaults:
             check_attributes(child, {"tendon": "fixed", "equality": "_equality"}.get(key, key))
             if "class" in child.attrib:
                 raise child.error("an element inside <default> cannot name a class", "class")
-            values.setdefault(key, {}).update(child.attrib)
-            if key in ACTUATORS:
-                # as in MuJoCo, all actuator kinds in one class share a single default
-                values.setdefault("actuator", {}).update(child.attrib)
+            for k in (key, "actuator") if key in ACTUATORS else (key,):
+                # (as in MuJoCo, all actuator kinds in one class share a single default)
+                values.setdefault(k, {}).update(child.attrib)
+                own.setdefault(k, {}).update(child.attrib)
         self.classes[name] = values
-        self.nodes[name] = node
+        self.nodes[name], self.parent[name], self.own[name] = node, parent, own
         for child in node.children:
             if child.tag == "default":
                 sub = child.get("class")
@@ -195,11 +196,20 @@ class Defaults:
                     raise child.error("a nested <default> needs a class name", "class")
                 if sub in self.classes:
                     raise child.error(f"default class {sub!r} defined twice", "class")
-                self._read(child, sub, values)
+                self._read(child, sub, values, name)
 
     def attrib(self, cls, tag):
         """Attribute values class ``cls`` gives to elements ``tag`` (a fresh dict)."""
         return dict(self.classes[cls].get(tag, {}))
+
+    def chain(self, cls, tag):
+        """The values each class from ``"main"`` down to ``cls`` itself writes for ``tag``
+        (to fill vectors that a class gives only partly)."""
+        out = []
+        while cls is not None:
+            out.append(self.own.get(cls, {}).get(tag, {}))
+            cls = self.parent.get(cls)
+        return out[::-1]
 
     def resolve(self, node, childclass="main", tag=None):
         """A copy of ``node`` whose attributes are its class's defaults overridden by its own."""
