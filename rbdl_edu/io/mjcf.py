@@ -27,18 +27,18 @@ the file, line, element and attribute.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..rotation import quat_mul, quat_to_mat
 from ..spec import ModelSpec
 from . import mjcf_extras
 from .errors import ModelError
-from .inertia import MINVAL, combine, eig3, geom_mass_inertia
-from .mjcf_defaults import IGNORED, SCHEMA, Defaults, check_attributes, expand_includes
+from .inertia import MINVAL, geom_mass_inertia
+from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
+from .mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
 from .mjcf_mesh import load_meshes
-from .orientation import check_eulerseq, read_orientation, z_to_quat
+from .mjcf_settings import read_compiler, read_option
+from .orientation import read_orientation, z_to_quat
 from .xmlread import Node, degrees_to_radians, is_xml_text, parse_xml, read_file
 
 MJEPS = 1e-14               # MuJoCo's mjEPS: geoms lighter than this add no mass
@@ -47,27 +47,6 @@ GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "
 SIZE_NEEDED = {"sphere": 1, "capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
 TOP_LEVEL = {"compiler", "option", "size", "default", "asset", "worldbody", "actuator", "sensor",
              "contact", "equality", "tendon", "keyframe"} | IGNORED
-# MuJoCo's option flags: those that are on by default can be disabled, the others enabled
-DISABLE_FLAGS = {"constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper",
-                 "gravity", "clampctrl", "warmstart", "filterparent", "actuation", "refsafe",
-                 "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd", "passive"}
-ENABLE_FLAGS = {"override", "energy", "fwdinv", "invdiscrete", "multiccd", "island", "sleep"}
-
-
-@dataclass
-class CompilerSettings:
-    """The ``<compiler>`` attributes that change the compiled model."""
-    degrees: bool = True                 # angle="degree" (MJCF's default)
-    eulerseq: str = "xyz"
-    inertiafromgeom: str = "auto"        # "true", "false", "auto": only bodies without <inertial>
-    inertiagrouprange: tuple = (0, 5)    # geom groups that count for inertia
-    autolimits: bool = True              # a range given means limited="true"
-    boundmass: float = 0.0
-    boundinertia: float = 0.0
-    balanceinertia: bool = False
-    settotalmass: float = -1.0
-    meshdir: str = ""
-    assetdir: str = ""
 
 
 def load_mjcf(source, file=None):
@@ -113,9 +92,10 @@ class MJCFCompiler:
         for child in root.children:
             if child.tag not in TOP_LEVEL:
                 raise child.error(f"<{child.tag}> is not supported")
-        self.settings = self._read_compiler()
+        self.settings = read_compiler(self._sections("compiler"))
         self.defaults = Defaults(root)
-        self.spec = ModelSpec(**self._read_option())
+        option, self.option_more = read_option(self._sections("option"))
+        self.spec = ModelSpec(**option)
         self.meshes, self.mesh_id = load_meshes(self)
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
         self.body_mass_nodes = {}          # body id -> its element (for error messages)
@@ -125,75 +105,6 @@ class MJCFCompiler:
     # -- <compiler> and <option> ---------------------------------------------------------------
     def _sections(self, tag):
         return [c for c in self.root.children if c.tag == tag]
-
-    def _read_compiler(self):
-        s = CompilerSettings()
-        for node in self._sections("compiler"):
-            check_attributes(node)
-            if node.children:
-                raise node.children[0].error(f"<{node.children[0].tag}> inside <compiler> is not supported")
-            s.degrees = node.keyword("angle", ("degree", "radian"), "degree" if s.degrees else "radian") == "degree"
-            if node.has("eulerseq"):
-                s.eulerseq = check_eulerseq(node, node.get("eulerseq"))
-            s.inertiafromgeom = node.keyword("inertiafromgeom", ("true", "false", "auto"), s.inertiafromgeom)
-            if node.has("inertiagrouprange"):
-                s.inertiagrouprange = tuple(int(v) for v in node.floats("inertiagrouprange", 2))
-            s.autolimits = node.bool("autolimits", s.autolimits)
-            s.boundmass = node.float("boundmass", s.boundmass)
-            s.boundinertia = node.float("boundinertia", s.boundinertia)
-            s.balanceinertia = node.bool("balanceinertia", s.balanceinertia)
-            s.settotalmass = node.float("settotalmass", s.settotalmass)
-            s.meshdir = node.get("meshdir", s.meshdir)
-            s.assetdir = node.get("assetdir", s.assetdir)
-            if node.keyword("coordinate", ("local", "global"), "local") == "global":
-                raise node.error("global coordinates are not supported (nor by MuJoCo >= 2.3.3)",
-                                 "coordinate")
-            # settings that would change the tree or its inertias in ways not reproduced here
-            for flag in ("fusestatic", "discardvisual", "alignfree"):
-                if node.bool(flag, False):
-                    raise node.error(f'{flag}="true" is not supported', flag)
-        return s
-
-    def _read_option(self):
-        opt = dict(gravity=np.array([0.0, 0.0, -9.81]), timestep=0.002)
-        disabled, enabled, more = set(), set(), {}
-        for node in self._sections("option"):
-            check_attributes(node)
-            for key in ("timestep", "impratio", "tolerance", "density", "viscosity", "o_margin"):
-                if node.has(key):
-                    opt[key] = node.float(key)
-            for key in ("iterations", "ls_iterations", "noslip_iterations"):
-                if node.has(key):
-                    opt[key] = node.int(key)
-            for key in ("gravity", "wind"):
-                if node.has(key):
-                    opt[key] = node.floats(key, 3)
-            if node.has("timestep") and opt["timestep"] <= 0:
-                raise node.error("timestep must be positive", "timestep")
-            opt["integrator"] = node.keyword("integrator", ("Euler", "RK4", "implicit", "implicitfast"),
-                                             opt.get("integrator", "Euler"))
-            opt["cone"] = node.keyword("cone", ("pyramidal", "elliptic"), opt.get("cone", "pyramidal"))
-            opt["solver"] = node.keyword("solver", ("PGS", "CG", "Newton"), opt.get("solver", "Newton"))
-            more["jacobian"] = node.keyword("jacobian", ("dense", "sparse", "auto"), more.get("jacobian", "auto"))
-            for key, n in (("magnetic", 3), ("o_solref", 2), ("o_solimp", 5), ("o_friction", 5)):
-                if node.has(key):
-                    more[key] = node.floats(key, n)
-            for key in ("ls_tolerance", "noslip_tolerance", "ccd_tolerance"):
-                if node.has(key):
-                    more[key] = node.float(key)
-            for flag in node.children:
-                if flag.tag != "flag":
-                    raise flag.error(f"<{flag.tag}> inside <option> is not supported")
-                check_attributes(flag)
-                for name in flag.attrib:
-                    value = flag.keyword(name, ("enable", "disable"))
-                    if name in DISABLE_FLAGS:
-                        (disabled.add if value == "disable" else disabled.discard)(name)
-                    else:
-                        (enabled.add if value == "enable" else enabled.discard)(name)
-        opt["disableflags"], opt["enableflags"] = frozenset(disabled), frozenset(enabled)
-        self.option_more = more
-        return opt
 
     # -- helpers ---------------------------------------------------------------------------------
     def angle(self, x):
@@ -257,8 +168,8 @@ class MJCFCompiler:
         for child, cls, fpos, fquat in items:
             if child.tag == "body":
                 self._add_body(child, 0, cls, fpos, fquat)
-        self._check_moving_bodies()
-        self._set_total_mass()
+        check_moving_bodies(self)
+        set_total_mass(self)
         self.spec.extras.update(mjcf_extras.read_extras(self))
         try:
             return self.spec.compile()
@@ -272,7 +183,7 @@ class MJCFCompiler:
         quat = quat_mul(fquat, self.orientation(node))
         items = list(self.contents(node, cls, np.zeros(3), np.array([1.0, 0, 0, 0])))
         geoms = [self._read_geom(c, k, fp, fq) for c, k, fp, fq in items if c.tag == "geom"]
-        mass, ipos, iquat, inertia = self._body_inertia(node, pos, quat, items, geoms)
+        mass, ipos, iquat, inertia = body_inertia(self, node, pos, quat, items, geoms)
         name = self.unique_name("body", node)
         bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia)
         self.names["body"][name or f"#{bid}"] = bid
@@ -448,94 +359,3 @@ class MJCFCompiler:
         if name:
             self.names["site"][name] = len(self.spec.sites)
         self.spec.add_site(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), size)
-
-    # -- mass and inertia ------------------------------------------------------------------------
-    def _body_inertia(self, node, pos, quat, items, geoms):
-        """``(mass, ipos, iquat, inertia)`` of a body, as MuJoCo's compiler sets them."""
-        inertials = [c for c, _, _, _ in items if c.tag == "inertial"]
-        if len(inertials) > 1:
-            raise inertials[1].error("a body can have only one <inertial>")
-        mass, ipos, iquat, inertia = 0.0, None, np.array([1.0, 0, 0, 0]), np.zeros(3)
-        if inertials:
-            mass, ipos, iquat, inertia = self._read_inertial(inertials[0])
-        mode = self.settings.inertiafromgeom
-        if mode == "true" or (mode == "auto" and not inertials):
-            parts = [g["part"] for g in geoms if g["part"] is not None]
-            if parts:
-                mass, ipos, inertia, iquat = combine(parts)
-        if ipos is None:
-            # no inertial frame at all: MuJoCo copies the body frame into it (mass is zero)
-            ipos, iquat = pos.copy(), quat.copy()
-        if not (np.isfinite(mass) and np.all(np.isfinite(inertia)) and np.all(np.isfinite(ipos))):
-            raise node.error("mass or inertia is not a finite number (sizes or densities too large)")
-        s = self.settings
-        mass = max(mass, s.boundmass)
-        inertia = np.maximum(inertia, s.boundinertia)
-        if mass < 0 or np.any(inertia < 0):
-            raise node.error("mass and inertia cannot be negative")
-        A, B, C = inertia
-        if A + B < C or A + C < B or B + C < A:
-            if not s.balanceinertia:
-                where = inertials[0] if inertials else node
-                raise where.error("inertia must satisfy A + B >= C (triangle inequality); "
-                                  'use <compiler balanceinertia="true"/> to fix')
-            inertia = np.full(3, inertia.sum() / 3)
-        return mass, ipos, iquat, inertia
-
-    def _read_inertial(self, node):
-        check_attributes(node)
-        if not node.has("pos"):
-            raise node.error("<inertial> needs pos", "pos")
-        if not node.has("mass"):
-            raise node.error("<inertial> needs mass", "mass")
-        mass = node.float("mass")
-        if mass < 0:
-            raise node.error("mass must not be negative", "mass")
-        if node.has("fullinertia"):
-            if node.has("diaginertia"):
-                raise node.error("give diaginertia or fullinertia, not both", "fullinertia")
-            if any(node.has(a) for a in ("quat", "axisangle", "euler", "xyaxes", "zaxis")):
-                raise node.error("fullinertia and an orientation cannot both be given", "fullinertia")
-            # "Ixx Iyy Izz Ixy Ixz Iyz" -> its principal moments and axes
-            f = node.floats("fullinertia", 6)
-            I = np.array([[f[0], f[3], f[4]], [f[3], f[1], f[5]], [f[4], f[5], f[2]]])
-            if np.linalg.eigvalsh(I).min() < -1e-12 * max(1.0, abs(f[:3]).max()):
-                raise node.error("fullinertia is not positive semi-definite", "fullinertia")
-            inertia, iquat = eig3(I)
-        else:
-            if not node.has("diaginertia"):
-                raise node.error("<inertial> needs diaginertia or fullinertia", "diaginertia")
-            inertia, iquat = node.floats("diaginertia", 3), self.orientation(node)
-        if np.any(inertia < 0):
-            raise node.error("inertia must not be negative",
-                             "fullinertia" if node.has("fullinertia") else "diaginertia")
-        return mass, node.floats("pos", 3), iquat, np.asarray(inertia, dtype=float)
-
-    def _check_moving_bodies(self):
-        """MuJoCo's rule: a body with a joint needs mass and inertia (at least
-        ``mjMINVAL``), or a jointless descendant (welded to it) that has them."""
-        B = self.spec.bodies
-        children = {i: [] for i in range(len(B))}
-        for i in range(1, len(B)):
-            children[B[i]["parent"]].append(i)
-
-        def has_mass(i):
-            if B[i]["mass"] >= MINVAL and np.all(np.asarray(B[i]["inertia"]) >= MINVAL):
-                return True
-            return any(has_mass(c) for c in children[i] if not self.body_has_joint[c])
-
-        for i in range(1, len(B)):
-            if self.body_has_joint[i] and not has_mass(i):
-                raise self.body_mass_nodes[i].error(
-                    "a body with a joint must have positive mass and inertia (give <inertial> or geoms)")
-
-    def _set_total_mass(self):
-        """``<compiler settotalmass>``: scale every mass and inertia so the masses add up to it."""
-        target = self.settings.settotalmass
-        if target <= 0:
-            return
-        total = sum(b["mass"] for b in self.spec.bodies[1:])
-        scale = target / max(MINVAL, total)
-        for b in self.spec.bodies[1:]:
-            b["mass"] = b["mass"] * scale
-            b["inertia"] = np.asarray(b["inertia"]) * scale

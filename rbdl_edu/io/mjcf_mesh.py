@@ -20,7 +20,6 @@ import numpy as np
 from ..rotation import quat_to_mat
 from .inertia import MINVAL, eig3, mesh_mass_properties
 from .mjcf_defaults import check_attributes
-from .orientation import read_orientation
 from .records import Mesh
 
 MESH_FILES = (".stl", ".obj")

@@ -1,0 +1,110 @@
+"""``<compiler>`` and ``<option>``: the settings that change how an MJCF file compiles and
+how it simulates.
+
+>>> from rbdl_edu.io.xmlread import parse_xml
+>>> read_compiler([parse_xml('<compiler angle="radian" eulerseq="ZYX"/>')]).eulerseq
+'ZYX'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .mjcf_defaults import check_attributes
+from .orientation import check_eulerseq
+
+# MuJoCo's option flags: those that are on by default can be disabled, the others enabled
+DISABLE_FLAGS = {"constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper",
+                 "gravity", "clampctrl", "warmstart", "filterparent", "actuation", "refsafe",
+                 "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd", "passive"}
+ENABLE_FLAGS = {"override", "energy", "fwdinv", "invdiscrete", "multiccd", "island", "sleep"}
+
+
+@dataclass
+class CompilerSettings:
+    """The ``<compiler>`` attributes that change the compiled model."""
+    degrees: bool = True                 # angle="degree" (MJCF's default)
+    eulerseq: str = "xyz"
+    inertiafromgeom: str = "auto"        # "true", "false", "auto": only bodies without <inertial>
+    inertiagrouprange: tuple = (0, 5)    # geom groups that count for inertia
+    autolimits: bool = True              # a range given means limited="true"
+    boundmass: float = 0.0
+    boundinertia: float = 0.0
+    balanceinertia: bool = False
+    settotalmass: float = -1.0
+    meshdir: str = ""
+    assetdir: str = ""
+
+
+def read_compiler(sections):
+    """The :class:`CompilerSettings` of all ``<compiler>`` elements (later ones win)."""
+    s = CompilerSettings()
+    for node in sections:
+        check_attributes(node)
+        if node.children:
+            raise node.children[0].error(f"<{node.children[0].tag}> inside <compiler> is not supported")
+        s.degrees = node.keyword("angle", ("degree", "radian"), "degree" if s.degrees else "radian") == "degree"
+        if node.has("eulerseq"):
+            s.eulerseq = check_eulerseq(node, node.get("eulerseq"))
+        s.inertiafromgeom = node.keyword("inertiafromgeom", ("true", "false", "auto"), s.inertiafromgeom)
+        if node.has("inertiagrouprange"):
+            s.inertiagrouprange = tuple(int(v) for v in node.floats("inertiagrouprange", 2))
+        s.autolimits = node.bool("autolimits", s.autolimits)
+        s.boundmass = node.float("boundmass", s.boundmass)
+        s.boundinertia = node.float("boundinertia", s.boundinertia)
+        s.balanceinertia = node.bool("balanceinertia", s.balanceinertia)
+        s.settotalmass = node.float("settotalmass", s.settotalmass)
+        s.meshdir = node.get("meshdir", s.meshdir)
+        s.assetdir = node.get("assetdir", s.assetdir)
+        if node.keyword("coordinate", ("local", "global"), "local") == "global":
+            raise node.error("global coordinates are not supported (nor by MuJoCo >= 2.3.3)",
+                             "coordinate")
+        # settings that would change the tree or its inertias in ways not reproduced here
+        for flag in ("fusestatic", "discardvisual", "alignfree"):
+            if node.bool(flag, False):
+                raise node.error(f'{flag}="true" is not supported', flag)
+    return s
+
+
+def read_option(sections):
+    """Keyword arguments for :class:`~rbdl_edu.model.Option` from all ``<option>`` elements,
+    and the options ``Option`` has no field for (``magnetic``, ``jacobian``, ...)."""
+    opt = dict(gravity=np.array([0.0, 0.0, -9.81]), timestep=0.002)
+    disabled, enabled, more = set(), set(), {}
+    for node in sections:
+        check_attributes(node)
+        for key in ("timestep", "impratio", "tolerance", "density", "viscosity", "o_margin"):
+            if node.has(key):
+                opt[key] = node.float(key)
+        for key in ("iterations", "ls_iterations", "noslip_iterations"):
+            if node.has(key):
+                opt[key] = node.int(key)
+        for key in ("gravity", "wind"):
+            if node.has(key):
+                opt[key] = node.floats(key, 3)
+        if node.has("timestep") and opt["timestep"] <= 0:
+            raise node.error("timestep must be positive", "timestep")
+        opt["integrator"] = node.keyword("integrator", ("Euler", "RK4", "implicit", "implicitfast"),
+                                         opt.get("integrator", "Euler"))
+        opt["cone"] = node.keyword("cone", ("pyramidal", "elliptic"), opt.get("cone", "pyramidal"))
+        opt["solver"] = node.keyword("solver", ("PGS", "CG", "Newton"), opt.get("solver", "Newton"))
+        more["jacobian"] = node.keyword("jacobian", ("dense", "sparse", "auto"), more.get("jacobian", "auto"))
+        for key, n in (("magnetic", 3), ("o_solref", 2), ("o_solimp", 5), ("o_friction", 5)):
+            if node.has(key):
+                more[key] = node.floats(key, n)
+        for key in ("ls_tolerance", "noslip_tolerance", "ccd_tolerance"):
+            if node.has(key):
+                more[key] = node.float(key)
+        for flag in node.children:
+            if flag.tag != "flag":
+                raise flag.error(f"<{flag.tag}> inside <option> is not supported")
+            check_attributes(flag)
+            for name in flag.attrib:
+                value = flag.keyword(name, ("enable", "disable"))
+                if name in DISABLE_FLAGS:
+                    (disabled.add if value == "disable" else disabled.discard)(name)
+                else:
+                    (enabled.add if value == "enable" else enabled.discard)(name)
+    opt["disableflags"], opt["enableflags"] = frozenset(disabled), frozenset(enabled)
+    return opt, more
