@@ -33,9 +33,10 @@ book: offline $(CACHE_STAMP)
 	@echo "The book is built. Open: file://$(CURDIR)/_build/html/index.html"
 	@echo "(or serve it: $(PY) -m http.server --directory _build/html 8000)"
 
-# the browser test (tests/test_browser.py) checks the site that `book` just built
+# the browser test (tests/test_browser.py) checks the site that `book` just built;
+# RBDL_EDU_FAST=1 shortens the notebooks' long simulations and cost studies under nbval
 test: book
-	$(PY) -m pytest
+	RBDL_EDU_FAST=1 $(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
