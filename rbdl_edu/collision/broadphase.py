@@ -49,7 +49,9 @@ def sap_frame(model, gpos):
     d = x - x.mean(axis=0)
     C = d.T @ d / len(x)
     lam, E = np.linalg.eigh(C)                       # ascending eigenvalues
-    return E[:, ::-1].T                              # rows: largest spread first
+    E = E[:, ::-1].T                                 # rows: largest spread first
+    # an eigenvector's sign is arbitrary: make each axis' largest component positive
+    return E * np.sign(E[np.arange(3), np.argmax(np.abs(E), axis=1)])[:, None]
 
 
 def geoms_of_bodies(model):
