@@ -56,7 +56,15 @@ def _clip(poly, axis2d, limit, sign):
 
 
 def box_box(p1, R1, h1, p2, R2, h2, margin):
-    """Box-box contacts, at most 8 (see the module docstring)."""
+    """Box-box contacts, at most 8 (see the module docstring).
+
+    A unit cube resting 0.01 deep on a wider, flatter box gets its four bottom corners:
+
+    >>> I = np.eye(3)
+    >>> cons = box_box(np.zeros(3), I, np.array([2, 2, 0.5]), np.array([0, 0, 0.99]), I, np.ones(3) / 2, 0)
+    >>> len(cons), round(cons[0][0], 12), cons[0][2]
+    (4, -0.01, array([0., 0., 1.]))
+    """
     c = p2 - p1
     scale = h1.sum() + h2.sum()
     # 1. separating axes: (sigma, kind, data)
@@ -150,7 +158,15 @@ def _edge_contact(p1, R1, h1, p2, R2, h2, i, j, L, sigma):
 
 
 def capsule_box(p1, R1, s1, p2, R2, s2, margin):
-    """Capsule-box contacts (at most 2, see the module docstring)."""
+    """Capsule-box contacts (at most 2, see the module docstring).
+
+    A capsule lying on a box face touches it along its length: two contacts.
+
+    >>> I = np.eye(3); Rx = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.]])
+    >>> cons = capsule_box(np.array([0, 0, 0.59]), Rx, [0.1, 0.3], np.zeros(3), I, np.ones(3) / 2, 0)
+    >>> len(cons), [round(c[0], 9) for c in cons]
+    (2, [-0.01, -0.01])
+    """
     r, h = s1[0], s1[1]
     axis = R1[:, 2]
 

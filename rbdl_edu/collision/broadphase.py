@@ -112,6 +112,16 @@ def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
 
     With ``return_sap=True`` also returns the SAP frame, the bodies and their boxes
     (for drawing them).
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.collision.geometry import geom_aabb, geom_poses, geom_rbound
+    >>> s = rbd.ModelSpec(); _ = s.add_geom(0, "plane", [0, 0, 1])
+    >>> for x in (0.0, 0.15, 3.0):
+    ...     b = s.add_body(0, pos=[x, 0, 1], mass=1, inertia=[1e-3] * 3)
+    ...     _ = s.add_joint(b, "free"); _ = s.add_geom(b, "sphere", [0.1])
+    >>> m = s.compile()
+    >>> broadphase(m, *geom_poses(m, m.qpos0), geom_rbound(m), geom_aabb(m))
+    [(0, 1), (0, 2), (0, 3), (1, 2)]
     """
     nbody = model.nbody
     geoms_of = geoms_of_bodies(model)

@@ -315,7 +315,16 @@ def _unit(v):
 
 
 def convex(model, gpos, gmat, g1, g2, margin):
-    """Convex-convex contact (one point): GJK if apart, EPA if penetrating."""
+    """Convex-convex contact (one point): GJK if apart, EPA if penetrating.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec()
+    >>> _ = s.add_geom(0, "ellipsoid", [0.3, 0.2, 0.1]); _ = s.add_geom(0, "cylinder", [0.1, 0.2], pos=[0.35, 0, 0])
+    >>> m = s.compile()
+    >>> dist, pos, n, _ = convex(m, m.geom_pos, np.tile(np.eye(3), (2, 1, 1)), 0, 1, 0.0)[0]
+    >>> round(dist, 9), np.round(n, 9) + 0.0
+    (-0.05, array([1., 0., 0.]))
+    """
     out = signed_distance(model, gpos, gmat, g1, g2)
     if out is None:
         return []
@@ -328,7 +337,15 @@ def convex(model, gpos, gmat, g1, g2, margin):
 def plane_convex(model, gpos, gmat, g1, g2, margin):
     """Plane and a convex geom (ellipsoid, mesh): the support point along ``-n`` is the
     deepest point, :math:`d = n\\cdot(s(-n) - p_1)`. A mesh adds up to two more vertices
-    below ``margin`` that are at least ``0.3 rbound`` from the first (MuJoCo's rule)."""
+    below ``margin`` that are at least ``0.3 rbound`` from the first (MuJoCo's rule).
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec()
+    >>> _ = s.add_geom(0, "plane", [0, 0, 1]); _ = s.add_geom(0, "ellipsoid", [0.3, 0.2, 0.1], pos=[0, 0, 0.08])
+    >>> m = s.compile()
+    >>> round(plane_convex(m, m.geom_pos, np.tile(np.eye(3), (2, 1, 1)), 0, 1, 0.0)[0][0], 12)
+    -0.02
+    """
     n, p1 = gmat[g1][:, 2], gpos[g1]
     s = support(model, gpos, gmat, g2, -n)
     dist = n @ (s - p1)

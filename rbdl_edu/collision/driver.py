@@ -62,6 +62,18 @@ def candidate_pairs(model, gpos, gmat, log=None):
     ``pair`` is the explicit pair dict or ``None``. If ``log`` is a list, every geom pair
     examined is appended to it as ``(g1, g2, reason)`` (``reason`` ``None`` if kept), and
     every excluded body pair as ``(b1, b2, "exclude")``.
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.collision.geometry import geom_poses
+    >>> s = rbd.ModelSpec(); _ = s.add_geom(0, "plane", [0, 0, 1])
+    >>> for z in (0.05, 2.0):
+    ...     b = s.add_body(0, pos=[0, 0, z], mass=1, inertia=[1e-3] * 3)
+    ...     _ = s.add_joint(b, "free"); _ = s.add_geom(b, "sphere", [0.1])
+    >>> m = s.compile(); log = []
+    >>> [(g1, g2) for g1, g2, _ in candidate_pairs(m, *geom_poses(m, m.qpos0), log)]
+    [(0, 1)]
+    >>> log
+    [(0, 1, None), (0, 2, 'bounding sphere')]
     """
     rbound, aabb = geom_rbound(model), geom_aabb(model)
     pairs = contact_pairs(model)
@@ -98,7 +110,16 @@ def candidate_pairs(model, gpos, gmat, log=None):
 
 
 def narrowphase(model, gpos, gmat, g1, g2, pair=None):
-    """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``)."""
+    """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``), with the
+    explicit ``pair``'s parameters if given, else the mixed ones.
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.collision.geometry import geom_poses
+    >>> s = rbd.ModelSpec(); _ = s.add_geom(0, "sphere", [0.1]); _ = s.add_geom(0, "capsule", [0.1, 0.2], pos=[0.15, 0, 0])
+    >>> m = s.compile()
+    >>> narrowphase(m, *geom_poses(m, []), 0, 1)
+    [Contact(geom1=0, geom2=1, dist=-0.05, pos=[0.075, 0.0, 0.0], normal=[1.0, 0.0, 0.0])]
+    """
     t1, t2 = model.geom_type[g1], model.geom_type[g2]
     margin, gap = pair_margin_gap(model, g1, g2, pair)
     f = COLLIDERS[(t1, t2)]

@@ -68,7 +68,12 @@ def plane_sphere(p1, R1, s1, p2, R2, s2, margin):
 
 def plane_capsule(p1, R1, s1, p2, R2, s2, margin):
     """Plane and capsule: a plane-sphere test at each end of the segment (at most 2 contacts);
-    the contact frame's tangent is the capsule axis."""
+    the contact frame's tangent is the capsule axis.
+
+    >>> I = np.eye(3); R = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.]])   # capsule along x
+    >>> [c[0] for c in plane_capsule(np.zeros(3), I, [0, 0, 1.], np.array([0, 0, 0.05]), R, [0.1, 0.5], 0)]
+    [-0.05, -0.05]
+    """
     axis = R2[:, 2]
     out = []
     for end in (p2 + s2[1] * axis, p2 - s2[1] * axis):
@@ -79,7 +84,12 @@ def plane_capsule(p1, R1, s1, p2, R2, s2, margin):
 
 def sphere_capsule(p1, R1, s1, p2, R2, s2, margin):
     """Sphere and capsule: sphere-sphere with the nearest point of the capsule segment,
-    :math:`x = p_2 + \\mathrm{clip}(a\\cdot(p_1 - p_2), -h, h)\\, a`."""
+    :math:`x = p_2 + \\mathrm{clip}(a\\cdot(p_1 - p_2), -h, h)\\, a`.
+
+    >>> I = np.eye(3)
+    >>> round(sphere_capsule(np.array([0.15, 0, 0.3]), I, [0.1], np.zeros(3), I, [0.1, 0.5], 0)[0][0], 12)
+    -0.05
+    """
     axis = R2[:, 2]
     t = np.clip(axis @ (p1 - p2), -s2[1], s2[1])
     return sphere_sphere(p1, R1, s1, p2 + t * axis, R2, s2, margin)
@@ -94,6 +104,11 @@ def capsule_capsule(p1, R1, s1, p2, R2, s2, margin):
     \\begin{bmatrix}x_1\\\\x_2\\end{bmatrix} = \\begin{bmatrix}-A_1\\cdot(p_1-p_2)\\\\A_2\\cdot(p_1-p_2)\\end{bmatrix}`;
     then each is clipped and the other re-solved. Parallel segments give up to 2 contacts
     (the ends of their overlap).
+
+    >>> I = np.eye(3); Rx = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.]])
+    >>> d, pos, n, _ = capsule_capsule(np.zeros(3), I, [0.1, 1.0], np.array([0, 0.15, 0.5]), Rx, [0.1, 1.0], 0)[0]
+    >>> round(d, 12), n
+    (-0.05, array([0., 1., 0.]))
     """
     A1, A2 = R1[:, 2] * s1[1], R2[:, 2] * s2[1]
     dif = p1 - p2
@@ -128,7 +143,12 @@ def capsule_capsule(p1, R1, s1, p2, R2, s2, margin):
 def sphere_cylinder(p1, R1, s1, p2, R2, s2, margin):
     """Sphere and cylinder: side (sphere-sphere with the axis point), cap (plane-sphere
     with the cap plane) or rim (sphere-sphere with the nearest rim point), by where the
-    sphere center projects; a center inside uses the nearer of side and cap."""
+    sphere center projects; a center inside uses the nearer of side and cap.
+
+    >>> I = np.eye(3)
+    >>> [round(c[0], 12) for c in sphere_cylinder(np.array([0, 0, 0.55]), I, [0.1], np.zeros(3), I, [0.3, 0.5], 0)]
+    [-0.05]
+    """
     r, h = s2[0], s2[1]
     axis = R2[:, 2]
     vec = p1 - p2
@@ -155,7 +175,13 @@ def sphere_cylinder(p1, R1, s1, p2, R2, s2, margin):
 
 def sphere_box(p1, R1, s1, p2, R2, s2, margin):
     """Sphere and box: in the box frame, the center clamped to the box is the nearest
-    box point; if the center is inside, the nearest face gives the normal and depth."""
+    box point; if the center is inside, the nearest face gives the normal and depth.
+
+    >>> I = np.eye(3)
+    >>> d, pos, n, _ = sphere_box(np.array([1.0, 0, 0]), I, [0.2], np.zeros(3), I, np.array([0.9, 1, 1]), 0)[0]
+    >>> round(d, 12), n, pos
+    (-0.1, array([-1.,  0.,  0.]), array([0.85, 0.  , 0.  ]))
+    """
     r = s1[0]
     center = R2.T @ (p1 - p2)
     clamped = np.clip(center, -s2, s2)
@@ -181,7 +207,12 @@ def sphere_box(p1, R1, s1, p2, R2, s2, margin):
 # --------------------------------------------------------------------- plane and solids --
 def plane_cylinder(p1, R1, s1, p2, R2, s2, margin):
     """Plane and cylinder: the lowest rim point of each disk, then (if the lower disk is
-    close enough) two more points of the lower disk 120 degrees away: up to 4 contacts."""
+    close enough) two more points of the lower disk 120 degrees away: up to 4 contacts.
+
+    >>> I = np.eye(3)
+    >>> len(plane_cylinder(np.zeros(3), I, [0, 0, 1.], np.array([0, 0, 0.19]), I, [0.1, 0.2], 0))
+    3
+    """
     n, axis = R1[:, 2], R2[:, 2].copy()
     prjaxis = n @ axis
     if prjaxis > 0:                               # make the axis point into the plane
@@ -214,7 +245,12 @@ def plane_cylinder(p1, R1, s1, p2, R2, s2, margin):
 
 def plane_box(p1, R1, s1, p2, R2, s2, margin):
     """Plane and box: every corner below ``margin`` on the lower side of the box, in corner
-    order (x fastest), at most 4."""
+    order (x fastest), at most 4.
+
+    >>> I = np.eye(3)
+    >>> [round(c[0], 12) for c in plane_box(np.zeros(3), I, [0, 0, 1.], np.array([0, 0, 0.9]), I, [1, 1, 1.], 0)]
+    [-0.1, -0.1, -0.1, -0.1]
+    """
     n = R1[:, 2]
     dist = n @ (p2 - p1)
     out = []
