@@ -161,7 +161,8 @@ def compare_extras(model, m):
     S = ex["sensors"]
     assert len(S) == m.nsensor
     for i, s in enumerate(S):
-        assert s.type == _enum(mujoco.mjtSensor, m.sensor_type[i]), (i, s.type)
+        mj_name = {"jointactuatorfrc": "jointactfrc", "tendonactuatorfrc": "tendonactfrc"}.get(s.type, s.type)
+        assert mj_name == _enum(mujoco.mjtSensor, m.sensor_type[i]), (i, s.type)
         assert s.objid == m.sensor_objid[i] and s.noise == m.sensor_noise[i], i
     P = ex["pairs"]
     assert len(P) == m.npair

@@ -105,6 +105,10 @@ SEMANTICS = {
         <default class="c"><geom friction="0.9"/></default></default><worldbody>
         <body><joint type="ball" range="0 60" armature="0.2"/><geom class="c" type="box" size="0.4"/>
           <geom type="ellipsoid" friction="0.5 0.1" solimp="0.8 0.9"/></body></worldbody></mujoco>""",
+    "mocap_and_key_quaternions": """<mujoco><worldbody>
+        <body mocap="true" pos="0 0 2"><geom size="0.1"/><body pos="0 0 1"><geom size="0.1"/></body></body>
+        <body><freejoint/><geom size="0.1"/><body><joint type="ball"/><geom size="0.1" pos="0 0 1"/></body></body>
+        </worldbody><keyframe><key qpos="0 0 1 2 0 0 0 1 1 0 0" mpos="0 0 3" mquat="1 0 0 0"/></keyframe></mujoco>""",
     "group_excluded_from_inertia": """<mujoco><compiler inertiagrouprange="0 2"/><worldbody>
         <body><joint/><geom size="0.1"/><geom size="0.5" group="3" pos="1 0 0"/></body></worldbody></mujoco>""",
     "extras": """<mujoco>

@@ -84,7 +84,7 @@ def geom_mass_inertia(kind, size, density=1000.0, mass=None):
     return m, np.array([Ixy, Ixy, Iz])
 
 
-def eig3(A):
+def eig3(A, tol=_EIG_EPS):
     r"""Principal axes of a symmetric 3×3 inertia, as MuJoCo finds them.
 
     Returns ``(eigval, quat)`` with ``A = R diag(eigval) R^T`` for ``R = quat_to_mat(quat)``
@@ -93,6 +93,10 @@ def eig3(A):
     the largest off-diagonal entry of :math:`D = R^T A R` until it is negligible; then
     order the eigenvalues by quarter turns. Following the same steps as MuJoCo gives the same ``body_iquat``
     even when several frames would be correct.
+
+    ``tol``: the iteration stops when the largest off-diagonal entry is below ``tol``
+    (MuJoCo's absolute ``1e-12``, the default); a smaller ``tol`` is taken relative to the
+    largest eigenvalue, for an accurate frame of a very small inertia (the URDF reader).
 
     >>> val, q = eig3(np.diag([1.0, 3.0, 2.0]))
     >>> val, np.round(q, 12)
@@ -111,7 +115,7 @@ def eig3(A):
             r, c, k = 0, 2, 1
         else:
             r, c, k = 1, 2, 0
-        if abs(D[r, c]) <= 1e-15 * np.abs(eigval).max():
+        if D[r, c] == 0 or abs(D[r, c]) < tol * (1.0 if tol >= _EIG_EPS else np.abs(eigval).max()):
             break
         # the 2x2 symmetric Schur rotation that zeros D[r, c]: tan(theta) = t
         tau = (D[c, c] - D[r, r]) / (2 * D[r, c])
@@ -180,14 +184,20 @@ def combine(parts):
 # -- meshes ------------------------------------------------------------------------------
 def mesh_mass_properties(vertices, faces, mode="legacy"):
     r"""Volume, center of mass and the inertia per unit density (3×3, about the center) of a
-    triangle mesh, by summing the pyramids from a center point to each triangle.
+    triangle mesh, by summing the pyramids from a point to each triangle, as MuJoCo does.
 
     A pyramid with apex :math:`o` on triangle :math:`(a, b, c)` of area :math:`A` and unit
     normal :math:`n` has signed volume :math:`V = (g - o)\cdot n\,A/3`, with :math:`g`
-    the triangle's centroid. ``mode="exact"`` adds signed volumes (right for any closed
-    mesh); ``"legacy"``, MuJoCo's default, adds their absolute values (the same for a
-    convex mesh, more forgiving of flipped triangles); ``"convex"`` uses the convex hull.
-    The apex is the area-weighted centroid of the triangles.
+    the triangle's centroid, and its center of mass at :math:`\tfrac34 g + \tfrac14 o`.
+    Two passes: the center of mass from pyramids whose apex is the area-weighted centroid
+    of the triangles; then volume and inertia from pyramids whose apex is that center of
+    mass, with the second moments of each tetrahedron (vertices :math:`x_k` relative to
+    the apex) :math:`C = \frac{V}{20}\big(\sum_k x_k x_k^T + (\sum_k x_k)(\sum_k x_k)^T\big)`
+    and :math:`I = \operatorname{tr}(C)\,E - C`.
+
+    ``mode="exact"`` adds signed volumes (right for any closed mesh); ``"legacy"``,
+    MuJoCo's default, adds their absolute values (the same for a convex mesh, more
+    forgiving of flipped triangles); ``"convex"`` uses the convex hull.
 
     >>> import trimesh
     >>> box = trimesh.creation.box([1.0, 2.0, 3.0])
@@ -201,27 +211,32 @@ def mesh_mass_properties(vertices, faces, mode="legacy"):
         import trimesh
         hull = trimesh.Trimesh(v, f, process=False).convex_hull
         v, f, mode = np.asarray(hull.vertices), np.asarray(hull.faces), "exact"
-    a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
-    cross = np.cross(b - a, c - a)
-    area = np.linalg.norm(cross, axis=1) / 2
-    keep = area > MINVAL
-    a, b, c, cross, area = a[keep], b[keep], c[keep], cross[keep], area[keep]
-    normal = cross / (2 * area[:, None])
-    centroid = (a + b + c) / 3
-    apex = (area[:, None] * centroid).sum(0) / area.sum()
-    vol = ((centroid - apex) * normal).sum(1) * area / 3
-    sign = np.sign(vol) if mode == "legacy" else np.ones_like(vol)
-    vol = vol * sign
-    V = vol.sum()
-    if V < MINVAL:
-        return float(V), apex, np.zeros((3, 3))
-    com = (vol[:, None] * (0.75 * centroid + 0.25 * apex)).sum(0) / V
-    # second moment of each tetrahedron (apex, a, b, c) about the origin:
-    # C = V/20 (sum_i x_i x_i^T + (sum_i x_i)(sum_i x_i)^T)
-    C = np.zeros((3, 3))
-    for k in range(len(vol)):
-        X = np.array([apex, a[k], b[k], c[k]]) - com
-        s = X.sum(0)
-        C += vol[k] / 20 * (X.T @ X + np.outer(s, s))
+
+    def pyramids(apex):
+        a, b, c = v[f[:, 0]] - apex, v[f[:, 1]] - apex, v[f[:, 2]] - apex
+        cross = np.cross(b - a, c - a)
+        area = np.linalg.norm(cross, axis=1) / 2
+        keep = area > 0
+        normal = np.zeros_like(cross)
+        normal[keep] = cross[keep] / (2 * area[keep, None])
+        centroid = (a + b + c) / 3
+        vol = (centroid * normal).sum(1) * area / 3
+        return (np.abs(vol) if mode == "legacy" else vol), a, b, c, centroid, area
+
+    # pass 1: center of mass, apex at the area-weighted centroid of the triangles
+    _, _, _, _, centroid, area = pyramids(np.zeros(3))
+    if area.sum() < MINVAL:
+        return 0.0, np.zeros(3), np.zeros((3, 3))
+    facecen = (area[:, None] * centroid).sum(0) / area.sum()
+    vol, _, _, _, centroid, _ = pyramids(facecen)
+    if vol.sum() < MINVAL:
+        return float(vol.sum()), facecen, np.zeros((3, 3))
+    com = facecen + (vol[:, None] * 0.75 * centroid).sum(0) / vol.sum()
+    # pass 2: volume and inertia, apex at the center of mass
+    vol, a, b, c, _, _ = pyramids(com)
+    X = np.stack([a, b, c], axis=1)                      # (m, 3 vertices, 3)
+    s = X.sum(1)
+    C = (vol[:, None, None] / 20 * (np.einsum("mki,mkj->mij", X, X)
+                                    + s[:, :, None] * s[:, None, :])).sum(0)
     I = np.trace(C) * np.eye(3) - C
-    return float(V), com, I
+    return float(vol.sum()), com, I

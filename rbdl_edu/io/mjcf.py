@@ -172,9 +172,17 @@ class MJCFCompiler:
         set_total_mass(self)
         self.spec.extras.update(mjcf_extras.read_extras(self))
         try:
-            return self.spec.compile()
+            model = self.spec.compile()
         except ValueError as e:                      # should not happen: checked above
             raise ModelError(str(e), self.root.file) from None
+        if any(self.mocap):
+            # a mocap body is moved by the user, so MuJoCo makes it the root of its weld group
+            weld = model.body_weldid.copy()
+            for i in range(1, model.nbody):
+                moving = model.body_jntnum[i] > 0 or self.mocap[i]
+                weld[i] = i if moving else weld[model.body_parentid[i]]
+            model = model.replace(body_weldid=weld)
+        return model
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)

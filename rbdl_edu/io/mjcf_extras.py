@@ -345,6 +345,17 @@ def _keyframes(c, nu, na):
             if len(v) != n:
                 raise raw.error(f"{name} needs {n} numbers, got {len(v)}", name)
             fields[name] = v
+        # quaternions of ball and free joints are normalized, as MuJoCo does
+        adr = 0
+        for j in c.spec.joints:
+            kind = _jtype(j)
+            if kind in ("ball", "free"):
+                k = adr + (3 if kind == "free" else 0)
+                norm = np.linalg.norm(fields["qpos"][k:k + 4])
+                if norm < 1e-15:
+                    raise raw.error("a quaternion in qpos has zero length", "qpos")
+                fields["qpos"][k:k + 4] /= norm
+            adr += {"free": 7, "ball": 4}.get(kind, 1)
         nmocap = int(np.sum(c.mocap))
         mpos = raw.floats("mpos") if raw.has("mpos") else np.zeros(3 * nmocap)
         mquat = raw.floats("mquat") if raw.has("mquat") else np.tile([1.0, 0, 0, 0], nmocap)

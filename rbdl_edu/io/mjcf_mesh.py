@@ -84,12 +84,18 @@ def load_meshes(compiler):
                 raise node.error("an inline mesh needs a name", "name")
             if name in ids:
                 raise node.error(f"repeated mesh name {name!r}", "name")
-            scale = node.floats("scale", 3, default=[1.0, 1.0, 1.0])
-            # single precision, as MuJoCo stores vertices
-            vert = (vert.astype(np.float32).astype(float) * scale).astype(np.float32).astype(float)
+            # single precision, as MuJoCo stores vertices; then (in double) the reference
+            # frame, the rotation and the scale, in MuJoCo's order
+            vert = vert.astype(np.float32).astype(float)
             refpos = node.floats("refpos", 3, default=np.zeros(3))
             refquat = node.floats("refquat", 4, default=[1.0, 0, 0, 0])
+            if np.linalg.norm(refquat) < 1e-15:
+                raise node.error("refquat has zero length", "refquat")
             vert = (vert - refpos) @ quat_to_mat(refquat / np.linalg.norm(refquat))
+            scale = node.floats("scale", 3, default=[1.0, 1.0, 1.0])
+            vert = vert * scale
+            if np.prod(scale) < 0:                   # a mirror: keep the triangles outward
+                face = face[:, [0, 2, 1]]
             mode = node.keyword("inertia", ("legacy", "exact", "convex", "shell"), "legacy")
             if mode == "shell":
                 raise node.error('inertia="shell" is not supported', "inertia")

@@ -104,7 +104,7 @@ def _inertial(link):
     if np.linalg.eigvalsh(I).min() < -max(1e-12, 1e-9 * scale):
         raise t.error("inertia tensor is not positive semi-definite", "ixx")
     # principal moments and axes, in the link frame: iquat = origin quat * eigen-axes
-    inertia, q_axes = eig3(I)
+    inertia, q_axes = eig3(I, tol=1e-15)       # relative: URDF inertias can be tiny
     return mass, pos, quat_mul(quat, q_axes), np.maximum(inertia, 0.0)
 
 
