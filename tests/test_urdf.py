@@ -120,3 +120,24 @@ def test_errors(case):
 def test_missing_file(tmp_path):
     with pytest.raises(ModelError, match="cannot read"):
         load_urdf(tmp_path / "nope.urdf")
+
+
+def test_world_root_and_floating_joint():
+    """A root link named ``world`` is the world; a ``floating`` joint from it is a free joint."""
+    xml = ('<robot name="r"><link name="world"/><link name="box"><inertial><mass value="2"/>'
+           '<inertia ixx="0.1" iyy="0.2" izz="0.3"/></inertial></link>'
+           '<joint name="free" type="floating"><parent link="world"/><child link="box"/>'
+           '<origin xyz="0 0 1" rpy="0.1 0.2 0.3"/></joint></robot>')
+    model = load_urdf(xml)
+    assert model.body_names == ("world", "box") and model.nq == 7 and model.jnt_names == ("free",)
+    np.testing.assert_allclose(model.qpos0[:3], [0, 0, 1])
+    m = mujoco.MjModel.from_xml_string(to_mjcf(model))
+    compare_dynamics(model, m)
+
+
+def test_rpy_is_fixed_axis_roll_pitch_yaw():
+    """URDF's rpy: R = Rz(yaw) Ry(pitch) Rx(roll), checked against Pinocchio's rpyToMatrix."""
+    from rbdl_edu.io.urdf import rpy_to_quat
+    from rbdl_edu.rotation import quat_to_mat
+    rpy = np.array([0.3, -0.7, 1.9])
+    np.testing.assert_allclose(quat_to_mat(rpy_to_quat(rpy)), pin.rpy.rpyToMatrix(rpy), atol=1e-14)

@@ -37,6 +37,13 @@ def load_model(path_or_xml_text, **kwargs):
     ------
     ModelError
         If the model cannot be loaded; the message names file, line, element, attribute.
+
+    >>> load_model('<robot name="r"><link name="base"/></robot>').body_names
+    ('world', 'base')
+    >>> load_model("models/no_such_file.xml")
+    Traceback (most recent call last):
+        ...
+    rbdl_edu.io.errors.ModelError: models/no_such_file.xml:?: cannot read 'models/no_such_file.xml': No such file or directory
     """
     src = path_or_xml_text
     if is_xml_text(src):

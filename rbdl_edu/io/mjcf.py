@@ -80,7 +80,9 @@ def load_mjcf(source, file=None):
     if root.tag != "mujoco":
         raise root.error(f"the root element must be <mujoco>, not <{root.tag}>")
     expand_includes(root, base)
-    return MJCFCompiler(root, base).compile()
+    # absurd numbers may overflow on the way; every inertia is checked to be finite
+    with np.errstate(over="ignore", invalid="ignore"):
+        return MJCFCompiler(root, base).compile()
 
 
 class MJCFCompiler:

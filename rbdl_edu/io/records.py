@@ -18,9 +18,11 @@ object is by id (``trnid``, ``geom1``, ``body1``, ...) with ``-1`` for none, exa
 ``tendons``     tuple of :class:`FixedTendon`
 ``keyframes``   tuple of :class:`Keyframe`
 ``meshes``      tuple of :class:`Mesh` (``geom_dataid`` indexes it)
+``na``          number of actuators with their own state (``dyntype`` not ``"none"``)
 ``body_gravcomp`` ``(nbody,)`` gravity compensation factor of each body
 ``body_mocap``  ``(nbody,)`` bool: the body is a mocap body
 ``model_name``  the ``<mujoco model=...>`` name
+``option_more`` ``<option>`` values ``Option`` has no field for (``magnetic``, ``jacobian``, ...)
 ============== =================================================================
 
 >>> Actuator(name="a", trntype="joint", trnid=(0, -1)).gear

@@ -267,12 +267,13 @@ def load_urdf(source, floating_base=False, file=None):
                     raise g.error(f"unknown geometry <{g.tag}>")
 
     try:
-        if is_world:
-            body_of["world"] = 0
-            for c in children["world"]:
-                add_link(c, 0, joints[parent_of[c][1]])
-        else:
-            add_link(roots[0], 0, None)
+        with np.errstate(over="ignore", invalid="ignore"):       # inertias are checked finite
+            if is_world:
+                body_of["world"] = 0
+                for c in children["world"]:
+                    add_link(c, 0, joints[parent_of[c][1]])
+            else:
+                add_link(roots[0], 0, None)
     except RecursionError:
         raise root.error("the link tree is too deep") from None
     except (TypeError, ValueError) as e:       # a missing number deep in an element
