@@ -184,7 +184,7 @@ class MJCFCompiler:
                 moving = model.body_jntnum[i] > 0 or self.mocap[i]
                 weld[i] = i if moving else weld[model.body_parentid[i]]
             model = model.replace(body_weldid=weld)
-        return model
+        return mjcf_extras.set_dampratio(model)
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)

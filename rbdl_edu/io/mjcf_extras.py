@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import ModelError
 from .mjcf_defaults import ACTUATORS, SCHEMA, SENSORS, check_attributes
 from .records import (Actuator, ContactExclude, ContactPair, Equality, FixedTendon, Keyframe,
                       Sensor)
@@ -101,6 +102,49 @@ def _prm(node, name, default):
     return tuple(float(x) for x in v)
 
 
+def _inherit_range(c, a, trn, target):
+    """``inheritrange="s"``: the control range is the joint's (or tendon's) range scaled by
+    ``s`` about its middle."""
+    scale = a.float("inheritrange")
+    if trn == "joint":
+        j = c.spec.joints[target]
+        if not j["limited"]:
+            raise a.error("inheritrange needs a joint with a range", "inheritrange")
+        lo, hi = j["range"]
+    else:
+        raise a.error("inheritrange is only supported for joint transmissions", "inheritrange")
+    mid, half = (lo + hi) / 2, scale * (hi - lo) / 2
+    return (float(mid - half), float(mid + half))
+
+
+def set_dampratio(model):
+    r"""Turn each position actuator's ``dampratio`` (kept positive in ``biasprm[2]``) into a
+    damping, as MuJoCo's ``mj_setConst``: with the reflected inertia
+    :math:`m = \sum_{dof} M_{dd}(q_0) / g_d^2` (``M`` at ``qpos0``, ``g`` the gear),
+    :math:`k_v = \zeta \cdot 2 \sqrt{k_p m}` and ``biasprm[2] = -kv``. Returns the model
+    with updated actuator records."""
+    from dataclasses import replace
+
+    from ..crba import crba
+    acts = model.extras.get("actuators", ())
+    todo = [k for k, a in enumerate(acts) if a.gainprm[0] == -a.biasprm[1] and a.biasprm[2] > 0]
+    if not todo:
+        return model
+    M0 = np.diag(crba(model, model.qpos0))
+    new = list(acts)
+    for k in todo:
+        a = acts[k]
+        if a.trntype not in ("joint", "jointinparent"):
+            raise ModelError(f"actuator {a.name or k}: dampratio is only supported for joint "
+                             "transmissions", model.extras.get("file"))
+        j = a.trnid[0]
+        adr, n = model.jnt_dofadr[j], {0: 6, 1: 3}.get(int(model.jnt_type[j]), 1)
+        mass = sum(M0[adr + d] / a.gear[d] ** 2 for d in range(n) if a.gear[d] ** 2 > 1e-15)
+        damping = a.biasprm[2] * 2 * np.sqrt(a.gainprm[0] * mass)
+        new[k] = replace(a, biasprm=a.biasprm[:2] + (float(-damping),) + a.biasprm[3:])
+    return model.replace(extras=dict(model.extras, actuators=tuple(new)))
+
+
 def _fill(values):
     """A 10-number parameter vector starting with ``values``, the rest zero."""
     v = np.zeros(10)
@@ -139,20 +183,25 @@ def _actuators(c):
             bias = a.keyword("biastype", BIASTYPES, "none")
             dynprm, gainprm, biasprm = _prm(a, "dynprm", [1.0]), _prm(a, "gainprm", [1.0]), _prm(a, "biasprm", [])
         elif raw.tag == "position":
+            kp, kv, tc = a.float("kp", 1.0), a.float("kv", None), a.float("timeconst", 0.0)
+            gainprm, bias = _fill([kp]), "affine"
+            # kv as a (negative) bias; a dampratio is kept positive in biasprm[2], as MuJoCo
+            # does, and turned into a damping by set_dampratio once the model is compiled
+            biasprm = _fill([0.0, -kp, -(kv or 0.0)])
             if a.has("dampratio"):
-                raise a.error("dampratio is not supported; give kv", "dampratio")
-            if a.float("inheritrange", 0.0) != 0:
-                raise a.error("inheritrange is not supported; give ctrlrange", "inheritrange")
-            kp, kv, tc = a.float("kp", 1.0), a.float("kv", 0.0), a.float("timeconst", 0.0)
-            gainprm, bias, biasprm = _fill([kp]), "affine", _fill([0.0, -kp, -kv])
+                if kv is not None:
+                    raise a.error("give kv or dampratio, not both", "dampratio")
+                if a.float("dampratio") < 0:
+                    raise a.error("dampratio must not be negative", "dampratio")
+                biasprm = _fill([0.0, -kp, a.float("dampratio")])
             if tc > 0:
                 dyn, dynprm = "filterexact", _fill([tc])
         elif raw.tag == "velocity":
             kv = a.float("kv", 1.0)
             gainprm, bias, biasprm = _fill([kv]), "affine", _fill([0.0, 0.0, -kv])
         elif raw.tag == "intvelocity":
-            if a.has("dampratio") or a.float("inheritrange", 0.0) != 0:
-                raise a.error("dampratio/inheritrange are not supported")
+            if a.has("dampratio"):
+                raise a.error("dampratio is not supported for intvelocity; give kv", "dampratio")
             kp, kv = a.float("kp", 1.0), a.float("kv", 0.0)
             dyn, gainprm = "integrator", _fill([kp])
             bias, biasprm = "affine", _fill([0.0, -kp, -kv])
@@ -162,6 +211,8 @@ def _actuators(c):
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
         ctrllimited, ctrlrange = _limited(c, a, "ctrllimited", "ctrlrange")
+        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
+            ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
         forcelimited, forcerange = _limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = _limited(c, a, "actlimited", "actrange")
         if raw.tag == "intvelocity" and not actlimited:
