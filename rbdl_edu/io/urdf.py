@@ -80,6 +80,14 @@ def _child(node, tag, required=False):
     return found[0] if found else None
 
 
+def _positive(node, name):
+    """A required positive number attribute."""
+    v = node.float(name)
+    if v is None or not v > 0:
+        raise node.error(f"<{node.tag}> needs a positive {name}", name)
+    return v
+
+
 def _inertial(link):
     """``(mass, ipos, iquat, inertia)`` of a link (all zero if it has no ``<inertial>``)."""
     node = _child(link, "inertial")
@@ -198,6 +206,7 @@ def load_urdf(source, floating_base=False, file=None):
     if len(roots) != 1:
         raise root.error(f"a URDF needs exactly one root link, found {len(roots)}: {roots[:5]}")
 
+    materials = {n.get("name"): n for n in root.children if n.tag == "material" and n.get("name")}
     spec = ModelSpec()
     body_of = {}
     meshes, mimic = [], []
@@ -248,18 +257,34 @@ def load_urdf(source, floating_base=False, file=None):
         spec.add_joint(bid, kind, j.get("name"), axis=axis, range=rng, limited=limited,
                        damping=damping, frictionloss=friction)
 
+    def link_color(node):
+        """The rgba of the link's first visual material (named or inline), else grey."""
+        for vis in (c for c in node.children if c.tag == "visual"):
+            mat = _child(vis, "material")
+            if mat is None:
+                continue
+            color = _child(mat, "color") or _child(materials.get(mat.get("name"), mat), "color")
+            if color is not None and color.has("rgba"):
+                return color.floats("rgba", 4)
+        return np.array([0.5, 0.5, 0.5, 1.0])
+
     def add_geoms(node, bid):
+        rgba = link_color(node)
         for col in (c for c in node.children if c.tag == "collision"):
             geo = _child(col, "geometry", required=True)
             pos, quat = _origin(col)
             for g in geo.children:
                 if g.tag == "box":
-                    size = g.floats("size", 3) / 2
-                    spec.add_geom(bid, "box", size, pos=pos, quat=quat)
+                    size = g.floats("size", 3)
+                    if size is None or np.any(size <= 0):
+                        raise g.error("a box needs a positive size", "size")
+                    size = size / 2
+                    spec.add_geom(bid, "box", size, pos=pos, quat=quat, rgba=rgba)
                 elif g.tag == "cylinder":
-                    spec.add_geom(bid, "cylinder", [g.float("radius"), g.float("length") / 2], pos=pos, quat=quat)
+                    size = [_positive(g, "radius"), _positive(g, "length") / 2]
+                    spec.add_geom(bid, "cylinder", size, pos=pos, quat=quat, rgba=rgba)
                 elif g.tag == "sphere":
-                    spec.add_geom(bid, "sphere", [g.float("radius")], pos=pos, quat=quat)
+                    spec.add_geom(bid, "sphere", [_positive(g, "radius")], pos=pos, quat=quat, rgba=rgba)
                 elif g.tag == "mesh":
                     meshes.append(dict(body=bid, filename=g.get("filename"), pos=pos, quat=quat,
                                        scale=g.floats("scale", 3, default=[1.0, 1.0, 1.0])))
