@@ -27,6 +27,7 @@ the file, line, element and attribute.
 from __future__ import annotations
 
 import os
+
 import numpy as np
 
 from ..rotation import quat_mul, quat_to_mat
@@ -104,16 +105,17 @@ class MJCFCompiler:
         self.body_has_joint = [False]
         self.gravcomp, self.mocap = [0.0], [False]
 
-    # -- <compiler> and <option> ---------------------------------------------------------------
+    # -- helpers ---------------------------------------------------------------------------------
     def _sections(self, tag):
+        """All top-level elements ``tag`` (MJCF allows several, e.g. from includes)."""
         return [c for c in self.root.children if c.tag == tag]
 
-    # -- helpers ---------------------------------------------------------------------------------
     def angle(self, x):
         """An MJCF angle in radians (degrees unless ``angle="radian"``)."""
         return degrees_to_radians(x) if self.settings.degrees else np.asarray(x, dtype=float)
 
     def orientation(self, node):
+        """The element's orientation as a unit quaternion (see :mod:`~rbdl_edu.io.orientation`)."""
         return read_orientation(node, self.settings.degrees, self.settings.eulerseq)
 
     def vector(self, raw, cls, name, base):
@@ -158,11 +160,14 @@ class MJCFCompiler:
 
     # -- the tree --------------------------------------------------------------------------------
     def compile(self):
+        """The :class:`~rbdl_edu.model.Model`: the world's geoms and sites, then every body
+        depth first, then the checks and the records of :mod:`~rbdl_edu.io.mjcf_extras`."""
         worlds = self._sections("worldbody")
         for w in worlds:
             if w.attrib:
                 raise w.error(f"unknown attribute {next(iter(w.attrib))!r} for <worldbody>")
-        items = [it for w in worlds for it in self.contents(w, "main", np.zeros(3), np.array([1.0, 0, 0, 0]))]
+        identity = np.array([1.0, 0, 0, 0])
+        items = [it for w in worlds for it in self.contents(w, "main", np.zeros(3), identity)]
         for child, cls, fpos, fquat in items:
             if child.tag in ("joint", "freejoint", "inertial"):
                 raise child.error(f"<{child.tag}> cannot be in <worldbody>")
