@@ -107,7 +107,7 @@ def _closest_on_simplex(W):
             v = lam @ P
             if best is None or v @ v < best[0] @ best[0] - 1e-30:
                 best = (v, idx, lam)
-        if best is not None and k >= 1 and best[0] @ best[0] < 1e-30:
+        if best is not None and best[0] @ best[0] < 1e-30:       # origin reached: done
             break
     return best
 
