@@ -162,17 +162,22 @@ def is_identically_zero(expr, q):
     >>> is_identically_zero(sp.sin(q1)**2 - 1, [q1])
     False
     """
-    expr = sp.expand_trig(sp.sympify(expr))
+    expr = sp.sympify(expr)
+    q = list(q)
+    if any(f.args[0] not in q for f in expr.atoms(sp.sin, sp.cos)):
+        expr = sp.expand_trig(expr)                    # sin(q1 + q2) -> products
+        if any(f.args[0] not in q for f in expr.atoms(sp.sin, sp.cos)):
+            raise ValueError("the expression has trigonometric terms that are not sin(q_i), cos(q_i)")
     s = sp.symbols(f"s_1:{len(q) + 1}")
     c = sp.symbols(f"c_1:{len(q) + 1}")
-    expr = expr.subs({sp.sin(qi): si for qi, si in zip(q, s)} | {sp.cos(qi): ci for qi, ci in zip(q, c)})
-    expr = sp.expand(sp.together(expr))
-    num = sp.numer(sp.together(expr))
-    if num == 0:
+    expr = expr.xreplace({sp.sin(qi): si for qi, si in zip(q, s)} | {sp.cos(qi): ci for qi, ci in zip(q, c)})
+    gens = list(s) + list(c) + sorted(expr.free_symbols - set(s) - set(c), key=str)
+    try:
+        P = sp.Poly(expr, *gens)                       # expands; rational coefficients stay exact
+    except sp.PolynomialError:                         # symbols in a denominator: clear it
+        P = sp.Poly(sp.numer(sp.together(expr)), *gens)
+    if P.is_zero:
         return True
-    if any(isinstance(a, (sp.sin, sp.cos)) for a in num.atoms(sp.Function)):
-        raise ValueError("the expression has trigonometric terms that are not sin(q_i), cos(q_i)")
-    gens = list(s) + list(c) + sorted(num.free_symbols - set(s) - set(c), key=str)
-    relations = [si**2 + ci**2 - 1 for si, ci in zip(s, c)]
-    _, remainder = sp.reduced(num, relations, *gens, order="lex")
-    return sp.expand(remainder) == 0
+    relations = [sp.Poly(si**2 + ci**2 - 1, *gens) for si, ci in zip(s, c)]
+    _, remainder = sp.reduced(P, relations, *gens, order="lex")
+    return remainder.is_zero

@@ -29,8 +29,8 @@ def _to_plain(expr, qs, q, qd, qdd):
     for k, qk in enumerate(qs):
         sub[qk.diff(t, 2)] = qdd[k]
         sub[qk.diff(t)] = qd[k]
-    expr = expr.subs(sub)
-    return expr.subs({qk: q[k] for k, qk in enumerate(qs)})
+        sub[qk] = q[k]
+    return expr.xreplace(sub)     # one structural pass: derivatives are replaced before q(t)
 
 
 def _compare(model, M_lm, f_lm, qs):
