@@ -100,10 +100,12 @@ class MJCFCompiler:
         option, self.option_more = read_option(self._sections("option"))
         self.spec = ModelSpec(**option)
         self.meshes, self.mesh_id = load_meshes(self)
+        self.material_rgba = mjcf_extras.material_colors(self)
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
         self.body_mass_nodes = {}          # body id -> its element (for error messages)
         self.body_has_joint = [False]
         self.gravcomp, self.mocap = [0.0], [False]
+        self.geom_group, self.geom_material = [], []      # for drawing: groups and materials
 
     # -- helpers ---------------------------------------------------------------------------------
     def _sections(self, tag):
@@ -337,7 +339,9 @@ class MJCFCompiler:
         group = g.int("group", 0)
         lo, hi = self.settings.inertiagrouprange
         part = (m, pos, quat, inertia) if lo <= group <= hi and m > MJEPS else None
-        return dict(node=g, spec=spec, part=part)
+        if g.has("material") and g.get("material") not in self.material_rgba:
+            raise g.error(f"unknown material {g.get('material')!r}", "material")
+        return dict(node=g, spec=spec, part=part, group=group, material=g.get("material"))
 
     def _fromto(self, g, kind, size):
         """``fromto="x1 y1 z1 x2 y2 z2"``: the geom's center is the midpoint, its z axis points
@@ -361,6 +365,8 @@ class MJCFCompiler:
                 raise g["node"].error(f"repeated geom name {name!r}", "name")
             self.names["geom"][name] = len(self.spec.geoms)
         self.spec.add_geom(bid, **spec)
+        self.geom_group.append(g["group"])
+        self.geom_material.append(g["material"])
 
     def _add_site(self, bid, raw, cls, fpos, fquat):
         check_attributes(raw)

@@ -49,7 +49,9 @@ def read_extras(c):
                pairs=tuple(pairs), excludes=tuple(excludes), equalities=tuple(_equalities(c)),
                tendons=tuple(tendons), meshes=tuple(c.meshes),
                body_gravcomp=np.array(c.gravcomp), body_mocap=np.array(c.mocap, dtype=bool),
-               model_name=c.root.get("model", ""), option_more=dict(c.option_more))
+               model_name=c.root.get("model", ""), option_more=dict(c.option_more),
+               geom_group=np.array(c.geom_group, dtype=int),
+               geom_material_rgba=_material_colors(c))
     na = sum(a.dyntype != "none" for a in actuators)
     out["na"] = na
     out["keyframes"] = tuple(_keyframes(c, len(actuators), na))
@@ -143,6 +145,28 @@ def set_dampratio(model):
         damping = a.biasprm[2] * 2 * np.sqrt(a.gainprm[0] * mass)
         new[k] = replace(a, biasprm=a.biasprm[:2] + (float(-damping),) + a.biasprm[3:])
     return model.replace(extras=dict(model.extras, actuators=tuple(new)))
+
+
+def material_colors(c):
+    """Name -> ``rgba`` of every ``<asset><material>`` (white unless it says otherwise)."""
+    colors = {}
+    for asset in (s for s in c.root.children if s.tag == "asset"):
+        for node in asset.children:
+            if node.tag == "material" and node.get("name"):
+                m = c.defaults.resolve(node, node.get("class", "main"))
+                colors[node.get("name")] = m.floats("rgba", 4, default=[1.0, 1.0, 1.0, 1.0])
+    return colors
+
+
+def _material_colors(c):
+    """``(ngeom, 4)``: the ``rgba`` of each geom's ``<material>`` (NaN where it has none), so
+    a renderer can show what MuJoCo's renderer shows (a material's color is used when the
+    geom gives no ``rgba`` of its own)."""
+    out = np.full((len(c.geom_material), 4), np.nan)
+    for g, name in enumerate(c.geom_material):
+        if name is not None:
+            out[g] = c.material_rgba[name]
+    return out
 
 
 def _fill(values):

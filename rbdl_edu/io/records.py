@@ -21,6 +21,9 @@ object is by id (``trnid``, ``geom1``, ``body1``, ...) with ``-1`` for none, exa
 ``na``          number of actuators with their own state (``dyntype`` not ``"none"``)
 ``body_gravcomp`` ``(nbody,)`` gravity compensation factor of each body
 ``body_mocap``  ``(nbody,)`` bool: the body is a mocap body
+``geom_group``  ``(ngeom,)`` each geom's ``group`` (MuJoCo models often put visual geoms in
+                group 2 and collision geoms in group 3)
+``geom_material_rgba`` ``(ngeom, 4)`` the color of each geom's material (NaN if none)
 ``model_name``  the ``<mujoco model=...>`` name
 ``option_more`` ``<option>`` values ``Option`` has no field for (``magnetic``, ``jacobian``, ...)
 ============== =================================================================
