@@ -184,10 +184,16 @@ def compare_extras(model, m):
     T = ex["tendons"]
     assert len(T) == m.ntendon
     for i, t in enumerate(T):
-        adr = m.tendon_adr[i]
-        assert m.tendon_num[i] == len(t.joints)
-        assert list(t.joints) == list(m.wrap_objid[adr:adr + len(t.joints)])
-        np.testing.assert_allclose(t.coefs, m.wrap_prm[adr:adr + len(t.joints)], atol=FIELD_TOL)
+        adr, num = m.tendon_adr[i], m.tendon_num[i]
+        if hasattr(t, "joints"):                      # fixed: joints and coefficients
+            assert num == len(t.joints)
+            assert list(t.joints) == list(m.wrap_objid[adr:adr + num])
+            np.testing.assert_allclose(t.coefs, m.wrap_prm[adr:adr + num], atol=FIELD_TOL)
+        else:                                         # spatial: the wrap path
+            assert num == len(t.path)
+            assert [p[0] for p in t.path] == [_enum(mujoco.mjtWrap, w) for w in m.wrap_type[adr:adr + num]]
+            assert [p[1] for p in t.path] == list(m.wrap_objid[adr:adr + num])
+            np.testing.assert_allclose([p[2] for p in t.path], m.wrap_prm[adr:adr + num], atol=FIELD_TOL)
         assert t.limited == bool(m.tendon_limited[i])
         np.testing.assert_allclose(t.range, m.tendon_range[i], atol=FIELD_TOL)
         np.testing.assert_allclose([t.stiffness, t.damping, t.frictionloss],

@@ -105,6 +105,15 @@ SEMANTICS = {
         <default class="c"><geom friction="0.9"/></default></default><worldbody>
         <body><joint type="ball" range="0 60" armature="0.2"/><geom class="c" type="box" size="0.4"/>
           <geom type="ellipsoid" friction="0.5 0.1" solimp="0.8 0.9"/></body></worldbody></mujoco>""",
+    "spatial_tendon": """<mujoco><worldbody>
+        <body><joint axis="0 1 0"/><geom name="wheel" type="cylinder" size="0.1 0.05" euler="90 0 0"/>
+          <site name="s0" pos="0 0 0.3"/><site name="side" pos="0.2 0 0"/>
+          <body pos="0.5 0 0"><joint axis="0 1 0"/><geom name="ball" size="0.08"/><site name="s1" pos="0.2 0 0"/>
+            <site name="s2" pos="0.3 0 0"/></body></body></worldbody>
+        <tendon><spatial name="cable" range="0 2" stiffness="10"><site site="s0"/><geom geom="wheel" sidesite="side"/>
+          <site site="s1"/><pulley divisor="2"/><site site="s1"/><geom geom="ball"/><site site="s2"/></spatial>
+          </tendon>
+        <actuator><motor tendon="cable"/></actuator><sensor><tendonpos tendon="cable"/></sensor></mujoco>""",
     "mocap_and_key_quaternions": """<mujoco><worldbody>
         <body mocap="true" pos="0 0 2"><geom size="0.1"/><body pos="0 0 1"><geom size="0.1"/></body></body>
         <body><freejoint/><geom size="0.1"/><body><joint type="ball"/><geom size="0.1" pos="0 0 1"/></body></body>

@@ -30,7 +30,7 @@ import numpy as np
 from .errors import ModelError
 from .mjcf_defaults import ACTUATORS, SCHEMA, SENSORS, check_attributes
 from .records import (Actuator, ContactExclude, ContactPair, Equality, FixedTendon, Keyframe,
-                      Sensor)
+                      Sensor, SpatialTendon)
 
 TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
 DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")
@@ -374,32 +374,62 @@ def _poly(e):
 
 
 def _tendons(c):
+    """Fixed tendons (joints and coefficients) and spatial tendons (a path of sites, wrapping
+    geoms and pulleys), in document order as MuJoCo numbers them."""
     out = []
     for raw in _sections(c, "tendon"):
-        if raw.tag != "fixed":
-            raise raw.error(f"<{raw.tag}> tendons are not supported (only fixed tendons)")
+        if raw.tag not in ("fixed", "spatial"):
+            raise raw.error(f"<{raw.tag}> tendons are not supported")
         check_attributes(raw)
         t = c.defaults.resolve(raw, "main", tag="tendon")
-        joints, coefs = [], []
-        for j in raw.children:
-            if j.tag != "joint":
-                raise j.error(f"<{j.tag}> cannot be inside a fixed tendon")
-            check_attributes(j, "tendon_joint")
-            joints.append(_lookup(c, j, "joint", "joint"))
-            if not j.has("coef"):
-                raise j.error("<joint> in a fixed tendon needs coef", "coef")
-            coefs.append(j.float("coef"))
-        if not joints:
-            raise raw.error("a fixed tendon needs at least one joint")
         limited, rng = _limited(c, t, "limited", "range")
         sl = t.floats("springlength", at_least=1) if t.has("springlength") else np.array([-1.0, -1.0])
-        out.append(FixedTendon(name=t.get("name", ""), joints=tuple(joints), coefs=tuple(coefs),
-                               limited=limited, range=rng, stiffness=t.float("stiffness", 0.0),
-                               damping=t.float("damping", 0.0), frictionloss=t.float("frictionloss", 0.0),
-                               armature=t.float("armature", 0.0),
-                               springlength=tuple(np.resize(sl, 2)) if len(sl) == 1 else tuple(sl[:2]),
-                               margin=t.float("margin", 0.0)))
+        common = dict(name=t.get("name", ""), limited=limited, range=rng,
+                      stiffness=t.float("stiffness", 0.0), damping=t.float("damping", 0.0),
+                      frictionloss=t.float("frictionloss", 0.0), armature=t.float("armature", 0.0),
+                      springlength=tuple(float(x) for x in np.resize(sl, 2)),   # one number: both
+                      margin=t.float("margin", 0.0))
+        if raw.tag == "fixed":
+            joints, coefs = [], []
+            for j in raw.children:
+                if j.tag != "joint":
+                    raise j.error(f"<{j.tag}> cannot be inside a fixed tendon")
+                check_attributes(j, "tendon_joint")
+                joints.append(_lookup(c, j, "joint", "joint"))
+                if not j.has("coef"):
+                    raise j.error("<joint> in a fixed tendon needs coef", "coef")
+                coefs.append(j.float("coef"))
+            if not joints:
+                raise raw.error("a fixed tendon needs at least one joint")
+            out.append(FixedTendon(joints=tuple(joints), coefs=tuple(coefs), **common))
+        else:
+            out.append(SpatialTendon(path=tuple(_spatial_path(c, raw)), **common))
     return out
+
+
+def _spatial_path(c, raw):
+    path = []
+    for w in raw.children:
+        if w.tag not in ("site", "geom", "pulley"):
+            raise w.error(f"<{w.tag}> cannot be inside a spatial tendon")
+        check_attributes(w, "tendon_" + w.tag)
+        if w.tag == "site":
+            path.append(("site", _lookup(c, w, "site", "site"), 0.0))
+        elif w.tag == "geom":
+            g = _lookup(c, w, "geom", "geom")
+            kind = {2: "sphere", 5: "cylinder"}.get(c.spec.geoms[g]["type"])
+            if kind is None:
+                raise w.error("a tendon can only wrap around a sphere or a cylinder", "geom")
+            path.append((kind, g, float(_lookup(c, w, "site", "sidesite", required=False))))
+        else:
+            divisor = w.float("divisor", None)
+            if divisor is None or divisor <= 0:
+                raise w.error("a pulley needs a positive divisor", "divisor")
+            path.append(("pulley", -1, divisor))
+    sites = [p for p in path if p[0] == "site"]
+    if len(sites) < 2 or path[0][0] != "site" or path[-1][0] != "site":
+        raise raw.error("a spatial tendon must start and end at a site (at least two sites)")
+    return path
 
 
 def _keyframes(c, nu, na):

@@ -15,7 +15,7 @@ object is by id (``trnid``, ``geom1``, ``body1``, ...) with ``-1`` for none, exa
 ``pairs``       tuple of :class:`ContactPair` (``<contact><pair>``)
 ``excludes``    tuple of :class:`ContactExclude` (``<contact><exclude>``)
 ``equalities``  tuple of :class:`Equality`
-``tendons``     tuple of :class:`FixedTendon`
+``tendons``     tuple of :class:`FixedTendon` and :class:`SpatialTendon` (document order)
 ``keyframes``   tuple of :class:`Keyframe`
 ``meshes``      tuple of :class:`Mesh` (``geom_dataid`` indexes it)
 ``na``          number of actuators with their own state (``dyntype`` not ``"none"``)
@@ -127,6 +127,24 @@ class FixedTendon:
     name: str
     joints: tuple
     coefs: tuple
+    limited: bool = False
+    range: tuple = (0.0, 0.0)
+    stiffness: float = 0.0
+    damping: float = 0.0
+    frictionloss: float = 0.0
+    armature: float = 0.0
+    springlength: tuple = (-1.0, -1.0)
+    margin: float = 0.0
+
+
+@dataclass(frozen=True)
+class SpatialTendon:
+    """A spatial tendon: a string through sites, wrapping around sphere/cylinder geoms,
+    split by pulleys. ``path`` holds MuJoCo's ``wrap_type``/``wrap_objid``/``wrap_prm`` as
+    ``(type, objid, prm)``: ``("site", site, 0)``, ``("sphere"|"cylinder", geom, sidesite or
+    -1)``, ``("pulley", -1, divisor)``. The length is computed by the chapters that use it."""
+    name: str
+    path: tuple
     limited: bool = False
     range: tuple = (0.0, 0.0)
     stiffness: float = 0.0
