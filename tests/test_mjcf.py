@@ -8,11 +8,10 @@ and ``crba``, ``bias``, ``rnea`` with ``xfrc_applied`` and ``aba`` must equal Mu
 The oracles are hard requirements: if ``mujoco`` or ``gymnasium`` is missing these tests
 fail, they do not skip.
 
-Known difference, by design: where a body's principal moments are equal, any frame
-turned about the repeated axis is principal, and MuJoCo's choice depends on rounding
-inside its Jacobi iteration. For those bodies (in gymnasium: ``humanoid.xml`` and
-``humanoidstandup.xml``, the lower arms, a capsule with a sphere on its axis) the inertia
-tensor is compared instead of ``body_iquat``; the dynamics are compared as for every body.
+``body_iquat`` is compared up to sign even for bodies whose principal moments are equal
+(in gymnasium: the humanoid's lower arms, a capsule with a sphere on its axis), where any
+frame turned about the repeated axis is principal: the compiler computes in the same
+order as MuJoCo's, so it lands on the same frame.
 """
 from __future__ import annotations
 

@@ -355,7 +355,7 @@ class MJCFCompiler:
             raise g.error("fromto points coincide", "fromto")
         size = size.copy()
         size[1 if kind in ("capsule", "cylinder") else 2] = length / 2
-        return (v[:3] + v[3:]) / 2, z_to_quat(d / length), size
+        return (v[:3] + v[3:]) / 2, z_to_quat(d), size
 
     def _add_geom(self, bid, g):
         spec = g["spec"]

@@ -37,19 +37,19 @@ def _normalized(node, v, attribute):
 
 
 def z_to_quat(z):
-    r"""The shortest rotation taking (0, 0, 1) to the unit vector ``z``:
-    axis :math:`e_z \times z`, angle :math:`\operatorname{atan2}(|e_z\times z|, z_3)`;
-    a half turn about x if ``z`` points straight down.
+    r"""The shortest rotation taking (0, 0, 1) to the direction of ``z`` (any length):
+    axis :math:`e_z \times z` (normalized), angle :math:`\operatorname{atan2}(|e_z\times z|, z_3)`;
+    a half turn about x if ``z`` points straight down. (Computed in the order MuJoCo's
+    compiler uses, so the rounding, and hence degenerate principal frames, agree.)
 
-    >>> np.round(z_to_quat(np.array([1.0, 0, 0])), 12)
+    >>> np.round(z_to_quat(np.array([2.0, 0, 0])), 12)
     array([ 0.70710678,  0.        ,  0.70710678,  0.        ])
     """
     axis = np.array([-z[1], z[0], 0.0])                  # e_z × z
-    s = np.linalg.norm(axis)
-    if s < 1e-12:
-        return np.array([1.0, 0, 0, 0]) if z[2] > 0 else np.array([0.0, 1, 0, 0])
+    s = float(np.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]))
+    axis = np.array([1.0, 0.0, 0.0]) if s < 1e-10 else axis / s
     angle = np.arctan2(s, z[2])
-    return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * axis / s])
+    return np.concatenate([[np.cos(angle / 2)], axis * np.sin(angle / 2)])
 
 
 def frame_to_quat(R):
