@@ -272,40 +272,58 @@ def core_distance(supp, d0):
     return polish(supp, *out)
 
 
-def polish(supp, dist, n, a, b, iters=12):
-    r"""Sharpen the normal where the surfaces are smooth (Newton on the optimality condition).
+def polish(supp, dist, n, a, b, iters=40):
+    r"""Sharpen the normal where the surfaces are smooth (damped Newton on :math:`h_D`).
 
     GJK and EPA approximate a curved :math:`D` by a polytope; the distance error is then
-    the square of the normal error. At the optimum, the support point :math:`s_D(n)` is
-    parallel to :math:`n` (the gradient of :math:`h_D` on the sphere vanishes), so we solve
-    :math:`g(n) = s_D(n) - (s_D(n)\cdot n)\,n = 0` by Newton's method in the tangent plane
-    (finite-difference Jacobian). Where a support is flat (a face), ``g`` jumps, Newton
-    fails, and the GJK/EPA answer -- exact for flat features -- is kept.
+    the square of the normal error, and on nearly round shapes EPA converges slowly. The
+    signed distance is :math:`-\min_{|n|=1} h_D(n)`; on the sphere of directions the
+    gradient of :math:`h_D` is the tangential part of the support point :math:`s_D(n)`
+    (Danskin), so at the optimum :math:`s_D(n) \parallel n`. We minimize :math:`h_D` by
+    Newton steps in the tangent plane (finite-difference Jacobian; a gradient step when the
+    Jacobian is not positive definite), halving a step until :math:`h_D` decreases. Where a
+    support is flat (a face), the gradient jumps, no stationary point is reached, and the
+    GJK/EPA answer -- exact for flat features -- is kept.
     """
-    def g_of(m, t1, t2):
+    def h_and_g(m, t1, t2):
         w = supp(m)[0]
-        return np.array([t1 @ w, t2 @ w]) - (w @ m) * np.array([t1 @ m, t2 @ m])
+        hm = w @ m
+        return hm, np.array([t1 @ w, t2 @ w]) - hm * np.array([t1 @ m, t2 @ m])
 
-    m = n.copy()
-    for _ in range(iters):
+    def basis(m):
         t1 = np.cross(m, np.eye(3)[np.argmin(np.abs(m))])
         t1 /= np.linalg.norm(t1)
-        t2 = np.cross(m, t1)
-        G = g_of(m, t1, t2)
-        if np.linalg.norm(G) < 1e-15:
+        return t1, np.cross(m, t1)
+
+    m = n.copy()
+    h0 = supp(m)[0] @ m
+    hm = h0
+    for _ in range(iters):
+        t1, t2 = basis(m)
+        hm, G = h_and_g(m, t1, t2)
+        if np.linalg.norm(G) < 1e-14:
             break
-        h = 1e-7
-        J = np.column_stack([(g_of(_unit(m + h * t), t1, t2) - G) / h for t in (t1, t2)])
+        eps = 1e-7
+        J = np.column_stack([(h_and_g(_unit(m + eps * t), t1, t2)[1] - G) / eps for t in (t1, t2)])
+        J = (J + J.T) / 2
         try:
-            du = np.linalg.solve(J, -G)
+            du = -np.linalg.solve(J, G) if np.all(np.linalg.eigvalsh(J) > 0) else -G
         except np.linalg.LinAlgError:
-            return dist, n, a, b
-        if np.linalg.norm(du) > 1e-2:
-            return dist, n, a, b
-        m = _unit(m + du[0] * t1 + du[1] * t2)
+            du = -G
+        for _ in range(40):                          # backtrack until h_D decreases
+            m_new = _unit(m + du[0] * t1 + du[1] * t2)
+            h_new = supp(m_new)[0] @ m_new
+            if h_new < hm:
+                break
+            du = du / 2
+        else:
+            break
+        m, hm = m_new, h_new
     w, wa, wb = supp(m)
-    if np.linalg.norm(w - (w @ m) * m) > 1e-11 * max(1.0, np.linalg.norm(w)) \
-            or -(w @ m) < dist - 1e-12 or np.linalg.norm(m - n) > 1e-3:
+    stationary = np.linalg.norm(w - (w @ m) * m) <= 1e-9 * max(1.0, np.linalg.norm(w))
+    # -h_D(m) is a separation along m, a lower bound of the signed distance; GJK's |v| and
+    # EPA's face distance are upper bounds: accept a stationary point between them
+    if not stationary or -(w @ m) > dist + 1e-12 or np.linalg.norm(m - n) > 0.1:
         return dist, n, a, b
     return -(w @ m), m, wa, wb
 
