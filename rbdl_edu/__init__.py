@@ -22,4 +22,5 @@ from .spec import ModelSpec
 __all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "crba", "aba",
            "integrate_pos", "random_qpos", "forward_kinematics", "com_positions", "center_of_mass",
            "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
-           "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError"]
+           "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError",
+           "collision"]
