@@ -261,3 +261,36 @@ def test_entity_expansion_refused():
             '<mujoco model="&lol2;"/>')
     with pytest.raises(ModelError, match="unsafe|DTD"):
         load_mjcf(bomb)
+
+
+def test_random_geom_bodies_match_mujoco():
+    """Bodies built from 1-3 random primitives (random sizes, poses, orientation forms and
+    densities): masses, centers, principal moments and axes, and dynamics as MuJoCo."""
+    rng = np.random.default_rng(7)
+    kinds = ["sphere", "capsule", "cylinder", "ellipsoid", "box"]
+    forms = ["euler", "axisangle", "quat", "xyaxes", "zaxis", "fromto"]
+    bodies = []
+    for b in range(25):
+        geoms = []
+        for _ in range(rng.integers(1, 4)):
+            kind, form = kinds[rng.integers(5)], forms[rng.integers(6)]
+            s = rng.uniform(0.02, 0.3, 3)
+            p = rng.normal(size=3) * 0.3
+            v = rng.normal(size=6)
+            orient = {"euler": f'euler="{v[0] * 90} {v[1] * 90} {v[2] * 90}"',
+                      "axisangle": f'axisangle="{v[0]} {v[1]} {v[2]} {v[3] * 90}"',
+                      "quat": f'quat="{v[0]} {v[1]} {v[2]} {v[3]}"',
+                      "xyaxes": f'xyaxes="{" ".join(map(str, v))}"',
+                      "zaxis": f'zaxis="{v[0]} {v[1]} {v[2]}"',
+                      "fromto": f'fromto="{" ".join(map(str, v * 0.3))}"'}[form]
+            if form == "fromto" and kind == "sphere":
+                kind = "capsule"
+            geoms.append(f'<geom type="{kind}" size="{s[0]} {s[1]} {s[2]}" '
+                         f'{"" if form == "fromto" else f"pos={chr(34)}{p[0]} {p[1]} {p[2]}{chr(34)}"} '
+                         f'{orient} density="{rng.uniform(100, 3000)}"/>')
+        joint = ["<joint/>", '<joint type="slide" axis="1 1 0"/>', '<joint type="ball"/>'][b % 3]
+        bodies.append(f'<body pos="{b * 0.1} 0 0">{joint}{"".join(geoms)}</body>')
+    xml = f"<mujoco><worldbody>{''.join(bodies)}</worldbody></mujoco>"
+    model, m = _both(xml)
+    compare_fields(model, m)
+    compare_dynamics(model, m)

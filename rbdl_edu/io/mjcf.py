@@ -345,17 +345,23 @@ class MJCFCompiler:
 
     def _fromto(self, g, kind, size):
         """``fromto="x1 y1 z1 x2 y2 z2"``: the geom's center is the midpoint, its z axis points
-        from the first point to the second, and its half-length is half the distance."""
+        along the segment (from the second point to the first, as MuJoCo), its half-length is
+        half the distance; a box or ellipsoid gets ``size[0]`` as both other half-sizes."""
         if kind not in ("capsule", "cylinder", "box", "ellipsoid"):
             raise g.error(f"fromto cannot be used with a {kind}", "fromto")
+        if g.has("pos") and np.any(g.floats("pos", 3) != 0):
+            raise g.error("give pos or fromto, not both", "fromto")
         v = g.floats("fromto", 6)
-        d = v[:3] - v[3:]      # MuJoCo points the z axis from "to" back to "from"
-        length = np.linalg.norm(d)
-        if length < 1e-14:
+        d = v[:3] - v[3:]
+        length = float(np.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+        if length / 2 < MJEPS:
             raise g.error("fromto points coincide", "fromto")
         size = size.copy()
-        size[1 if kind in ("capsule", "cylinder") else 2] = length / 2
-        return (v[:3] + v[3:]) / 2, z_to_quat(d), size
+        if kind in ("capsule", "cylinder"):
+            size[1] = length / 2
+        else:
+            size[1], size[2] = size[0], length / 2
+        return (v[:3] + v[3:]) / 2, z_to_quat(d / length), size
 
     def _add_geom(self, bid, g):
         spec = g["spec"]
