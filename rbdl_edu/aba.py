@@ -14,9 +14,9 @@ import numpy as np
 
 from .joints import jcalc
 from .kinematics import body_spatial_inertia, state
-from .rnea import _mul, applied_wrench
+from .rnea import applied_wrench
 from .scalar import asarray, eye, inv, zeros
-from .spatial import crf, crm
+from .spatial import cross_force, cross_motion, mv
 
 
 def aba(model, q, qd, tau, xfrc_applied=None):
@@ -55,11 +55,11 @@ def aba(model, q, qd, tau, xfrc_applied=None):
     for i in range(1, nb):
         Xup[i], S[i], cJ = jcalc(model, i, q, qd)
         dofs = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        vJ = _mul(S[i], qd[..., dofs])
-        v[i] = _mul(Xup[i], v[parent[i]]) + vJ                 # v_i = ^iX_λ v_λ + S_i q̇_i
-        c[i] = cJ + _mul(crm(v[i]), vJ)                        # c_i = c_J + v_i × v_J
+        vJ = mv(S[i], qd[..., dofs])
+        v[i] = mv(Xup[i], v[parent[i]]) + vJ                 # v_i = ^iX_λ v_λ + S_i q̇_i
+        c[i] = cJ + cross_motion(v[i], vJ)                        # c_i = c_J + v_i × v_J
         IA[i] = np.broadcast_to(body_spatial_inertia(model, i), batch + (6, 6))
-        pA[i] = _mul(crf(v[i]), _mul(IA[i], v[i]))             # p^A_i = v_i ×* I_i v_i − f^ext_i
+        pA[i] = cross_force(v[i], mv(IA[i], v[i]))             # p^A_i = v_i ×* I_i v_i − f^ext_i
         if xfrc_applied is not None:
             X0[i] = Xup[i] @ X0[parent[i]]
             pA[i] = pA[i] - applied_wrench(model, i, X0[i], xfrc_applied)
@@ -72,16 +72,16 @@ def aba(model, q, qd, tau, xfrc_applied=None):
         U[i] = IA[i] @ S[i]                                    # U_i = I^A_i S_i
         D = ST @ U[i] + _diag(armature[dofs], like)            # D_i = S_i^T U_i (+ armature)
         Dinv[i] = inv(D)
-        u[i] = tau[..., dofs] - _mul(ST, pA[i])                # u_i = τ_i − S_i^T p^A_i
+        u[i] = tau[..., dofs] - mv(ST, pA[i])                # u_i = τ_i − S_i^T p^A_i
         if parent[i] > 0:
             UT = np.swapaxes(U[i], -1, -2)
             # I^a = I^A_i − U_i D_i^{-1} U_i^T ;  p^a = p^A_i + I^a c_i + U_i D_i^{-1} u_i
             Ia = IA[i] - U[i] @ Dinv[i] @ UT
-            pa = pA[i] + _mul(Ia, c[i]) + _mul(U[i] @ Dinv[i], u[i])
+            pa = pA[i] + mv(Ia, c[i]) + mv(U[i] @ Dinv[i], u[i])
             XT = np.swapaxes(Xup[i], -1, -2)
             # hand them to the parent: ^λX_i^* I^a ^iX_λ and ^λX_i^* p^a
             IA[parent[i]] = IA[parent[i]] + XT @ Ia @ Xup[i]
-            pA[parent[i]] = pA[parent[i]] + _mul(XT, pa)
+            pA[parent[i]] = pA[parent[i]] + mv(XT, pa)
 
     # pass 3, root to leaves: accelerations (the world accelerates upward: gravity)
     a = [zeros(batch + (6,), *like) for _ in range(nb)]
@@ -89,10 +89,10 @@ def aba(model, q, qd, tau, xfrc_applied=None):
     qdd = zeros(batch + (model.nv,), *like)
     for i in range(1, nb):
         dofs = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        a_p = _mul(Xup[i], a[parent[i]]) + c[i]                # a' = ^iX_λ a_λ + c_i
+        a_p = mv(Xup[i], a[parent[i]]) + c[i]                # a' = ^iX_λ a_λ + c_i
         # q̈_i = D_i^{-1} (u_i − U_i^T a')
-        qdd[..., dofs] = _mul(Dinv[i], u[i] - _mul(np.swapaxes(U[i], -1, -2), a_p))
-        a[i] = a_p + _mul(S[i], qdd[..., dofs])                # a_i = a' + S_i q̈_i
+        qdd[..., dofs] = mv(Dinv[i], u[i] - mv(np.swapaxes(U[i], -1, -2), a_p))
+        a[i] = a_p + mv(S[i], qdd[..., dofs])                # a_i = a' + S_i q̈_i
     return qdd
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .joints import jcalc
+from .memo import per_model
 from .rotation import quat_to_mat
 from .scalar import asarray, eye, zeros
 from .spatial import plucker_inv, spatial_inertia
@@ -55,6 +56,7 @@ def pose_from_plucker(X):
     return R, r
 
 
+@per_model
 def body_spatial_inertia(model, i):
     r"""Spatial inertia of body ``i`` in its own frame, from ``body_mass``, ``body_ipos``,
     ``body_iquat`` and ``body_inertia``: :math:`I_c = R\,\mathrm{diag}(I)\,R^T`.

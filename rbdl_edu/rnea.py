@@ -17,7 +17,8 @@ import numpy as np
 from .joints import jcalc
 from .kinematics import body_spatial_inertia, pose_from_plucker, state
 from .scalar import asarray, eye, zeros
-from .spatial import crf, crm
+from .rotation import cross
+from .spatial import cross_force, cross_motion, mv
 
 
 def rnea(model, q, qd, qdd, xfrc_applied=None):
@@ -62,14 +63,14 @@ def rnea(model, q, qd, qdd, xfrc_applied=None):
     for i in range(1, nb):
         Xup[i], S[i], cJ = jcalc(model, i, q, qd)
         p, dofs = parent[i], slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        vJ = _mul(S[i], qd[..., dofs])
+        vJ = mv(S[i], qd[..., dofs])
         # v_i = ^iX_λ v_λ + S_i q̇_i
-        v[i] = _mul(Xup[i], v[p]) + vJ
+        v[i] = mv(Xup[i], v[p]) + vJ
         # a_i = ^iX_λ a_λ + S_i q̈_i + c_J + v_i × v_J
-        a[i] = _mul(Xup[i], a[p]) + _mul(S[i], qdd[..., dofs]) + cJ + _mul(crm(v[i]), vJ)
+        a[i] = mv(Xup[i], a[p]) + mv(S[i], qdd[..., dofs]) + cJ + cross_motion(v[i], vJ)
         # f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext
         I = body_spatial_inertia(model, i)
-        f[i] = _mul(I, a[i]) + _mul(crf(v[i]), _mul(I, v[i]))
+        f[i] = mv(I, a[i]) + cross_force(v[i], mv(I, v[i]))
         if xfrc_applied is not None:
             X0[i] = Xup[i] @ X0[p]
             f[i] = f[i] - applied_wrench(model, i, X0[i], xfrc_applied)
@@ -78,9 +79,9 @@ def rnea(model, q, qd, qdd, xfrc_applied=None):
     for i in range(nb - 1, 0, -1):
         dofs = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
         # τ_i = S_i^T f_i
-        tau[..., dofs] = _mul(np.swapaxes(S[i], -1, -2), f[i])
+        tau[..., dofs] = mv(np.swapaxes(S[i], -1, -2), f[i])
         # f_λ += ^λX_i^* f_i = (^iX_λ)^T f_i
-        f[parent[i]] = f[parent[i]] + _mul(np.swapaxes(Xup[i], -1, -2), f[i])
+        f[parent[i]] = f[parent[i]] + mv(np.swapaxes(Xup[i], -1, -2), f[i])
     return tau + asarray(model.dof_armature) * qdd
 
 
@@ -114,12 +115,7 @@ def applied_wrench(model, i, X0i, xfrc_applied):
             "nbody=6", f"{model.nbody}, 6"))
     R, _ = pose_from_plucker(X0i)
     RT = np.swapaxes(R, -1, -2)
-    F = _mul(RT, xfrc[..., i, :3])
-    tau = _mul(RT, xfrc[..., i, 3:])
+    F = mv(RT, xfrc[..., i, :3])
+    tau = mv(RT, xfrc[..., i, 3:])
     c = asarray(model.body_ipos[i])
-    return np.concatenate([tau + np.cross(c, F), F], axis=-1)
-
-
-def _mul(A, x):
-    """Matrix-vector product over leading batch dimensions: ``(..., m, n) @ (..., n)``."""
-    return (A @ x[..., None])[..., 0]
+    return np.concatenate([tau + cross(c, F), F], axis=-1)

@@ -22,12 +22,31 @@ def skew(v):
     array([ 2., -1.,  0.])
     """
     v = asarray(v)
-    S = zeros(v.shape + (3,), v)
     x, y, z = v[..., 0], v[..., 1], v[..., 2]
+    if v.ndim == 1:                                   # one vector: build it directly
+        o = 0 * x
+        return np.array([[o, -z, y], [z, o, -x], [-y, x, o]])
+    S = zeros(v.shape + (3,), v)
     S[..., 0, 1], S[..., 0, 2] = -z, y
     S[..., 1, 0], S[..., 1, 2] = z, -x
     S[..., 2, 0], S[..., 2, 1] = -y, x
     return S
+
+
+def cross(a, b):
+    r"""Cross product :math:`a \times b` of 3-vectors over leading batch dimensions (floats or symbols).
+
+    >>> cross(np.array([1.0, 0, 0]), np.array([0.0, 1, 0]))
+    array([0., 0., 1.])
+    """
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    c = (a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0)
+    if a.ndim == 1 and b.ndim == 1:
+        return np.array(c)
+    if np.shape(c[0]) != np.shape(c[1]) or np.shape(c[0]) != np.shape(c[2]):
+        c = np.broadcast_arrays(*c)
+    return np.stack(c, axis=-1)
 
 
 def _elementary(theta, i, j):
@@ -80,7 +99,7 @@ def quat_mul(q1, q2):
     w1, v1 = q1[..., 0:1], q1[..., 1:]                  # w kept as (..., 1)
     w2, v2 = q2[..., 0:1], q2[..., 1:]
     w = w1 * w2 - (v1 * v2).sum(-1, keepdims=True)
-    v = w1 * v2 + w2 * v1 + np.cross(v1, v2)
+    v = w1 * v2 + w2 * v1 + cross(v1, v2)
     return np.concatenate([w, v], axis=-1)
 
 

@@ -36,12 +36,13 @@ def asarray(x):
     >>> asarray([1, 2]).dtype, asarray([sp.Symbol('m'), 1]).dtype
     (dtype('float64'), dtype('O'))
     """
-    if isinstance(x, np.ndarray) and x.dtype == object:
-        return x
+    if isinstance(x, np.ndarray):
+        return x if x.dtype in (object, np.float64) else x.astype(float)
+    if isinstance(x, sp.Basic):
+        return np.array(x, dtype=object)
     a = np.asarray(x)
-    if a.dtype == object or any(isinstance(e, sp.Basic) for e in a.flat):
-        return a.astype(object)
-    return a.astype(float)
+    # a list holding a SymPy entry becomes an object array
+    return a if a.dtype == object else a.astype(float)
 
 
 def dtype_of(*xs):

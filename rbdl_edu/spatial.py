@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rotation import axis_rotation, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
+from .rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
 from .scalar import asarray, eye, zeros
 
 
@@ -87,6 +87,61 @@ def force_transform(X):
     array([ 0.,  0., -1.,  0.,  1.,  0.])
     """
     return np.swapaxes(plucker_inv(X), -1, -2)
+
+
+def mv(A, x):
+    """Matrix times vector over leading batch dimensions: ``(..., m, n)``, ``(..., n)`` to ``(..., m)``.
+
+    The same product as ``A @ x``; for float batches it picks the fastest NumPy route
+    (a constant matrix is one BLAS call over the whole batch).
+
+    >>> mv(np.eye(2), np.ones((3, 2))).shape
+    (3, 2)
+    """
+    if A.dtype != object and x.dtype != object:
+        if A.ndim == 2:
+            return x @ A.T                                   # one call for the whole batch
+        if x.ndim > 1:
+            return np.einsum("...ij,...j->...i", A, x)
+    return (A @ x[..., None])[..., 0]
+
+
+def mm(A, B):
+    """Matrix times matrix over leading batch dimensions (``A @ B``), with a fast route for
+    a constant ``B``.
+
+    >>> mm(np.ones((4, 6, 6)), np.eye(6)).shape
+    (4, 6, 6)
+    """
+    if B.ndim == 2 and A.ndim > 2 and A.dtype != object and B.dtype != object:
+        return (A.reshape(-1, A.shape[-1]) @ B).reshape(A.shape[:-1] + B.shape[-1:])
+    return A @ B
+
+
+def cross_motion(v, m):
+    r"""Motion cross product :math:`v \times m = \mathrm{crm}(v)\, m` without forming the matrix:
+    :math:`[\omega\times m_\omega;\ \omega\times m_v + v_O\times m_\omega]`.
+
+    >>> v, m = np.arange(6.0), np.ones(6)
+    >>> np.allclose(cross_motion(v, m), crm(v) @ m)
+    True
+    """
+    w, vo = v[..., :3], v[..., 3:]
+    return np.concatenate([cross(w, m[..., :3]),
+                           cross(w, m[..., 3:]) + cross(vo, m[..., :3])], axis=-1)
+
+
+def cross_force(v, f):
+    r"""Force cross product :math:`v \times^* f = \mathrm{crf}(v)\, f` without forming the matrix:
+    :math:`[\omega\times n + v_O\times f_l;\ \omega\times f_l]`.
+
+    >>> v, f = np.arange(6.0), np.ones(6)
+    >>> np.allclose(cross_force(v, f), crf(v) @ f)
+    True
+    """
+    w, vo = v[..., :3], v[..., 3:]
+    return np.concatenate([cross(w, f[..., :3]) + cross(vo, f[..., 3:]),
+                           cross(w, f[..., 3:])], axis=-1)
 
 
 def crm(v):
