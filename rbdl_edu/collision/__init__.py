@@ -9,6 +9,20 @@ Pipeline (one module per stage):
   :mod:`~rbdl_edu.collision.convex`: the narrowphase colliders;
 * :mod:`~rbdl_edu.collision.mixing`: contact parameters;
 * :mod:`~rbdl_edu.collision.driver`: ``collision(model, data)`` ties them together.
+
+Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly differ:
+
+* convex pairs (GJK/EPA) return one contact, the deepest; MuJoCo may add up to 4 more
+  ("multi-CCD": perturbed re-runs, or polygon clipping for box/mesh pairs);
+* capsule-box: the deepest contact is exact (EPA on the segment); MuJoCo's heuristic picks
+  other points when the segment passes through the box, and its second point differs;
+* plane-mesh: extra vertices are searched among all vertices, MuJoCo's among the
+  neighbours of the deepest one (on meshes with a vertex graph);
+* height fields, SDFs and flexes are not supported.
+
+``rbd.collision`` is the function; this subpackage's modules are reached with
+``from rbdl_edu.collision import convex`` (``import rbdl_edu.collision.convex`` resolves
+``rbdl_edu.collision`` to the function).
 """
 from .contact import Contact, make_frame
 from .driver import COLLIDERS, candidate_pairs, collision, narrowphase
