@@ -160,6 +160,10 @@ def load_urdf(source, floating_base=False, file=None):
     ModelError
         Malformed XML, unknown links, cycles, several roots, planar joints, bad numbers,
         negative masses or inertias that are not positive semi-definite.
+
+    >>> model = load_urdf("models/arm2.urdf", floating_base=True)
+    >>> model.nq, model.nv, model.jnt_names
+    (9, 8, ('base_freejoint', 'shoulder', 'elbow'))
     """
     if is_xml_text(source):
         text = source
