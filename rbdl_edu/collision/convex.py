@@ -20,7 +20,9 @@ attained at the contact normal :math:`n` (from A towards B).
 In both cases the witness points :math:`a\\in A`, :math:`b\\in B` come from the barycentric
 coordinates of the closest point, and the contact point is their midpoint. One contact is
 returned per pair (the deepest); MuJoCo's multi-contact extensions (see the tests) are not
-reproduced. Meshes collide through their convex hull (``scipy.spatial.ConvexHull``).
+reproduced. A mesh collides as its convex hull: the support point over all its vertices is
+the support point of the hull, so no hull needs to be built (the tests check contact
+points against the hull from ``scipy.spatial.ConvexHull``).
 """
 from __future__ import annotations
 
