@@ -24,7 +24,7 @@ import numpy as np
 import pinocchio as pin
 import pytest
 from mujoco_oracle import compare_dynamics
-from pinocchio_oracle import compare_with_pinocchio
+from pinocchio_oracle import compare_floating_with_pinocchio, compare_with_pinocchio
 
 import rbdl_edu as rbd
 from rbdl_edu.io import ModelError, load_urdf, to_mjcf
@@ -70,6 +70,15 @@ def test_robot_matches_pinocchio(path):
         return
     model = load_urdf(path)
     compare_with_pinocchio(model, pin.buildModelFromUrdf(str(path)), trials=2)
+
+
+@pytest.mark.parametrize("name", ["solo12.urdf", "a1.urdf", "talos_reduced.urdf"])
+def test_floating_base_matches_pinocchio(name):
+    """``floating_base=True`` against Pinocchio's ``JointModelFreeFlyer`` (velocity
+    conventions converted, see ``pinocchio_oracle.py``)."""
+    path = next(p for p in ROBOTS if p.name == name)
+    model = load_urdf(path, floating_base=True)
+    compare_floating_with_pinocchio(model, pin.buildModelFromUrdf(str(path), pin.JointModelFreeFlyer()))
 
 
 def test_floating_base_matches_mujoco():
