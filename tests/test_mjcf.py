@@ -294,3 +294,28 @@ def test_random_geom_bodies_match_mujoco():
     model, m = _both(xml)
     compare_fields(model, m)
     compare_dynamics(model, m)
+
+
+def test_mesh_inertia_modes_match_mujoco():
+    """Inline meshes: vertices only (MuJoCo takes the convex hull), and an L-shaped (not
+    convex) prism under inertia="legacy", "exact" and "convex"."""
+    # an L-shaped prism: 6 profile points in the x-y plane, extruded along z
+    profile = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 3), (0, 3)]
+    vert = [(x, y, z) for z in (0.0, 0.5) for x, y in profile]
+    faces = []
+    for k in range(6):                                   # sides, outward
+        a, b = k, (k + 1) % 6
+        faces += [(a, b, b + 6), (a, b + 6, a + 6)]
+    faces += [(0, 3, 1), (1, 3, 2), (0, 5, 3), (3, 5, 4)]            # bottom (normal -z)
+    faces += [(6, 7, 9), (7, 8, 9), (6, 9, 11), (9, 10, 11)]         # top (normal +z)
+    v = " ".join(f"{c}" for p in vert for c in p)
+    f = " ".join(str(i) for t in faces for i in t)
+    cube = " ".join(f"{x} {y} {z}" for x in (0, 1) for y in (0, 0.5) for z in (0, 0.2)) + " 0.5 0.25 0.1"
+    for mode in ("legacy", "exact", "convex"):
+        xml = f"""<mujoco><asset><mesh name="L" inertia="{mode}" vertex="{v}" face="{f}"/>
+          <mesh name="cube" vertex="{cube}"/></asset>
+          <worldbody><body><joint/><geom type="mesh" mesh="L" density="300"/>
+          <body pos="3 0 0"><joint axis="1 0 0"/><geom type="mesh" mesh="cube"/></body></body></worldbody></mujoco>"""
+        model, m = _both(xml)
+        compare_fields(model, m)
+        compare_dynamics(model, m)

@@ -182,6 +182,28 @@ def combine(parts):
 
 
 # -- meshes ------------------------------------------------------------------------------
+def convex_hull(points):
+    """Vertices and outward-facing triangles of the convex hull of ``points (n, 3)``
+    (``scipy.spatial.ConvexHull``, i.e. qhull, as MuJoCo uses).
+
+    >>> v, f = convex_hull(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.1, 0.1, 0.1]]))
+    >>> len(v), len(f)
+    (4, 4)
+    """
+    from scipy.spatial import ConvexHull
+    hull = ConvexHull(np.asarray(points, dtype=float))
+    used = np.unique(hull.simplices)
+    index = np.full(len(points), -1)
+    index[used] = np.arange(len(used))
+    v, f = np.asarray(points, dtype=float)[used], index[hull.simplices]
+    # orient each triangle so that its normal points away from the hull's center
+    center = v.mean(0)
+    a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
+    inward = (np.cross(b - a, c - a) * (a - center)).sum(1) < 0
+    f[inward] = f[inward][:, [0, 2, 1]]
+    return v, f
+
+
 def mesh_mass_properties(vertices, faces, mode="legacy"):
     r"""Volume, center of mass and the inertia per unit density (3×3, about the center) of a
     triangle mesh, by summing the pyramids from a point to each triangle, as MuJoCo does.
@@ -208,9 +230,8 @@ def mesh_mass_properties(vertices, faces, mode="legacy"):
     v = np.asarray(vertices, dtype=float)
     f = np.asarray(faces, dtype=int)
     if mode == "convex":
-        import trimesh
-        hull = trimesh.Trimesh(v, f, process=False).convex_hull
-        v, f, mode = np.asarray(hull.vertices), np.asarray(hull.faces), "exact"
+        v, f = convex_hull(v)
+        mode = "exact"
 
     def pyramids(apex):
         a, b, c = v[f[:, 0]] - apex, v[f[:, 1]] - apex, v[f[:, 2]] - apex

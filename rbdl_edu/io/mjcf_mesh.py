@@ -18,7 +18,7 @@ import os
 import numpy as np
 
 from ..rotation import quat_to_mat
-from .inertia import MINVAL, eig3, mesh_mass_properties
+from .inertia import MINVAL, convex_hull, eig3, mesh_mass_properties
 from .mjcf_defaults import check_attributes
 from .records import Mesh
 
@@ -57,9 +57,11 @@ def _read_vertices_faces(compiler, node):
             raise node.error("face must hold triples of vertex indices", "face")
         face = f.reshape(-1, 3).astype(int)
     else:
-        import trimesh                   # no faces: MuJoCo uses the convex hull
-        hull = trimesh.Trimesh(vert).convex_hull
-        vert, face = np.asarray(hull.vertices), np.asarray(hull.faces)
+        try:                             # no faces: MuJoCo uses the convex hull
+            vert, face = convex_hull(vert)
+        except Exception as e:           # qhull refuses flat or degenerate point sets
+            raise node.error(f"cannot build the convex hull of the vertices: {str(e).strip().splitlines()[0]}",
+                             "vertex") from None
     return vert, face, ""
 
 
@@ -101,7 +103,11 @@ def load_meshes(compiler):
                 raise node.error('inertia="shell" is not supported', "inertia")
             if len(face) == 0:
                 raise node.error("mesh has no triangles", "file" if path else "face")
-            volume, com, I = mesh_mass_properties(vert, face, mode)
+            try:
+                volume, com, I = mesh_mass_properties(vert, face, mode)
+            except Exception as e:       # qhull (inertia="convex") refuses degenerate meshes
+                raise node.error(f"cannot compute the mesh volume: {str(e).strip().splitlines()[0]}",
+                                 "inertia") from None
             if volume > MINVAL:
                 inertia, quat = eig3(I)
             else:
