@@ -50,11 +50,23 @@ def test_mesh_geom_drawn_from_model_vertices_or_skipped():
     with_mesh = m.replace(geom_type=types, geom_dataid=dataid, extras={**m.extras, "meshes": [tetra]})
     obj = geo.geom_object(with_mesh, g)
     geom = obj.children[0].geometry
-    assert geom.attributes["position"].array.shape == (4, 3)
-    assert geom.attributes["index"].array.shape == (12,)
+    assert geom.attributes["position"].array.shape == (12, 3)        # 4 triangles, flat shaded
+    normals = geom.attributes["normal"].array
+    assert np.allclose(np.linalg.norm(normals, axis=1), 1)
+    assert np.allclose(normals[-1], np.ones(3) / np.sqrt(3), atol=1e-6)   # the slanted face
     without = m.replace(geom_type=types, geom_dataid=dataid)
     assert geo.geom_object(without, g) is None                      # no vertices: nothing drawn
     viz.scene(without)                                              # and the scene still builds
+
+
+def test_mesh_from_mjcf_is_drawn():
+    xml = """<mujoco><asset><mesh name="tet" vertex="0 0 0  0.3 0 0  0 0.3 0  0 0 0.3"/></asset>
+      <worldbody><body name="b" pos="0 0 0.5"><freejoint/><geom type="mesh" mesh="tet"/></body>
+      </worldbody></mujoco>"""
+    m = rbd.load_model(xml)
+    assert int(m.geom_type[0]) == MESH
+    obj = geo.geom_object(m, 0)
+    assert obj.children[0].geometry.attributes["position"].array.shape == (12, 3)
 
 
 def test_scene_places_bodies_at_forward_kinematics():

@@ -56,7 +56,7 @@ def mesh_data(model, g):
 
     The mesh is looked up by ``geom_dataid[g]`` in ``model.extras['meshes']`` (a list of
     dicts with ``vertices``/``faces`` or objects with those attributes, e.g. trimesh
-    meshes) or in ``model.extras['mesh_vertices']``/``['mesh_faces']`` lists.
+    meshes, or ``vert``/``face`` as the MJCF compiler's meshes, in the geom's frame) or in ``model.extras['mesh_vertices']``/``['mesh_faces']`` lists.
 
     >>> from rbdl_edu.models import pendulum
     >>> mesh_data(pendulum(), 0) is None
@@ -70,7 +70,8 @@ def mesh_data(model, g):
     if meshes is not None and k < len(meshes):
         m = meshes[k]
         get = m.get if isinstance(m, dict) else (lambda name, m=m: getattr(m, name, None))
-        v, f = get("vertices"), get("faces")
+        v = get("vertices") if get("vertices") is not None else get("vert")
+        f = get("faces") if get("faces") is not None else get("face")
     else:
         vs, fs = ex.get("mesh_vertices"), ex.get("mesh_faces")
         if vs is None or fs is None or k >= len(vs):
@@ -79,6 +80,21 @@ def mesh_data(model, g):
     if v is None or f is None or len(v) == 0 or len(f) == 0:
         return None
     return np.asarray(v, dtype=np.float32).reshape(-1, 3), np.asarray(f, dtype=np.uint32).reshape(-1, 3)
+
+
+def geom_rgba(model, g):
+    """The colour MuJoCo's renderer gives geom ``g``: its ``rgba``, or its material's colour
+    (``extras['geom_material_rgba']``) when the geom keeps the default grey.
+
+    >>> from rbdl_edu.models import cart_pole
+    >>> geom_rgba(cart_pole(), 0)
+    array([0.3, 0.5, 0.8, 1. ])
+    """
+    rgba = np.asarray(model.geom_rgba[g], dtype=float)
+    mat = (getattr(model, "extras", None) or {}).get("geom_material_rgba")
+    if mat is not None and g < len(mat) and not np.any(np.isnan(mat[g])) and np.allclose(rgba, [0.5, 0.5, 0.5, 1]):
+        return np.asarray(mat[g], dtype=float)
+    return rgba
 
 
 def geom_object(model, g, opacity=None, plane_size=5.0):
@@ -93,7 +109,7 @@ def geom_object(model, g, opacity=None, plane_size=5.0):
     'Group'
     """
     t, size = int(model.geom_type[g]), np.asarray(model.geom_size[g], dtype=float)
-    mat = material(model.geom_rgba[g], opacity)
+    mat = material(geom_rgba(model, g), opacity)
     kids = []
     if t == SPHERE:
         kids.append(three.Mesh(three.SphereGeometry(radius=size[0], widthSegments=24, heightSegments=16), mat))
@@ -121,8 +137,13 @@ def geom_object(model, g, opacity=None, plane_size=5.0):
         if data is None:
             return None
         v, f = data
-        geo = three.BufferGeometry(attributes={"position": three.BufferAttribute(v, normalized=False),
-                                               "index": three.BufferAttribute(f.ravel(), normalized=False)})
+        # flat shading: every triangle gets its own three corners and its face normal
+        tri = v[f]                                              # (m, 3, 3)
+        n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+        n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+        geo = three.BufferGeometry(attributes={
+            "position": three.BufferAttribute(tri.reshape(-1, 3).astype(np.float32), normalized=False),
+            "normal": three.BufferAttribute(np.repeat(n, 3, axis=0).astype(np.float32), normalized=False)})
         kids.append(three.Mesh(geo, mat))
     else:                                   # height fields are not drawn
         return None
@@ -246,11 +267,13 @@ def model_bounds(model, xpos, xmat):
     """
     pts = [np.asarray(xpos, float)]
     for g in range(model.ngeom):
-        if int(model.geom_type[g]) in (PLANE, MESH):
+        t = int(model.geom_type[g])
+        data = mesh_data(model, g) if t == MESH else None
+        if t == PLANE or (t == MESH and data is None):
             continue
         b = int(model.geom_bodyid[g])
         c = np.asarray(xpos[b], float) + np.asarray(xmat[b], float) @ np.asarray(model.geom_pos[g], float)
-        r = float(np.max(model.geom_size[g]))
+        r = float(np.max(np.linalg.norm(data[0], axis=1))) if data is not None else float(np.max(model.geom_size[g]))
         pts.append(np.stack([c - r, c + r]))
     allp = np.concatenate(pts)
     lo, hi = allp.min(0), allp.max(0)

@@ -74,7 +74,7 @@ def force_objects(forces, extent, scale=None):
 
 def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, forces=None,
           width=600, height=400, show_joints=True, opacity=None, camera_position=None, background="#f4f4f4",
-          bounds=None):
+          bounds=None, groups=(0, 1, 2)):
     """A pythreejs view of ``model`` at configuration ``q`` (default ``model.qpos0``).
 
     Parameters
@@ -90,6 +90,8 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     show_joints : bool — arrows along hinge (orange) and slide (cyan) axes
     opacity : float, optional — override every geom's alpha (see the joint axes inside)
     camera_position : (3,), optional — in world coordinates
+    groups : geom groups drawn (MJCF ``group``, from ``extras['geom_group']``); as MuJoCo's
+        viewer, groups 0-2 by default (models often put collision-only geoms in group 3)
     bounds : (center (3,), size), optional — what the camera frames (default: the model at
         ``q``; :func:`~rbdl_edu.viz.animate.animate` passes the whole trajectory's)
 
@@ -109,9 +111,12 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     pos, quat = geo.pose_lists(xpos, xmat)
     center, extent = bounds if bounds is not None else geo.model_bounds(model, xpos, xmat)
     bodies, frames, inertias, materials = [], [], [], []
+    group = (getattr(model, "extras", None) or {}).get("geom_group")
     for i in range(model.nbody):
         kids = []
         for g in np.flatnonzero(np.asarray(model.geom_bodyid) == i):
+            if group is not None and g < len(group) and int(group[g]) not in groups:
+                continue
             obj = geo.geom_object(model, int(g), opacity=opacity, plane_size=4 * extent)
             if obj is not None:
                 kids.append(obj)
