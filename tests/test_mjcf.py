@@ -113,6 +113,13 @@ SEMANTICS = {
           <site site="s1"/><pulley divisor="2"/><site site="s1"/><geom geom="ball"/><site site="s2"/></spatial>
           </tendon>
         <actuator><motor tendon="cable"/></actuator><sensor><tendonpos tendon="cable"/></sensor></mujoco>""",
+    "replicate_nested": """<mujoco><worldbody>
+        <replicate count="2" offset="0 1 0" euler="90 0 0">
+          <replicate count="3" sep="-" offset="1 0 0" euler="0 30 0">
+            <body name="b"><joint name="j"/><geom name="g" type="box" size=".1 .2 .3"/><site name="s"/></body>
+          </replicate></replicate>
+        <replicate count="12" offset="0 0 0.5"><geom type="sphere" size="0.05"/></replicate>
+        </worldbody></mujoco>""",
     "mocap_and_key_quaternions": """<mujoco><worldbody>
         <body mocap="true" pos="0 0 2"><geom size="0.1"/><body pos="0 0 1"><geom size="0.1"/></body></body>
         <body><freejoint/><geom size="0.1"/><body><joint type="ball"/><geom size="0.1" pos="0 0 1"/></body></body>
@@ -229,6 +236,9 @@ ERRORS = {
                               '<geom size="1"/></body></worldbody></mujoco>', 1, "joint", "range"),
     "zero size": ('<mujoco><worldbody><body><geom type="box" size="1 0 1"/></body></worldbody></mujoco>',
                   1, "geom", "size"),
+    "replicate referenced": ('<mujoco><worldbody><replicate count="2"><body><joint name="j"/>'
+                             '<geom size="1"/></body></replicate></worldbody>\n<actuator><motor joint="j"/>'
+                             '</actuator></mujoco>', 2, "motor", "joint"),
     "unsupported element": ('<mujoco><worldbody><body><composite/></body></worldbody></mujoco>', 1,
                             "composite", None),
     "malformed": ('<mujoco><worldbody></mujoco>', 1, None, None),

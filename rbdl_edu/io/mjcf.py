@@ -38,6 +38,7 @@ from .inertia import MINVAL, geom_mass_inertia
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
 from .mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
 from .mjcf_mesh import load_meshes
+from .mjcf_replicate import expand_replicates
 from .mjcf_settings import read_compiler, read_option
 from .orientation import read_orientation, z_to_quat
 from .xmlread import Node, degrees_to_radians, is_xml_text, parse_xml, read_file
@@ -96,6 +97,7 @@ class MJCFCompiler:
             if child.tag not in TOP_LEVEL:
                 raise child.error(f"<{child.tag}> is not supported")
         self.settings = read_compiler(self._sections("compiler"))
+        expand_replicates(root, self.settings.degrees, self.settings.eulerseq)
         self.defaults = Defaults(root)
         option, self.option_more = read_option(self._sections("option"))
         self.spec = ModelSpec(**option)
