@@ -66,22 +66,33 @@ CLOCK = {"cpu": time.process_time, "wall": time.perf_counter}
 clock = CLOCK["cpu"]
 
 
-def per_call(f, repeat, min_time):
-    """Median seconds per call of ``f()``: ``repeat`` loops, each of as many calls as it takes
-    to last ``min_time`` (calibrated once, as ``timeit.Timer.autorange``). A call longer than
-    ``min_time`` is its own loop (its first run the warm-up), and one longer than a second
-    gets three loops."""
+def calibrate(f, min_time):
+    """``(number, t)``: how many calls of ``f()`` make a loop of at least ``min_time``, and
+    the time per call of that loop (as ``timeit.Timer.autorange``). The first call is the
+    warm-up; a call longer than ``min_time`` is its own loop."""
     timer = timeit.Timer(f, timer=clock)
-    number, t = 1, timer.timeit(1)                # also the warm-up (imports, caches)
-    if t < min_time:                              # a short call: calibrate the loop, warm
+    number, t = 1, timer.timeit(1)
+    if t < min_time:                              # a short call: time it again, warm
         t = timer.timeit(1)
         while t < min_time:
             number = max(number * 2, int(number * min_time / max(t, 1e-9) * 1.1))
             t = timer.timeit(number)
-    if t > 1.0:
-        repeat = min(repeat, 3)
-    times = [t / number] + [timer.timeit(number) / number for _ in range(repeat - 1)]
-    return statistics.median(times)
+    return number, t / number
+
+
+def measure(cells, repeat, min_time):
+    """Median seconds per call of each function in ``cells`` (a dict; ``None`` values are
+    skipped): ``repeat`` loops each, calibrated once. The repeats go round all the cells in
+    turn, so a busy spell on the machine spreads over many cells, one loop each, and the
+    median drops it. Cells slower than a second get three loops."""
+    loops = {k: calibrate(f, min_time) for k, f in cells.items() if f is not None}
+    samples = {k: [t] for k, (n, t) in loops.items()}
+    for r in range(repeat - 1):
+        for k, (n, t) in loops.items():
+            if t * n > 1.0 and r >= 2:
+                continue
+            samples[k].append(timeit.Timer(cells[k], timer=clock).timeit(n) / n)
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def fmt(t):
@@ -246,35 +257,32 @@ def bench_chains(ns, repeat, min_time, mr_max, out=print):
     out("   (modern_robotics MassMatrix/ForwardDynamics call InverseDynamics N times: timed up to "
         f"N = {mr_max})\n")
     algos = ("rnea", "crba", "aba")
-    res = {(lib, a): [] for lib in ("ours", "pin", "mr") for a in algos}
-    rows = []
+    cells = {}
     for n in ns:
         model = auto_tree(n)
         q, qd, qdd, tau = random_state(model, np.random.default_rng(n))
-        ours = {"rnea": lambda: rbd.rnea(model, q, qd, qdd), "crba": lambda: rbd.crba(model, q),
-                "aba": lambda: rbd.aba(model, q, qd, tau)}
-        theirs = {}
+        cells["ours", "rnea", n] = lambda model=model, q=q, qd=qd, qdd=qdd: rbd.rnea(model, q, qd, qdd)
+        cells["ours", "crba", n] = lambda model=model, q=q: rbd.crba(model, q)
+        cells["ours", "aba", n] = lambda model=model, q=q, qd=qd, tau=tau: rbd.aba(model, q, qd, tau)
         if pin is not None:
             pm = to_pinocchio(model)
             verify_pinocchio(model, pm)
             data, qp = pm.createData(), q - model.qpos0
-            theirs["pin"] = {"rnea": lambda: pin.rnea(pm, data, qp, qd, qdd), "crba": lambda: pin.crba(pm, data, qp),
-                             "aba": lambda: pin.aba(pm, data, qp, qd, tau)}
+            cells["pin", "rnea", n] = lambda pm=pm, data=data, qp=qp, qd=qd, qdd=qdd: pin.rnea(pm, data, qp, qd, qdd)
+            cells["pin", "crba", n] = lambda pm=pm, data=data, qp=qp: pin.crba(pm, data, qp)
+            cells["pin", "aba", n] = lambda pm=pm, data=data, qp=qp, qd=qd, tau=tau: pin.aba(pm, data, qp, qd, tau)
         if mr is not None:
-            Ml, Gl, Sl = mlist = to_modern_robotics(model)
-            verify_modern_robotics(model, mlist)
+            ml = to_modern_robotics(model)
+            verify_modern_robotics(model, ml)
             th, g, F = q - model.qpos0, np.asarray(model.opt.gravity, float), np.zeros(6)
-            theirs["mr"] = {"rnea": lambda: mr.InverseDynamics(th, qd, qdd, g, F, Ml, Gl, Sl)}
+            cells["mr", "rnea", n] = lambda th=th, qd=qd, qdd=qdd, g=g, F=F, ml=ml: mr.InverseDynamics(th, qd, qdd, g, F, *ml)
             if n <= mr_max:
-                theirs["mr"]["crba"] = lambda: mr.MassMatrix(th, Ml, Gl, Sl)
-                theirs["mr"]["aba"] = lambda: mr.ForwardDynamics(th, qd, tau, g, F, Ml, Gl, Sl)
-        for a in algos:
-            res["ours", a].append(per_call(ours[a], repeat, min_time))
-            for lib in ("pin", "mr"):
-                f = theirs.get(lib, {}).get(a)
-                res[lib, a].append(per_call(f, repeat, min_time) if f else None)
-        rows.append([n] + [fmt(res[lib, a][-1]) for a in algos for lib in ("ours", "pin", "mr")])
-        progress(f"N = {n} done")
+                cells["mr", "crba", n] = lambda th=th, ml=ml: mr.MassMatrix(th, *ml)
+                cells["mr", "aba", n] = lambda th=th, qd=qd, tau=tau, g=g, F=F, ml=ml: mr.ForwardDynamics(th, qd, tau, g, F, *ml)
+    progress(f"{len(cells)} cells built and checked; timing")
+    t = measure(cells, repeat, min_time)
+    res = {(lib, a): [t.get((lib, a, n)) for n in ns] for lib in ("ours", "pin", "mr") for a in algos}
+    rows = [[n] + [fmt(res[lib, a][k]) for a in algos for lib in ("ours", "pin", "mr")] for k, n in enumerate(ns)]
     headers = ["N"] + [f"{lib} {a}" for a in algos for lib in ("ours", "pin", "mr")]
     table(headers, rows, out)
     out("")
@@ -300,32 +308,33 @@ def bench_batched(batches, repeat, min_time, out=print):
     out(f"2. Batched, on the 30-body branched tree auto_tree(30, bf=1.5) (nv = {model.nv}): "
         "time per state\n")
     rng = np.random.default_rng(30)
-    pin_t = {}
+    algos = ("rnea", "crba", "aba")
+    cells = {}
     if pin is not None:
         pm = to_pinocchio(model)
         verify_pinocchio(model, pm)
         data = pm.createData()
         q, qd, qdd, tau = random_state(model, rng)
         qp = q - model.qpos0
-        pin_t = {"rnea": per_call(lambda: pin.rnea(pm, data, qp, qd, qdd), repeat, min_time),
-                 "crba": per_call(lambda: pin.crba(pm, data, qp), repeat, min_time),
-                 "aba": per_call(lambda: pin.aba(pm, data, qp, qd, tau), repeat, min_time)}
+        cells["pin", "rnea"] = lambda qp=qp, qd=qd, qdd=qdd: pin.rnea(pm, data, qp, qd, qdd)
+        cells["pin", "crba"] = lambda qp=qp: pin.crba(pm, data, qp)
+        cells["pin", "aba"] = lambda qp=qp, qd=qd, tau=tau: pin.aba(pm, data, qp, qd, tau)
         # the batched functions agree with Pinocchio state by state
         q, qd, qdd, tau = random_state(model, rng, (8,))
         tb = rbd.rnea(model, q, qd, qdd)
         for b in range(8):
             _close("pinocchio.rnea (batched)", tb[b], pin.rnea(pm, data, q[b] - model.qpos0, qd[b], qdd[b]), model)
-    algos = ("rnea", "crba", "aba")
-    rows, per_state = [], {}
     for B in batches:
         q, qd, qdd, tau = random_state(model, rng, (B,))
-        fs = {"rnea": lambda: rbd.rnea(model, q, qd, qdd), "crba": lambda: rbd.crba(model, q),
-              "aba": lambda: rbd.aba(model, q, qd, tau)}
-        for a in algos:
-            per_state[B, a] = per_call(fs[a], repeat, min_time) / B
-        rows.append([B] + [fmt(per_state[B, a]) for a in algos]
-                    + [ratio(per_state[B, a], pin_t.get(a)) for a in algos])
-        progress(f"batch {B} done")
+        cells[B, "rnea"] = lambda q=q, qd=qd, qdd=qdd: rbd.rnea(model, q, qd, qdd)
+        cells[B, "crba"] = lambda q=q: rbd.crba(model, q)
+        cells[B, "aba"] = lambda q=q, qd=qd, tau=tau: rbd.aba(model, q, qd, tau)
+    progress("timing the batches")
+    t = measure(cells, repeat, min_time)
+    pin_t = {a: t["pin", a] for a in algos if ("pin", a) in t}
+    per_state = {(B, a): t[B, a] / B for B in batches for a in algos}
+    rows = [[B] + [fmt(per_state[B, a]) for a in algos] + [ratio(per_state[B, a], pin_t.get(a)) for a in algos]
+            for B in batches]
     table(["batch", "rnea/state", "crba/state", "aba/state", "rnea ÷ pin", "crba ÷ pin", "aba ÷ pin"],
           rows, out)
     out("")
@@ -343,20 +352,23 @@ def bench_7dof(repeat, min_time, out=print):
     model = auto_tree(7)
     out("3. 7-DOF chain auto_tree(7): unbatched inverse dynamics, time per call\n")
     q, qd, qdd, tau = random_state(model, np.random.default_rng(7))
-    ours = per_call(lambda: rbd.rnea(model, q, qd, qdd), repeat, min_time)
-    rows = [["rbdl_edu.rnea", fmt(ours), "1×"]]
-    t_mr = t_pin = None
+    cells = {"ours": lambda: rbd.rnea(model, q, qd, qdd)}
     if mr is not None:
-        Ml, Gl, Sl = mlist = to_modern_robotics(model)
-        verify_modern_robotics(model, mlist)
+        ml = to_modern_robotics(model)
+        verify_modern_robotics(model, ml)
         th, g, F = q - model.qpos0, np.asarray(model.opt.gravity, float), np.zeros(6)
-        t_mr = per_call(lambda: mr.InverseDynamics(th, qd, qdd, g, F, Ml, Gl, Sl), repeat, min_time)
-        rows.append(["modern_robotics.InverseDynamics", fmt(t_mr), ratio(t_mr, ours)])
+        cells["mr"] = lambda: mr.InverseDynamics(th, qd, qdd, g, F, *ml)
     if pin is not None:
         pm = to_pinocchio(model)
         verify_pinocchio(model, pm)
         data, qp = pm.createData(), q - model.qpos0
-        t_pin = per_call(lambda: pin.rnea(pm, data, qp, qd, qdd), repeat, min_time)
+        cells["pin"] = lambda: pin.rnea(pm, data, qp, qd, qdd)
+    t = measure(cells, repeat, min_time)
+    ours, t_mr, t_pin = t["ours"], t.get("mr"), t.get("pin")
+    rows = [["rbdl_edu.rnea", fmt(ours), "1×"]]
+    if t_mr is not None:
+        rows.append(["modern_robotics.InverseDynamics", fmt(t_mr), ratio(t_mr, ours)])
+    if t_pin is not None:
         rows.append(["pinocchio.rnea", fmt(t_pin), ratio(t_pin, ours)])
     table(["7-DOF inverse dynamics", "per call", "÷ ours"], rows, out)
     out("")
