@@ -35,6 +35,7 @@ from ..spec import ModelSpec
 from . import mjcf_extras
 from .errors import ModelError
 from .inertia import MINVAL, geom_mass_inertia
+from .mjcf_actuators import set_dampratio
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
 from .mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
 from .mjcf_mesh import load_meshes
@@ -193,7 +194,7 @@ class MJCFCompiler:
                 moving = model.body_jntnum[i] > 0 or self.mocap[i]
                 weld[i] = i if moving else weld[model.body_parentid[i]]
             model = model.replace(body_weldid=weld)
-        return mjcf_extras.set_dampratio(model)
+        return set_dampratio(model)
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)

@@ -1,0 +1,209 @@
+"""MJCF ``<actuator>``: every actuator as an :class:`~rbdl_edu.io.records.Actuator` record.
+
+Actuator shortcuts expand as MuJoCo expands them into its general actuator
+``force = gain(ctrl) + bias``:
+
+=============== ======================================================================
+``motor``        ``gainprm[0] = 1``; no bias
+``position``     ``gainprm[0] = kp``; ``biasprm[:3] = (0, -kp, -kv)``; ``timeconst`` > 0
+                 adds a first-order filter (``dyntype="filterexact"``)
+``velocity``     ``gainprm[0] = kv``; ``biasprm[:3] = (0, 0, -kv)``
+``intvelocity``  an integrator (``dyntype="integrator"``) driving a position servo
+``damper``       ``gaintype="affine"``, ``gainprm[:3] = (0, 0, -kv)``
+``general``      everything written out
+=============== ======================================================================
+
+``ctrlrange``/``forcerange`` are never converted from degrees (as in MuJoCo). A
+``dampratio`` becomes a damping once the model is compiled (:func:`set_dampratio`).
+
+>>> from rbdl_edu.io.mjcf import load_mjcf
+>>> m = load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+...   <actuator><position joint="j" kp="20" ctrlrange="-1 1"/></actuator></mujoco>''')
+>>> a = m.extras["actuators"][0]
+>>> a.gainprm[0], a.biasprm[:3], a.ctrllimited
+(20.0, (0.0, -20.0, -0.0), True)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import ModelError
+from .mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
+from .records import Actuator
+
+TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
+DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")
+GAINTYPES = ("fixed", "affine", "muscle", "user")
+BIASTYPES = ("none", "affine", "muscle", "user")
+
+
+def _sections(c, tag):
+    """The children of every top-level ``tag`` section."""
+    return [n for s in c.root.children if s.tag == tag for n in s.children]
+
+
+def lookup(c, node, kind, attribute, required=True):
+    """The id of the ``kind`` object named by ``node``'s ``attribute`` (-1 if absent and
+    not required)."""
+    name = node.get(attribute)
+    if name is None:
+        if required:
+            raise node.error(f"<{node.tag}> needs {attribute}", attribute)
+        return -1
+    table = c.names[kind]
+    if name not in table:
+        raise node.error(f"unknown {kind} {name!r}", attribute)
+    return table[name]
+
+
+def read_limited(c, node, flag, rng_name):
+    """MuJoCo's ``*limited`` tristate: ``auto`` means limited if a range is given (with
+    ``autolimits``)."""
+    value = node.tristate(flag)
+    if value == "auto":
+        if node.has(rng_name) and not c.settings.autolimits:
+            raise node.error(f'{rng_name} given but {flag} is not set; set {flag} or autolimits="true"',
+                             rng_name)
+        value = "true" if node.has(rng_name) else "false"
+    limited = value == "true"
+    rng = node.floats(rng_name, 2, default=[0.0, 0.0])
+    if limited and not rng[0] < rng[1]:
+        raise node.error(f"{rng_name}[0] must be smaller than {rng_name}[1]", rng_name)
+    return limited, tuple(float(x) for x in rng)
+
+
+def _prm(node, name, default):
+    """A 10-number parameter vector, filled from the front (``gainprm="5"``)."""
+    v = np.zeros(10)
+    v[:len(default)] = default
+    if node.has(name):
+        given = node.floats(name)
+        if len(given) > 10:
+            raise node.error(f"{name} takes at most 10 numbers", name)
+        v[:len(given)] = given
+    return tuple(float(x) for x in v)
+
+
+def _inherit_range(c, a, trn, target):
+    """``inheritrange="s"``: the control range is the joint's (or tendon's) range scaled by
+    ``s`` about its middle."""
+    scale = a.float("inheritrange")
+    if trn == "joint":
+        j = c.spec.joints[target]
+        if not j["limited"]:
+            raise a.error("inheritrange needs a joint with a range", "inheritrange")
+        lo, hi = j["range"]
+    else:
+        raise a.error("inheritrange is only supported for joint transmissions", "inheritrange")
+    mid, half = (lo + hi) / 2, scale * (hi - lo) / 2
+    return (float(mid - half), float(mid + half))
+
+
+def set_dampratio(model):
+    r"""Turn each position actuator's ``dampratio`` (kept positive in ``biasprm[2]``) into a
+    damping, as MuJoCo's ``mj_setConst``: with the reflected inertia
+    :math:`m = \sum_{dof} M_{dd}(q_0) / g_d^2` (``M`` at ``qpos0``, ``g`` the gear),
+    :math:`k_v = \zeta \cdot 2 \sqrt{k_p m}` and ``biasprm[2] = -kv``. Returns the model
+    with updated actuator records."""
+    from dataclasses import replace
+
+    from ..crba import crba
+    acts = model.extras.get("actuators", ())
+    todo = [k for k, a in enumerate(acts) if a.gainprm[0] == -a.biasprm[1] and a.biasprm[2] > 0]
+    if not todo:
+        return model
+    M0 = np.diag(crba(model, model.qpos0))
+    new = list(acts)
+    for k in todo:
+        a = acts[k]
+        if a.trntype not in ("joint", "jointinparent"):
+            raise ModelError(f"actuator {a.name or k}: dampratio is only supported for joint "
+                             "transmissions", model.extras.get("file"))
+        j = a.trnid[0]
+        adr, n = model.jnt_dofadr[j], {0: 6, 1: 3}.get(int(model.jnt_type[j]), 1)
+        mass = sum(M0[adr + d] / a.gear[d] ** 2 for d in range(n) if a.gear[d] ** 2 > 1e-15)
+        damping = a.biasprm[2] * 2 * np.sqrt(a.gainprm[0] * mass)
+        new[k] = replace(a, biasprm=a.biasprm[:2] + (float(-damping),) + a.biasprm[3:])
+    return model.replace(extras=dict(model.extras, actuators=tuple(new)))
+
+
+def _fill(values):
+    """A 10-number parameter vector starting with ``values``, the rest zero."""
+    v = np.zeros(10)
+    v[:len(values)] = values
+    return tuple(float(x) for x in v)
+
+
+def read_actuators(c):
+    """The ``<actuator>`` section as :class:`~rbdl_edu.io.records.Actuator` records."""
+    out = []
+    for raw in _sections(c, "actuator"):
+        if raw.tag not in ACTUATORS:
+            raise raw.error(f"<{raw.tag}> actuators are not supported")
+        check_attributes(raw)
+        # one default actuator per class, shared by all kinds (keep what this kind reads)
+        a = c.defaults.resolve(raw, "main", tag="actuator")
+        a.attrib = {k: v for k, v in a.attrib.items() if k in SCHEMA[raw.tag]}
+        given = [t for t in TRANSMISSIONS if a.has(t)]
+        if len(given) != 1:
+            raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, body")
+        trn = given[0]
+        kind = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
+                "body": "body"}[trn]
+        refsite = lookup(c, a, "site", "refsite", required=False)
+        trnid = (lookup(c, a, kind, trn), refsite)
+        gear = np.array([1.0, 0, 0, 0, 0, 0])
+        if a.has("gear"):
+            g = a.floats("gear")
+            if len(g) > 6:
+                raise a.error("gear takes at most 6 numbers", "gear")
+            gear[:len(g)] = g
+        dyn, gain, bias = "none", "fixed", "none"
+        dynprm, gainprm, biasprm = _fill([1.0]), _fill([1.0]), _fill([])
+        if raw.tag == "general":
+            dyn = a.keyword("dyntype", DYNTYPES, "none")
+            gain = a.keyword("gaintype", GAINTYPES, "fixed")
+            bias = a.keyword("biastype", BIASTYPES, "none")
+            dynprm, gainprm, biasprm = _prm(a, "dynprm", [1.0]), _prm(a, "gainprm", [1.0]), _prm(a, "biasprm", [])
+        elif raw.tag == "position":
+            kp, kv, tc = a.float("kp", 1.0), a.float("kv", None), a.float("timeconst", 0.0)
+            gainprm, bias = _fill([kp]), "affine"
+            # kv as a (negative) bias; a dampratio is kept positive in biasprm[2], as MuJoCo
+            # does, and turned into a damping by set_dampratio once the model is compiled
+            biasprm = _fill([0.0, -kp, -(kv or 0.0)])
+            if a.has("dampratio"):
+                if kv is not None:
+                    raise a.error("give kv or dampratio, not both", "dampratio")
+                if a.float("dampratio") < 0:
+                    raise a.error("dampratio must not be negative", "dampratio")
+                biasprm = _fill([0.0, -kp, a.float("dampratio")])
+            if tc > 0:
+                dyn, dynprm = "filterexact", _fill([tc])
+        elif raw.tag == "velocity":
+            kv = a.float("kv", 1.0)
+            gainprm, bias, biasprm = _fill([kv]), "affine", _fill([0.0, 0.0, -kv])
+        elif raw.tag == "intvelocity":
+            if a.has("dampratio"):
+                raise a.error("dampratio is not supported for intvelocity; give kv", "dampratio")
+            kp, kv = a.float("kp", 1.0), a.float("kv", 0.0)
+            dyn, gainprm = "integrator", _fill([kp])
+            bias, biasprm = "affine", _fill([0.0, -kp, -kv])
+        elif raw.tag == "damper":
+            kv = a.float("kv", 0.0)
+            gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
+            if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
+                raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
+        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
+            ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
+        forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
+        actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
+        if raw.tag == "intvelocity" and not actlimited:
+            raise a.error("an intvelocity actuator needs actrange", "actrange")
+        out.append(Actuator(name=a.get("name", ""), trntype=trn, trnid=trnid, kind=raw.tag,
+                            gear=tuple(float(x) for x in gear), dyntype=dyn, gaintype=gain,
+                            biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
+                            ctrllimited=ctrllimited, ctrlrange=ctrlrange,
+                            forcelimited=forcelimited, forcerange=forcerange,
+                            actlimited=actlimited, actrange=actrange, group=a.int("group", 0)))
+    return out
