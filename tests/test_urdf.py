@@ -91,9 +91,12 @@ def test_floating_base_matches_mujoco():
     compare_dynamics(model, m)
 
 
-def test_load_model_picks_urdf():
+def test_load_model_picks_urdf(tmp_path):
     model = rbd.load_model(ROOT / "models" / "arm2.urdf")
     assert model.nv == 2
+    # a URDF saved as .xml is recognised by its <robot> root
+    (tmp_path / "arm2.xml").write_text((ROOT / "models" / "arm2.urdf").read_text())
+    assert rbd.load_model(tmp_path / "arm2.xml").jnt_names == ("shoulder", "elbow")
 
 
 BAD = {

@@ -11,12 +11,13 @@ line, element and attribute.
 from __future__ import annotations
 
 import os
+import re
 
 from .errors import ModelError
 from .export import to_mjcf
 from .mjcf import load_mjcf
 from .urdf import load_urdf
-from .xmlread import is_xml_text
+from .xmlread import is_xml_text, read_file
 
 
 def load_model(path_or_xml_text, **kwargs):
@@ -46,17 +47,23 @@ def load_model(path_or_xml_text, **kwargs):
     rbdl_edu.io.errors.ModelError: models/no_such_file.xml:?: cannot read 'models/no_such_file.xml': No such file or directory
     """
     src = path_or_xml_text
-    if is_xml_text(src):
-        head = src.lstrip()
-        while head.startswith("<?") or head.startswith("<!--"):
-            end = head.find("?>" if head.startswith("<?") else "-->")
-            head = head[end + 2 + (head[end:end + 3] == "-->"):].lstrip() if end >= 0 else ""
-        return load_urdf(src, **kwargs) if head.startswith("<robot") else load_mjcf(src)
     if not isinstance(src, (str, os.PathLike)):
         raise ModelError(f"expected a file path or XML text, got {type(src).__name__}")
-    if os.fspath(src).lower().endswith(".urdf"):
-        return load_urdf(src, **kwargs)
-    return load_mjcf(src)
+    if is_xml_text(src):
+        return load_urdf(src, **kwargs) if _root_tag(src) == "robot" else load_mjcf(src)
+    path = os.fspath(src)
+    if path.lower().endswith(".urdf"):
+        return load_urdf(path, **kwargs)
+    # a URDF saved as .xml still says <robot> first
+    if _root_tag(read_file(path)) == "robot":
+        return load_urdf(path, **kwargs)
+    return load_mjcf(path)
+
+
+def _root_tag(text):
+    """The name of the first element of an XML text (skipping declarations and comments)."""
+    match = re.search(r"<\s*([A-Za-z_][\w.-]*)", re.sub(r"<\?.*?\?>|<!--.*?-->|<!.*?>", "", text, flags=re.S))
+    return match.group(1) if match else None
 
 
 __all__ = ["ModelError", "load_model", "load_mjcf", "load_urdf", "to_mjcf"]
