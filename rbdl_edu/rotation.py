@@ -24,6 +24,7 @@ def skew(v):
     v = asarray(v)
     x, y, z = v[..., 0], v[..., 1], v[..., 2]
     if v.ndim == 1:                                   # one vector: build it directly
+        x, y, z = v                                   # scalars, not 0-d object arrays
         o = 0 * x
         return np.array([[o, -z, y], [z, o, -x], [-y, x, o]])
     S = zeros(v.shape + (3,), v)
