@@ -130,6 +130,7 @@ def compare_extras(model, m):
     for i, a in enumerate(A):
         assert a.trntype == _enum(mujoco.mjtTrn, m.actuator_trntype[i]), i
         assert tuple(a.trnid) == tuple(m.actuator_trnid[i]), i
+        assert a.cranklength == m.actuator_cranklength[i], i
         assert a.dyntype == _enum(mujoco.mjtDyn, m.actuator_dyntype[i])
         assert a.gaintype == _enum(mujoco.mjtGain, m.actuator_gaintype[i])
         assert a.biastype == _enum(mujoco.mjtBias, m.actuator_biastype[i])

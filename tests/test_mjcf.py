@@ -140,14 +140,15 @@ SEMANTICS = {
            dyntype="filter" dynprm="0.2" gaintype="affine" gainprm="1 2 3" biastype="affine" biasprm="0 -1"/>
           <intvelocity joint="j3" kp="5" actrange="-1 1"/><damper joint="j3" kv="2" ctrlrange="0 1"/>
           <position joint="j2" kp="40" dampratio="0.7" gear="2" inheritrange="0.5"/>
-          <position joint="j1" kp="10" dampratio="1"/></actuator>
+          <position joint="j1" kp="10" dampratio="1"/>
+          <position cranksite="sa" slidersite="sb" cranklength="0.3" kp="3"/></actuator>
         <sensor><jointpos joint="j1"/><tendonpos tendon="t"/><actuatorfrc actuator="m0" name="f"/>
           <framepos objtype="site" objname="sb" noise="0.1"/><subtreecom body="a"/><touch site="sa"/></sensor>
         <contact><pair geom1="ga" geom2="floor"/><pair geom1="gb" geom2="floor" condim="1" friction="0.3"/>
           <exclude body1="a" body2="c"/></contact>
         <equality><connect body1="b" body2="c" anchor="0 0 1"/><joint joint1="j3" joint2="j1" polycoef="0 2"/>
           <weld body1="c" active="false" solref="0.05 1"/><tendon tendon1="t" polycoef="0.1"/></equality>
-        <keyframe><key name="k" qpos="0.1 0.2 0.3" ctrl="0 0 0 0 0 0.5 0 0" act="0.1 0.2 0.3" time="1"/></keyframe>
+        <keyframe><key name="k" qpos="0.1 0.2 0.3" ctrl="0 0 0 0 0 0.5 0 0 0" act="0.1 0.2 0.3" time="1"/></keyframe>
         </mujoco>""",
     "massless_static_child": """<mujoco><worldbody><body pos="1 2 3" euler="0 0 30"><joint/>
         <body pos="0 0 1"><geom type="box" size=".1 .1 .1"/></body></body>

@@ -144,14 +144,22 @@ def read_actuators(c):
         # one default actuator per class, shared by all kinds (keep what this kind reads)
         a = c.defaults.resolve(raw, "main", tag="actuator")
         a.attrib = {k: v for k, v in a.attrib.items() if k in SCHEMA[raw.tag]}
-        given = [t for t in TRANSMISSIONS if a.has(t)]
+        given = [t for t in TRANSMISSIONS if a.has(t)] + (["slidercrank"] if a.has("cranksite") else [])
         if len(given) != 1:
-            raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, body")
+            raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, "
+                          "body, cranksite")
         trn = given[0]
-        kind = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
-                "body": "body"}[trn]
-        refsite = lookup(c, a, "site", "refsite", required=False)
-        trnid = (lookup(c, a, kind, trn), refsite)
+        cranklength = 0.0
+        if trn == "slidercrank":
+            # a rod of length cranklength from the crank site pushes along the slider site's z
+            trnid = (lookup(c, a, "site", "cranksite"), lookup(c, a, "site", "slidersite"))
+            cranklength = a.float("cranklength", 0.0)
+            if not cranklength > 0:
+                raise a.error("a slider-crank needs a positive cranklength", "cranklength")
+        else:
+            kind = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
+                    "body": "body"}[trn]
+            trnid = (lookup(c, a, kind, trn), lookup(c, a, "site", "refsite", required=False))
         gear = np.array([1.0, 0, 0, 0, 0, 0])
         if a.has("gear"):
             g = a.floats("gear")
@@ -205,5 +213,6 @@ def read_actuators(c):
                             biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
                             ctrllimited=ctrllimited, ctrlrange=ctrlrange,
                             forcelimited=forcelimited, forcerange=forcerange,
-                            actlimited=actlimited, actrange=actrange, group=a.int("group", 0)))
+                            actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
+                            cranklength=cranklength))
     return out

@@ -45,7 +45,8 @@ class Actuator:
     ``gainprm``/``biasprm`` (10,) and ``dynprm`` (10,) as MuJoCo: a ``position`` actuator
     has ``gaintype="fixed"``, ``gainprm[0] = kp``, ``biastype="affine"``,
     ``biasprm[:3] = (0, -kp, -kv)``. ``trntype`` is ``"joint"``, ``"jointinparent"``,
-    ``"tendon"``, ``"site"`` or ``"body"``; ``trnid`` the target's id (and the ref site).
+    ``"tendon"``, ``"site"``, ``"body"`` or ``"slidercrank"``; ``trnid`` the target's id
+    (and the ref site; for a slider-crank the crank site and the slider site).
     """
     name: str
     trntype: str
@@ -65,6 +66,7 @@ class Actuator:
     actlimited: bool = False
     actrange: tuple = (0.0, 0.0)
     group: int = 0
+    cranklength: float = 0.0              # slider-crank: the rod's length
 
 
 @dataclass(frozen=True)
