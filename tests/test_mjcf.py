@@ -267,6 +267,19 @@ def test_error_names_the_file(tmp_path):
         load_mjcf(tmp_path / "missing.xml")
 
 
+def test_include_and_replicate_bombs_refused(tmp_path):
+    """Files that would grow without bound are refused quickly, not expanded."""
+    (tmp_path / "c.xml").write_text('<mujoco><worldbody><geom size="1"/></worldbody></mujoco>')
+    (tmp_path / "b.xml").write_text("<mujoco>" + '<include file="c.xml"/>' * 100 + "</mujoco>")
+    (tmp_path / "a.xml").write_text("<mujoco>" + '<include file="b.xml"/>' * 100 + "</mujoco>")
+    with pytest.raises(ModelError, match="more than 1000 includes"):
+        load_mjcf(tmp_path / "a.xml")
+    bomb = ('<mujoco><worldbody><replicate count="1000"><replicate count="1000"><replicate count="1000">'
+            '<geom size="1"/></replicate></replicate></replicate></worldbody></mujoco>')
+    with pytest.raises(ModelError, match="more than 200000 elements"):
+        load_mjcf(bomb)
+
+
 def test_entity_expansion_refused():
     bomb = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>'
             '<mujoco model="&lol2;"/>')

@@ -132,14 +132,21 @@ def check_attributes(node, schema_key=None):
 
 
 # -- includes ----------------------------------------------------------------------------
-def expand_includes(node, base_dir, seen=(), depth=0):
+MAX_INCLUDES = 1000          # a file may not pull in more files than this (include bombs)
+
+
+def expand_includes(node, base_dir, seen=(), depth=0, budget=None):
     """Replace every ``<include file=.../>`` under ``node`` by the included file's elements."""
+    budget = [MAX_INCLUDES] if budget is None else budget
     out = []
     for child in node.children:
         if child.tag != "include":
-            expand_includes(child, base_dir, seen, depth)
+            expand_includes(child, base_dir, seen, depth, budget)
             out.append(child)
             continue
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise child.error(f"more than {MAX_INCLUDES} includes", "file")
         if set(child.attrib) - {"file"} or "file" not in child.attrib:
             raise child.error("<include> needs exactly one attribute, file", "file")
         path = os.path.join(base_dir, child.attrib["file"])
@@ -149,7 +156,7 @@ def expand_includes(node, base_dir, seen=(), depth=0):
         sub = parse_xml(read_file(path, child), file=path)
         if sub.tag != "mujoco":
             raise sub.error("an included file must have a <mujoco> root element")
-        expand_includes(sub, base_dir, seen + (key,), depth + 1)
+        expand_includes(sub, base_dir, seen + (key,), depth + 1, budget)
         for grandchild in sub.children:
             grandchild.parent = node
             out.append(grandchild)

@@ -26,6 +26,11 @@ from .orientation import read_orientation
 from .xmlread import Node
 
 ATTRIBUTES = {"count", "offset", "euler", "sep"}
+MAX_ELEMENTS = 200_000        # a file may not grow beyond this many elements by replication
+
+
+def _size(node):
+    return 1 + sum(_size(c) for c in node.children)
 
 
 def _names(node):
@@ -65,6 +70,8 @@ def _expand(node, degrees, eulerseq):
         if count > 10000:
             raise child.error("count larger than 10000", "count")
         replaced |= _expand(child, degrees, eulerseq) | _names(child)
+        if count * sum(_size(c) for c in child.children) > MAX_ELEMENTS:
+            raise child.error(f"replication would create more than {MAX_ELEMENTS} elements", "count")
         offset = child.floats("offset", 3, default=np.zeros(3))
         step = read_orientation(Node("replicate", {k: v for k, v in child.attrib.items() if k == "euler"},
                                      child.file, child.line), degrees, eulerseq)
