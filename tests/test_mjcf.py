@@ -280,6 +280,16 @@ def test_include_and_replicate_bombs_refused(tmp_path):
         load_mjcf(bomb)
 
 
+def test_deep_chains():
+    """A 1000-body chain (a rope) loads; an absurdly deep one is a ModelError, not a crash."""
+    def chain(n):
+        return ("<mujoco><worldbody>" + '<body pos="0 0 0.1"><joint/><geom size="0.05"/>' * n
+                + "</body>" * n + "</worldbody></mujoco>")
+    assert load_mjcf(chain(1000)).nbody == 1001
+    with pytest.raises(ModelError, match="nested too deeply"):
+        load_mjcf(chain(20000))
+
+
 def test_entity_expansion_refused():
     bomb = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]>'
             '<mujoco model="&lol2;"/>')

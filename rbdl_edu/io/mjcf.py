@@ -27,6 +27,7 @@ the file, line, element and attribute.
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 
@@ -82,10 +83,18 @@ def load_mjcf(source, file=None):
     root = parse_xml(text, file)
     if root.tag != "mujoco":
         raise root.error(f"the root element must be <mujoco>, not <{root.tag}>")
-    expand_includes(root, base)
-    # absurd numbers may overflow on the way; every inertia is checked to be finite
-    with np.errstate(over="ignore", invalid="ignore"):
-        return MJCFCompiler(root, base).compile()
+    # the tree is walked recursively: allow deep chains (ropes), refuse absurd ones
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        expand_includes(root, base)
+        # absurd numbers may overflow on the way; every inertia is checked to be finite
+        with np.errstate(over="ignore", invalid="ignore"):
+            return MJCFCompiler(root, base).compile()
+    except RecursionError:
+        raise ModelError("the model is nested too deeply", file) from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 class MJCFCompiler:

@@ -37,6 +37,7 @@ in ``model.extras["urdf_meshes"]``; ``<mimic>`` relations in ``model.extras["urd
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 
@@ -295,6 +296,8 @@ def load_urdf(source, floating_base=False, file=None):
                 else:
                     raise g.error(f"unknown geometry <{g.tag}>")
 
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))                    # long chains are walked recursively
     try:
         with np.errstate(over="ignore", invalid="ignore"):       # inertias are checked finite
             if is_world:
@@ -307,6 +310,8 @@ def load_urdf(source, floating_base=False, file=None):
         raise root.error("the link tree is too deep") from None
     except (TypeError, ValueError) as e:       # a missing number deep in an element
         raise ModelError(f"invalid URDF: {e}", file, None, "robot") from None
+    finally:
+        sys.setrecursionlimit(limit)
     _check_moving_links(spec, links, joints, parent_of)
     spec.extras.update(model_name=root.get("name", ""), urdf_meshes=tuple(meshes),
                        urdf_mimic=tuple(mimic), nu=0)
