@@ -19,15 +19,17 @@ _store = weakref.WeakKeyDictionary()      # model -> {(function name, args): val
 
 
 def per_model(f):
-    """Decorator: cache ``f(model, *args)`` for as long as ``model`` lives (arrays come back read-only)."""
+    """Decorator: cache ``f(model, *args)`` for as long as ``model`` lives (arrays, alone or in a
+    tuple, come back read-only so no caller can change the cached value)."""
     @functools.wraps(f)
     def cached(model, *args):
         memo = _store.setdefault(model, {})
         key = (f.__name__,) + args
         if key not in memo:
             value = f(model, *args)
-            if isinstance(value, np.ndarray):
-                value.setflags(write=False)
+            for array in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(array, np.ndarray):
+                    array.setflags(write=False)
             memo[key] = value
         return memo[key]
     return cached
