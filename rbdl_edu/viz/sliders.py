@@ -58,6 +58,10 @@ def joint_sliders(model, q=None, view=None, controls=True, **scene_kwargs):
         s.observe(on_change, names="value")
         sliders[s.description] = s
     rows = [view, *sliders.values()]
+    if sliders:
+        rows.append(widgets.HTML("<small style='color:#666'>The joint sliders move the model from Python: "
+                                 "run the notebook to use them. Drag the view to turn it, scroll to zoom."
+                                 "</small>"))
     if controls:
         rows.append(view_controls(view))
     box = widgets.VBox(rows)

@@ -130,7 +130,9 @@ def rnea_stepper(model, q, qd, qdd, width=600, height=400):
     link = widgets.jslink((slider, "value"), (text, "selected_index"))
     legend = widgets.HTML("arrows at the body origin: <span style='color:#1f77b4'>■</span> velocity, "
                           "<span style='color:#2ca02c'>■</span> acceleration, "
-                          "<span style='color:#d62728'>■</span> force (light: angular part / moment)")
+                          "<span style='color:#d62728'>■</span> force (light: angular part / moment). "
+                          "<small style='color:#666'>The text follows the slider here; the arrows follow it "
+                          "when the notebook runs.</small>")
 
     def show(k):
         view.set_overlay(step_arrows(steps[k], xpos, xmat, view.extent))
