@@ -202,7 +202,7 @@ def branched_tree(symbolic=False):
 
 
 def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, multi_joint=False,
-              armature=0.0, root_joint=None):
+              armature=0.0, root_joint=None, symbolic=False):
     """Featherstone's random kinematic tree (``autoTree`` of spatial_v2), with any joint types.
 
     Body ``i`` (1-based) hangs from ``floor((i - 2 + ceil(bf)) / bf)`` (0 is the world), so
@@ -215,6 +215,11 @@ def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, m
     seeded generator; ``multi_joint`` puts a hinge or slide before the joint of some bodies, and
     ``armature`` a random armature up to that value. ``root_joint`` (e.g. ``"free"``)
     fixes the joint type of the first body: a floating-base tree that MuJoCo also accepts.
+
+    With ``symbolic=True`` body ``i`` has mass ``m<i>``, length ``l<i>`` and principal
+    inertias ``I<i>x, I<i>y, I<i>z`` (symbols), its principal axes along the body's, and
+    each joint axis is drawn from exact unit vectors (3-4-5 triangles) with its anchor at
+    the body origin and no ``ref``, so the equations of motion stay exact.
 
     >>> auto_tree(4, bf=2).body_parentid       # Featherstone's b1, b2, b4, b3 in depth-first order
     array([-1,  0,  1,  2,  1])
@@ -229,15 +234,24 @@ def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, m
         order.append(i)
         stack += sorted((k for k in range(1, nb + 1) if fparent[k] == i), reverse=True)
     new_id = {i: n for n, i in enumerate(order)}
-    spec = ModelSpec()
+    spec = _spec(symbolic)
+    lengths = {0: 0.0}
     for i in order[1:]:
         parent = fparent[i]
-        L, m = taper ** (i - 1), taper ** (i - 1)
-        length_parent = taper ** (parent - 1) if parent else 0.0
-        quat = [np.cos(skew / 2), np.sin(skew / 2), 0, 0] if parent else [1.0, 0, 0, 0]
-        b = spec.add_body(new_id[parent], f"b{i}", pos=[length_parent, 0.0, 0.0], quat=quat, mass=m,
-                          ipos=[L / 2, 0, 0], iquat=_random_quat(rng),
-                          inertia=m * L**2 * np.array([0.0025, 1.015 / 12, 1.015 / 12]))
+        if symbolic:
+            p = _params(True, **{f"m{i}": 0, f"l{i}": 0, f"I{i}x": 0, f"I{i}y": 0, f"I{i}z": 0})
+            L, m, inertia, iquat = p[f"l{i}"], p[f"m{i}"], [p[f"I{i}x"], p[f"I{i}y"], p[f"I{i}z"]], None
+            half = sp.nsimplify(skew) / 2
+            quat = [sp.cos(half), sp.sin(half), 0, 0] if parent else [1, 0, 0, 0]
+        else:
+            L, m = taper ** (i - 1), taper ** (i - 1)
+            inertia = m * L**2 * np.array([0.0025, 1.015 / 12, 1.015 / 12])
+            iquat = _random_quat(rng)
+            quat = [np.cos(skew / 2), np.sin(skew / 2), 0, 0] if parent else [1.0, 0, 0, 0]
+        lengths[i] = L
+        b = spec.add_body(new_id[parent], f"b{i}", pos=[lengths[parent], 0, 0],
+                          quat=np.array(quat, dtype=object if symbolic else float), mass=m,
+                          ipos=[L / 2, 0, 0], iquat=iquat, inertia=inertia)
         kinds = [str(rng.choice(joint_types))]
         if root_joint is not None and i == 1:
             kinds = [root_joint]
@@ -245,6 +259,10 @@ def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, m
             # a second hinge or slide on the same body (MuJoCo allows nothing to turn after a ball)
             kinds.insert(0, str(rng.choice(["hinge", "slide"])))
         for k, kind in enumerate(kinds):
+            if symbolic:
+                axis = np.array(_EXACT_AXES[rng.integers(len(_EXACT_AXES))], dtype=object)
+                spec.add_joint(b, kind, f"j{i}_{k}", axis=axis * (1 if rng.uniform() < 0.5 else -1))
+                continue
             axis = rng.normal(size=3)
             spec.add_joint(b, kind, f"j{i}_{k}", axis=axis / np.linalg.norm(axis),
                            pos=rng.normal(scale=0.1, size=3) if kind in ("hinge", "ball") else None,
@@ -261,6 +279,11 @@ def floating_base(model):
     9
     """
     return ModelSpec.from_model(model).with_floating_base().compile()
+
+
+_R = sp.Rational
+_EXACT_AXES = [(_R(3, 5), _R(4, 5), 0), (0, _R(3, 5), _R(4, 5)), (_R(4, 5), 0, _R(3, 5)),
+               (1, 0, 0), (0, 1, 0), (0, 0, 1), (_R(12, 13), 0, _R(5, 13))]
 
 
 def _random_quat(rng):

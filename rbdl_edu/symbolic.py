@@ -150,10 +150,11 @@ def is_identically_zero(expr, q):
     r"""Exact test that ``expr`` vanishes for all values of its symbols.
 
     The equations of motion of hinge/slide trees are polynomials in the parameters,
-    the velocities and :math:`\sin q_i, \cos q_i`. Writing :math:`s_i = \sin q_i`,
-    :math:`c_i = \cos q_i`, the expression is identically zero exactly when its
-    polynomial reduces to zero modulo :math:`s_i^2 + c_i^2 - 1` (a Gröbner basis:
-    the leading terms :math:`s_i^2` share no factor). This is ``sympy.simplify(expr) == 0``
+    the velocities and :math:`\sin\theta, \cos\theta` of the joint angles :math:`q_i`
+    (and of constant angles such as a fixed skew). Writing :math:`s = \sin\theta`,
+    :math:`c = \cos\theta` for every angle, the expression is identically zero exactly
+    when its polynomial reduces to zero modulo :math:`s^2 + c^2 - 1` (a Gröbner basis:
+    the leading terms :math:`s^2` share no factor). This is ``sympy.simplify(expr) == 0``
     done by polynomial algebra, which stays fast on 3-D arms where ``simplify`` does not.
 
     >>> q1 = sp.Symbol('q1')
@@ -161,16 +162,23 @@ def is_identically_zero(expr, q):
     True
     >>> is_identically_zero(sp.sin(q1)**2 - 1, [q1])
     False
+    >>> is_identically_zero(q1 * (sp.cos(sp.Rational(3, 7))**2 + sp.sin(sp.Rational(3, 7))**2 - 1), [q1])
+    True
     """
     expr = sp.sympify(expr)
     q = list(q)
-    if any(f.args[0] not in q for f in expr.atoms(sp.sin, sp.cos)):
+
+    def is_angle(x):                                   # a joint variable or a constant
+        return x in q or not x.free_symbols
+
+    if not all(is_angle(f.args[0]) for f in expr.atoms(sp.sin, sp.cos)):
         expr = sp.expand_trig(expr)                    # sin(q1 + q2) -> products
-        if any(f.args[0] not in q for f in expr.atoms(sp.sin, sp.cos)):
+        if not all(is_angle(f.args[0]) for f in expr.atoms(sp.sin, sp.cos)):
             raise ValueError("the expression has trigonometric terms that are not sin(q_i), cos(q_i)")
-    s = sp.symbols(f"s_1:{len(q) + 1}")
-    c = sp.symbols(f"c_1:{len(q) + 1}")
-    expr = expr.xreplace({sp.sin(qi): si for qi, si in zip(q, s)} | {sp.cos(qi): ci for qi, ci in zip(q, c)})
+    angles = q + sorted({f.args[0] for f in expr.atoms(sp.sin, sp.cos)} - set(q), key=str)
+    s = sp.symbols(f"s_1:{len(angles) + 1}")
+    c = sp.symbols(f"c_1:{len(angles) + 1}")
+    expr = expr.xreplace({sp.sin(a): si for a, si in zip(angles, s)} | {sp.cos(a): ci for a, ci in zip(angles, c)})
     gens = list(s) + list(c) + sorted(expr.free_symbols - set(s) - set(c), key=str)
     try:
         P = sp.Poly(expr, *gens)                       # expands; rational coefficients stay exact

@@ -25,6 +25,9 @@ SYSTEMS = {
     "skew_arm_3d": lambda: models.skew_arm(symbolic=True),
     "slide_hinge_chain": lambda: models.slide_hinge_chain(symbolic=True),
     "branched_tree": lambda: models.branched_tree(symbolic=True),
+    # Featherstone's random tree, symbolic: hinges and slides on exact skewed axes
+    "auto_tree": lambda: models.auto_tree(4, bf=2, skew=0.3, joint_types=("hinge", "slide"),
+                                          seed=2, symbolic=True),
 }
 
 
