@@ -51,18 +51,25 @@ def pendulum(symbolic=False):
 def double_pendulum(symbolic=False):
     """Two links hanging from the origin, hinges about y.
 
-    Parameters per link ``k = 1, 2``: ``mk`` (mass), ``lk`` (length: the next joint sits
-    ``l1`` below the first), ``ck`` (joint to center of mass), ``Ik`` (inertia about y).
+    Parameters per link ``k = 1, 2``: ``mk`` (mass), ``ck`` (joint to center of mass),
+    ``Ik`` (inertia about the center of mass, every axis), and ``l1`` (the elbow sits
+    ``l1`` below the shoulder).
 
     >>> double_pendulum().nv
     2
     """
-    p = _params(symbolic, m1=1.0, m2=1.0, l1=1.0, l2=1.0, c1=0.5, c2=0.5, I1=1 / 12, I2=1 / 12)
+    p = _params(symbolic, m1=1.0, m2=1.0, l1=1.0, c1=0.5, c2=0.5, I1=1 / 12, I2=1 / 12)
+    return _two_links(symbolic, ("upper", "lower"), p["m1"], p["m2"], p["l1"], p["c1"], p["c2"],
+                      p["I1"], p["I2"])
+
+
+def _two_links(symbolic, names, m1, m2, l1, c1, c2, I1, I2):
+    """Two links hanging from the origin with hinges about y (the double pendulum's shape):
+    the elbow ``l1`` below the shoulder, centers of mass ``c1``, ``c2`` below each joint."""
     spec = _spec(symbolic)
-    b1 = spec.add_body(0, "upper", mass=p["m1"], ipos=[0, 0, -p["c1"]], inertia=[p["I1"], p["I1"], p["I1"]])
+    b1 = spec.add_body(0, names[0], mass=m1, ipos=[0, 0, -c1], inertia=[I1, I1, I1])
     spec.add_joint(b1, "hinge", "shoulder", axis=[0, 1, 0])
-    b2 = spec.add_body(b1, "lower", pos=[0, 0, -p["l1"]], mass=p["m2"], ipos=[0, 0, -p["c2"]],
-                       inertia=[p["I2"], p["I2"], p["I2"]])
+    b2 = spec.add_body(b1, names[1], pos=[0, 0, -l1], mass=m2, ipos=[0, 0, -c2], inertia=[I2, I2, I2])
     spec.add_joint(b2, "hinge", "elbow", axis=[0, 1, 0])
     _draw_link(spec, b1, 1.0), _draw_link(spec, b2, 1.0)
     return spec.compile()
@@ -76,14 +83,8 @@ def acrobot(symbolic=False):
     ('shoulder', 'elbow')
     """
     p = _params(symbolic, m1=1.0, m2=1.0, l1=1.0, lc1=0.5, lc2=0.5, I1=0.083, I2=0.33)
-    spec = _spec(symbolic)
-    b1 = spec.add_body(0, "link1", mass=p["m1"], ipos=[0, 0, -p["lc1"]], inertia=[p["I1"], p["I1"], p["I1"]])
-    spec.add_joint(b1, "hinge", "shoulder", axis=[0, 1, 0])
-    b2 = spec.add_body(b1, "link2", pos=[0, 0, -p["l1"]], mass=p["m2"], ipos=[0, 0, -p["lc2"]],
-                       inertia=[p["I2"], p["I2"], p["I2"]])
-    spec.add_joint(b2, "hinge", "elbow", axis=[0, 1, 0])
-    _draw_link(spec, b1, 1.0), _draw_link(spec, b2, 1.0)
-    return spec.compile()
+    return _two_links(symbolic, ("link1", "link2"), p["m1"], p["m2"], p["l1"], p["lc1"], p["lc2"],
+                      p["I1"], p["I2"])
 
 
 def cart_pole(symbolic=False):
