@@ -96,9 +96,11 @@ def plot_matrix(M, ax=None, title=None, annotate=None):
     ax.imshow(shown, cmap="Blues", vmin=0)
     n, m = M.shape
     if annotate if annotate is not None else max(n, m) <= 8:
+        dark = 0.6 * np.abs(M).max()               # white text on the darker cells
         for r in range(n):
             for c in range(m):
-                ax.text(c, r, f"{M[r, c]:.2g}", ha="center", va="center", fontsize=8)
+                ax.text(c, r, f"{M[r, c]:.2g}", ha="center", va="center", fontsize=8,
+                        color="white" if abs(M[r, c]) > dark else "black")
     ax.set_xticks(range(m))
     ax.set_yticks(range(n))
     if title:
