@@ -192,7 +192,7 @@ def branched_tree(symbolic=False):
     for side, sgn in (("left", 1), ("right", -1)):
         q = _params(symbolic, **{f"m_{side}1": 0.5, f"m_{side}2": 0.3, f"l_{side}": 0.4,
                                  f"c_{side}1": 0.2, f"c_{side}2": 0.15, f"I_{side}1": 0.01,
-                                 f"I_{side}2": 0.005, f"w": 0.2})
+                                 f"I_{side}2": 0.005, "w": 0.2})
         up = spec.add_body(torso, f"{side}_upper", pos=[0, sgn * q["w"], 0], mass=q[f"m_{side}1"],
                            ipos=[q[f"c_{side}1"], 0, 0], inertia=[q[f"I_{side}1"]] * 3)
         spec.add_joint(up, "hinge", f"{side}_shoulder", axis=[0, 1, 0])

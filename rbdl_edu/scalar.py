@@ -3,7 +3,7 @@
 The algorithms are written once over NumPy arrays. Numeric inputs are float arrays
 (with optional leading batch dimensions); symbolic inputs are NumPy arrays of
 ``dtype=object`` whose entries are SymPy expressions. The few places where the two
-differ (``sin``, ``cos``, ``sqrt``, small matrix inverses) dispatch here, and
+differ (``sin``, ``cos``, small matrix inverses) dispatch here, and
 nowhere else.
 
 >>> import sympy as sp
@@ -80,16 +80,6 @@ def _elementwise(f_num, f_sym):
 
 sin = _elementwise(np.sin, sp.sin)
 cos = _elementwise(np.cos, sp.cos)
-sqrt = _elementwise(np.sqrt, sp.sqrt)
-
-
-def simplify(x):
-    """``sympy.simplify`` applied entrywise to an object array (floats pass through)."""
-    if isinstance(x, np.ndarray) and x.dtype == object:
-        return np.vectorize(sp.simplify, otypes=[object])(x)
-    if isinstance(x, sp.Basic):
-        return sp.simplify(x)
-    return x
 
 
 def inv(A):

@@ -16,7 +16,6 @@ from rbdl_edu.collision.driver import COLLIDERS, narrowphase
 from rbdl_edu.collision.filters import bitmask_rejects, body_pair_filter
 from rbdl_edu.collision.geometry import geom_aabb, geom_poses, geom_rbound
 from rbdl_edu.io.export import to_mjcf
-from rbdl_edu.model import GEOM_NAMES
 
 SOLID = ["sphere", "capsule", "ellipsoid", "cylinder", "box"]
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
-from rbdl_edu.model import BALL, FREE, HINGE, SLIDE
+from rbdl_edu.model import FREE, HINGE, SLIDE
 
 from test_collision_mujoco import CLOSED_FORM
 

@@ -12,7 +12,7 @@ import numpy as np
 import pythreejs as three
 
 from ..model import BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HINGE, MESH, PLANE, SLIDE, SPHERE
-from ..rotation import mat_to_quat, quat_to_mat
+from ..rotation import mat_to_quat
 
 _Y_TO_Z = [float(np.sin(np.pi / 4)), 0.0, 0.0, float(np.cos(np.pi / 4))]   # +90° about x, three order
 
