@@ -6,16 +6,17 @@
 >>> M.shape
 (2, 2)
 """
-from . import models
+from . import collision, io, models
 from .aba import aba
-from .collision import collision
 from .crba import crba
+from .data import Data
 from .integrate import integrate_pos, random_qpos
-from .io import ModelError, load_mjcf, load_model, load_urdf
+from .io import ModelError
 from .kinematics import (body_jacobian, body_velocities, center_of_mass, com_positions,
                          forward_kinematics, kinetic_energy, momentum, point_jacobian,
                          potential_energy)
-from .model import Data, Model, Option
+from .loading import load_mjcf, load_model, load_urdf
+from .model import Model, Option
 from .rnea import bias, rnea
 from .spec import ModelSpec
 
@@ -23,4 +24,4 @@ __all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "cr
            "integrate_pos", "random_qpos", "forward_kinematics", "com_positions", "center_of_mass",
            "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
            "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError",
-           "collision"]
+           "collision", "io"]

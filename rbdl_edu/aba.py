@@ -10,13 +10,10 @@ ABA finds :math:`\ddot q` from :math:`\tau` in :math:`O(n)` without forming :mat
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .joints import jcalc
-from .kinematics import body_spatial_inertia, state
-from .rnea import applied_wrench
-from .scalar import asarray, eye, inv, zeros
-from .spatial import cross_force, cross_motion, mv
+from .scalar import inv, namespace
+from .spatial import cross_force, cross_motion
+from .tree import Xtree, applied_wrench, body_inertia, by_dof, dofs, gravity_acceleration, state
 
 
 def aba(model, q, qd, tau, xfrc_applied=None):
@@ -43,62 +40,42 @@ def aba(model, q, qd, tau, xfrc_applied=None):
     array([-4.905])
     """
     q, qd, tau = state(model, q, qd, tau)
-    batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1], tau.shape[:-1])
+    xp = namespace(q, qd, tau)
     nb, parent = model.nbody, model.body_parentid
-    like = (q, qd, tau, model.body_mass, model.body_pos)
-    Xup, S, c, v = [None] * nb, [None] * nb, [None] * nb, [zeros(batch + (6,), *like)] + [None] * (nb - 1)
-    IA, pA = [None] * nb, [None] * nb
-    X0 = [eye(6, *like)] * nb
-    armature = asarray(model.dof_armature)
+    Xup, S, c, X0 = [None] * nb, [None] * nb, [None] * nb, [xp.eye(6, dtype=q.dtype)] * nb
+    v, IA, pA = [xp.zeros(6, dtype=q.dtype)] + [None] * (nb - 1), [None] * nb, [None] * nb
 
     # pass 1, root to leaves: velocities, velocity products, isolated-body inertias and biases
     for i in range(1, nb):
-        Xup[i], S[i], cJ = jcalc(model, i, q, qd)
-        dofs = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        vJ = mv(S[i], qd[..., dofs])
-        v[i] = mv(Xup[i], v[parent[i]]) + vJ                 # v_i = ^iX_λ v_λ + S_i q̇_i
-        c[i] = cJ + cross_motion(v[i], vJ)                        # c_i = c_J + v_i × v_J
-        IA[i] = np.broadcast_to(body_spatial_inertia(model, i), batch + (6, 6))
-        pA[i] = cross_force(v[i], mv(IA[i], v[i]))             # p^A_i = v_i ×* I_i v_i − f^ext_i
+        XJ, S[i], vJ, cJ = jcalc(model, i, q, qd)
+        Xup[i], p = XJ @ Xtree(model, i), parent[i]
+        v[i] = xp.matvec(Xup[i], v[p]) + vJ                   # v_i = ^iX_λ v_λ + S_i q̇_i
+        c[i] = cJ + cross_motion(v[i], vJ)                      # c_i = c_J + v_i × v_J
+        IA[i] = body_inertia(model, i)
+        pA[i] = cross_force(v[i], xp.matvec(IA[i], v[i]))       # p^A_i = v_i ×* I_i v_i − f^ext_i
         if xfrc_applied is not None:
-            X0[i] = Xup[i] @ X0[parent[i]]
+            X0[i] = Xup[i] @ X0[p]
             pA[i] = pA[i] - applied_wrench(model, i, X0[i], xfrc_applied)
 
     # pass 2, leaves to root: articulated-body inertias and bias forces
     U, Dinv, u = [None] * nb, [None] * nb, [None] * nb
     for i in range(nb - 1, 0, -1):
-        dofs = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        ST = np.swapaxes(S[i], -1, -2)
-        U[i] = IA[i] @ S[i]                                    # U_i = I^A_i S_i
-        D = ST @ U[i] + _diag(armature[dofs], like)            # D_i = S_i^T U_i (+ armature)
-        Dinv[i] = inv(D)
-        u[i] = tau[..., dofs] - mv(ST, pA[i])                # u_i = τ_i − S_i^T p^A_i
-        if parent[i] > 0:
-            UT = np.swapaxes(U[i], -1, -2)
+        d, p = dofs(model, i), parent[i]
+        U[i] = IA[i] @ S[i]                                     # U_i = I^A_i S_i
+        Dinv[i] = inv(S[i].mT @ U[i] + xp.diag(model.dof_armature[d]))   # D_i = S_i^T U_i (+ armature)
+        u[i] = tau[..., d] - xp.matvec(S[i].mT, pA[i])           # u_i = τ_i − S_i^T p^A_i
+        if p > 0:
             # I^a = I^A_i − U_i D_i^{-1} U_i^T ;  p^a = p^A_i + I^a c_i + U_i D_i^{-1} u_i
-            Ia = IA[i] - U[i] @ Dinv[i] @ UT
-            pa = pA[i] + mv(Ia, c[i]) + mv(U[i] @ Dinv[i], u[i])
-            XT = np.swapaxes(Xup[i], -1, -2)
+            Ia = IA[i] - U[i] @ Dinv[i] @ U[i].mT
+            pa = pA[i] + xp.matvec(Ia, c[i]) + xp.matvec(U[i] @ Dinv[i], u[i])
             # hand them to the parent: ^λX_i^* I^a ^iX_λ and ^λX_i^* p^a
-            IA[parent[i]] = IA[parent[i]] + XT @ Ia @ Xup[i]
-            pA[parent[i]] = pA[parent[i]] + mv(XT, pa)
+            IA[p] = IA[p] + Xup[i].mT @ Ia @ Xup[i]
+            pA[p] = pA[p] + xp.matvec(Xup[i].mT, pa)
 
     # pass 3, root to leaves: accelerations (the world accelerates upward: gravity)
-    a = [zeros(batch + (6,), *like) for _ in range(nb)]
-    a[0][..., 3:] = -asarray(model.opt.gravity)
-    qdd = zeros(batch + (model.nv,), *like)
+    a, qdd = [gravity_acceleration(model)] + [None] * (nb - 1), [None] * nb
     for i in range(1, nb):
-        dofs = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        a_p = mv(Xup[i], a[parent[i]]) + c[i]                # a' = ^iX_λ a_λ + c_i
-        # q̈_i = D_i^{-1} (u_i − U_i^T a')
-        qdd[..., dofs] = mv(Dinv[i], u[i] - mv(np.swapaxes(U[i], -1, -2), a_p))
-        a[i] = a_p + mv(S[i], qdd[..., dofs])                # a_i = a' + S_i q̈_i
-    return qdd
-
-
-def _diag(values, like):
-    """A diagonal matrix of ``values`` with the dtype of ``like``."""
-    D = zeros((len(values), len(values)), *like)
-    for k, x in enumerate(values):
-        D[k, k] = x
-    return D
+        a_p = xp.matvec(Xup[i], a[parent[i]]) + c[i]           # a' = ^iX_λ a_λ + c_i
+        qdd[i] = xp.matvec(Dinv[i], u[i] - xp.matvec(U[i].mT, a_p))   # q̈_i = D_i^{-1} (u_i − U_i^T a')
+        a[i] = a_p + xp.matvec(S[i], qdd[i])                    # a_i = a' + S_i q̈_i
+    return by_dof(model, qdd, q.shape[:-1])

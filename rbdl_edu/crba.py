@@ -11,11 +11,9 @@ nonzero only on ancestor chains (see :mod:`rbdl_edu.factor`).
 """
 from __future__ import annotations
 
-import numpy as np
-
 from .joints import jcalc
-from .kinematics import body_spatial_inertia, state
-from .scalar import asarray, zeros
+from .scalar import namespace
+from .tree import Xtree, body_inertia, by_dof_blocks, state
 
 
 def crba(model, q):
@@ -38,39 +36,34 @@ def crba(model, q):
     array([[2.]])
     """
     (q,) = state(model, q)
-    batch, nb, parent = q.shape[:-1], model.nbody, model.body_parentid
-    Xup, S = [None] * nb, [None] * nb
-    IC = [None] * nb
+    xp = namespace(q)
+    nb, parent = model.nbody, model.body_parentid
+    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
     for i in range(1, nb):
-        Xup[i], S[i], _ = jcalc(model, i, q)
-        IC[i] = np.broadcast_to(body_spatial_inertia(model, i), batch + (6, 6))
+        XJ, S[i], _, _ = jcalc(model, i, q, xp.zeros(model.nv, dtype=q.dtype))
+        Xup[i] = XJ @ Xtree(model, i)
+        IC[i] = body_inertia(model, i)
 
     # composite inertias, leaves to root: I^c_λ += ^λX_i^* I^c_i ^iX_λ = X^T I^c_i X
     for i in range(nb - 1, 0, -1):
         if parent[i] > 0:
-            XT = np.swapaxes(Xup[i], -1, -2)
-            IC[parent[i]] = IC[parent[i]] + XT @ IC[i] @ Xup[i]
+            IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
 
-    M = zeros(batch + (model.nv, model.nv), q, model.body_mass, model.body_pos)
+    M = {}                                   # M's blocks, keyed by the two bodies
     for i in range(1, nb):
         if model.body_dofnum[i] == 0:
             continue
-        di = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
         # F = I^c_i S_i: the force it takes to accelerate the subtree along each joint axis
         F = IC[i] @ S[i]
-        M[..., di, di] = np.swapaxes(S[i], -1, -2) @ F
+        M[i, i] = S[i].mT @ F
         j = i
         while parent[j] > 0:
             # carry F to the parent: ^λX_j^* F = (^jX_λ)^T F
-            F = np.swapaxes(Xup[j], -1, -2) @ F
+            F = Xup[j].mT @ F
             j = parent[j]
-            if model.body_dofnum[j] == 0:
-                continue
-            dj = slice(model.body_dofadr[j], model.body_dofadr[j] + model.body_dofnum[j])
-            # M_ji = S_j^T F, and M is symmetric
-            M[..., dj, di] = np.swapaxes(S[j], -1, -2) @ F
-            M[..., di, dj] = np.swapaxes(M[..., dj, di], -1, -2)
-    armature = asarray(model.dof_armature)
-    for k in range(model.nv):
-        M[..., k, k] = M[..., k, k] + armature[k]
-    return M
+            if model.body_dofnum[j]:
+                # M_ji = S_j^T F, and M is symmetric
+                M[j, i] = S[j].mT @ F
+                M[i, j] = M[j, i].mT
+    # joint armature: an extra inertia on each dof, on M's diagonal
+    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(model.dof_armature)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kinematics import state
-from .model import BALL, FREE
+from .tree import state
+from .enums import BALL, FREE
 from .rotation import quat_integrate
 
 

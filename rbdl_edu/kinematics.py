@@ -1,91 +1,36 @@
 r"""Kinematics: body poses, velocities, Jacobians, center of mass, energy and momentum.
 
 Every function takes ``q (..., nq)`` (and ``qd (..., nv)``) with optional leading batch
-dimensions, and runs on SymPy symbols too. Body spatial velocities are in body
-coordinates, ``[ω; v_O]`` (book, chapter 3).
+dimensions, and runs on SymPy symbols and JAX arrays too. Body spatial velocities are in
+body coordinates, ``[ω; v_O]`` (book, chapter 3). :func:`kinematics` is the pipeline's
+first stage (MuJoCo's ``mj_kinematics``): it fills ``Data``'s poses from ``data.qpos``.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .joints import jcalc
-from .memo import per_model
-from .rotation import quat_to_mat
-from .scalar import asarray, eye, zeros
-from .spatial import plucker_inv, spatial_inertia
-
-
-def state(model, q, qd=None, qdd=None):
-    """Check shapes and convert ``q``, ``qd``, ``qdd`` to arrays (float or symbolic).
-
-    >>> from rbdl_edu.models import double_pendulum
-    >>> state(double_pendulum(), [0.0, 1.0])[0]
-    array([0., 1.])
-    >>> state(double_pendulum(), [0.0])
-    Traceback (most recent call last):
-    ...
-    ValueError: q has shape (1,); expected (..., 2) for this model (nq=2)
-    """
-    out = []
-    for name, x, n in (("q", q, model.nq), ("qd", qd, model.nv), ("qdd", qdd, model.nv)):
-        if x is None:
-            out.append(None)
-            continue
-        x = asarray(x)
-        if x.ndim == 0 or x.shape[-1] != n:
-            size = "nq" if name == "q" else "nv"
-            raise ValueError(f"{name} has shape {x.shape}; expected (..., {n}) for this model ({size}={n})")
-        out.append(x)
-    while out and out[-1] is None:       # return as many arrays as were given
-        out.pop()
-    return out
-
-
-def pose_from_plucker(X):
-    """Rotation ``R`` (child axes in the parent) and origin ``r`` of the child frame from the
-    motion transform ``X`` = :math:`{}^cX_p`: ``E = R.T``, lower-left block ``-E [r]x``.
-
-    >>> from rbdl_edu.spatial import plucker_from_pose
-    >>> R, r = pose_from_plucker(plucker_from_pose(np.eye(3), [1.0, 2.0, 3.0]))
-    >>> r
-    array([1., 2., 3.])
-    """
-    R = np.swapaxes(X[..., :3, :3], -1, -2)
-    rx = -R @ X[..., 3:, :3]                   # [r]x = -E^T (-E [r]x)
-    r = np.stack([rx[..., 2, 1], rx[..., 0, 2], rx[..., 1, 0]], axis=-1)
-    return R, r
-
-
-@per_model
-def body_spatial_inertia(model, i):
-    r"""Spatial inertia of body ``i`` in its own frame, from ``body_mass``, ``body_ipos``,
-    ``body_iquat`` and ``body_inertia``: :math:`I_c = R\,\mathrm{diag}(I)\,R^T`.
-
-    >>> from rbdl_edu.models import pendulum
-    >>> body_spatial_inertia(pendulum(), 1)[3:, 3:]
-    array([[1., 0., 0.],
-           [0., 1., 0.],
-           [0., 0., 1.]])
-    """
-    Ri = quat_to_mat(model.body_iquat[i])
-    Ic = Ri @ (asarray(model.body_inertia[i])[:, None] * np.swapaxes(Ri, -1, -2))
-    return spatial_inertia(model.body_mass[i], model.body_ipos[i], Ic)
+from .rotation import mat_to_quat, quat_to_mat, skew
+from .scalar import namespace
+from .spatial import plucker_inv, pose_from_plucker
+from .tree import Xtree, body_inertia, dofs, gravity_acceleration, state
 
 
 def world_transforms(model, q):
-    r"""Motion transforms :math:`{}^iX_0` from the world to every body, ``(..., nbody, 6, 6)``.
+    r"""Motion transforms :math:`{}^iX_0 = {}^iX_\lambda\, {}^\lambda X_0` from the world to every
+    body, ``(..., nbody, 6, 6)``.
 
     >>> from rbdl_edu.models import pendulum
     >>> world_transforms(pendulum(), np.zeros(1)).shape
     (2, 6, 6)
     """
     (q,) = state(model, q)
-    X0 = zeros(q.shape[:-1] + (model.nbody, 6, 6), q, model.body_pos)
-    X0[..., 0, :, :] = eye(6, X0)
+    xp = namespace(q)
+    X0 = [xp.eye(6, dtype=q.dtype)]
     for i in range(1, model.nbody):
-        Xup, _, _ = jcalc(model, i, q)
-        X0[..., i, :, :] = Xup @ X0[..., model.body_parentid[i], :, :]
-    return X0
+        XJ, _, _, _ = jcalc(model, i, q, xp.zeros(model.nv, dtype=q.dtype))
+        X0.append(XJ @ Xtree(model, i) @ X0[model.body_parentid[i]])
+    return xp.stack(xp.broadcast_arrays(*X0), axis=-3)
 
 
 def forward_kinematics(model, q):
@@ -109,7 +54,7 @@ def com_positions(model, q):
     array([ 0.,  0., -1.])
     """
     xpos, xmat = forward_kinematics(model, q)
-    return xpos + (xmat @ asarray(model.body_ipos)[..., None])[..., 0]
+    return xpos + namespace(xpos).matvec(xmat, model.body_ipos)
 
 
 def center_of_mass(model, q):
@@ -119,7 +64,7 @@ def center_of_mass(model, q):
     >>> round(float(center_of_mass(pendulum(), [np.pi / 2])[0]), 12)   # swung to -x
     -1.0
     """
-    m = asarray(model.body_mass)
+    m = model.body_mass
     return (m[:, None] * com_positions(model, q)).sum(-2) / m.sum()
 
 
@@ -132,13 +77,12 @@ def body_velocities(model, q, qd):
     array([0., 2., 0., 0., 0., 0.])
     """
     q, qd = state(model, q, qd)
-    v = zeros(q.shape[:-1] + (model.nbody, 6), q, qd, model.body_pos)
+    xp = namespace(q, qd)
+    v = [xp.zeros(6, dtype=q.dtype)]
     for i in range(1, model.nbody):
-        Xup, S, _ = jcalc(model, i, q)
-        a, n = model.body_dofadr[i], model.body_dofnum[i]
-        vJ = (S @ qd[..., a:a + n, None])[..., 0]
-        v[..., i, :] = (Xup @ v[..., model.body_parentid[i], :, None])[..., 0] + vJ
-    return v
+        XJ, S, vJ, _ = jcalc(model, i, q, qd)
+        v.append(xp.matvec(XJ @ Xtree(model, i), v[model.body_parentid[i]]) + vJ)
+    return xp.stack(xp.broadcast_arrays(*v), axis=-2)
 
 
 def body_jacobian(model, q, body):
@@ -152,16 +96,21 @@ def body_jacobian(model, q, body):
            [0., 0.]])
     """
     (q,) = state(model, q)
+    xp = namespace(q)
     X0 = world_transforms(model, q)
-    J = zeros(q.shape[:-1] + (6, model.nv), q, model.body_pos)
+    qd0 = xp.zeros(model.nv, dtype=q.dtype)
+    columns = {}
     k = body
     while k > 0:
-        _, S, _ = jcalc(model, k, q)
-        a, n = model.body_dofadr[k], model.body_dofnum[k]
-        if n:
-            J[..., :, a:a + n] = X0[..., body, :, :] @ plucker_inv(X0[..., k, :, :]) @ S
+        _, S, _, _ = jcalc(model, k, q, qd0)
+        columns[k] = X0[..., body, :, :] @ plucker_inv(X0[..., k, :, :]) @ S
         k = model.body_parentid[k]
-    return J
+    blocks = [columns.get(i, xp.zeros((6, int(model.body_dofnum[i])), dtype=q.dtype))
+              for i in range(1, model.nbody) if model.body_dofnum[i]]
+    if not blocks:
+        return xp.zeros(q.shape[:-1] + (6, 0), dtype=q.dtype)
+    batch = q.shape[:-1]
+    return xp.concatenate([xp.broadcast_to(b, batch + b.shape[-2:]) for b in blocks], axis=-1)
 
 
 def point_jacobian(model, q, body, point):
@@ -181,11 +130,9 @@ def point_jacobian(model, q, body, point):
     xpos, xmat = forward_kinematics(model, q)
     Jb = body_jacobian(model, q, body)
     R, x = xmat[..., body, :, :], xpos[..., body, :]
-    r_local = (np.swapaxes(R, -1, -2) @ (asarray(point) - x)[..., None])[..., 0]
+    r_local = namespace(q).matvec(R.mT, point - x)
     # v_p = v_O + ω × r = v_O - [r]x ω, in body coordinates, then rotated to the world
-    from .rotation import skew
-    jac_lin_body = Jb[..., 3:, :] - skew(r_local) @ Jb[..., :3, :]
-    return R @ jac_lin_body, R @ Jb[..., :3, :]
+    return R @ (Jb[..., 3:, :] - skew(r_local) @ Jb[..., :3, :]), R @ Jb[..., :3, :]
 
 
 def kinetic_energy(model, q, qd):
@@ -196,11 +143,9 @@ def kinetic_energy(model, q, qd):
     1.0
     """
     v = body_velocities(model, q, qd)
-    T = 0
-    for i in range(1, model.nbody):
-        vi = v[..., i, :]
-        T = T + (vi[..., None, :] @ body_spatial_inertia(model, i) @ vi[..., :, None])[..., 0, 0] / 2
-    return T
+    xp = namespace(v)
+    return sum(xp.vecdot(v[..., i, :], xp.matvec(body_inertia(model, i), v[..., i, :])) / 2
+               for i in range(1, model.nbody))
 
 
 def potential_energy(model, q):
@@ -211,8 +156,8 @@ def potential_energy(model, q):
     -9.81
     """
     c = com_positions(model, q)
-    g = asarray(model.opt.gravity)
-    return -(asarray(model.body_mass) * (c @ g)).sum(-1)
+    g = -gravity_acceleration(model)[3:]
+    return -(model.body_mass * (c @ g)).sum(-1)
 
 
 def momentum(model, q, qd):
@@ -224,10 +169,44 @@ def momentum(model, q, qd):
     2.0
     """
     q, qd = state(model, q, qd)
-    X0 = world_transforms(model, q)
-    v = body_velocities(model, q, qd)
-    h = zeros(q.shape[:-1] + (6,), q, qd, model.body_pos)
-    for i in range(1, model.nbody):
-        Iv = body_spatial_inertia(model, i) @ v[..., i, :, None]
-        h = h + (np.swapaxes(X0[..., i, :, :], -1, -2) @ Iv)[..., 0]
-    return h
+    X0, v = world_transforms(model, q), body_velocities(model, q, qd)
+    xp = namespace(X0, v)
+    return sum(xp.matvec(X0[..., i, :, :].mT, xp.matvec(body_inertia(model, i), v[..., i, :]))
+               for i in range(1, model.nbody))
+
+
+def kinematics(model, data):
+    """Fill ``data``'s poses from ``data.qpos`` (MuJoCo's ``mj_kinematics``): bodies
+    (``xpos``, ``xquat``, ``xmat``), inertial frames (``xipos``, ``ximat``), joint anchors
+    and axes (``xanchor``, ``xaxis``), geoms and sites (``geom_xpos``, ``geom_xmat``,
+    ``site_xpos``, ``site_xmat``). Mocap bodies are placed at ``data.mocap_pos``/``mocap_quat``.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.models.pendulum(); data = rbd.Data(model)
+    >>> data.qpos[:] = np.pi / 2; kinematics(model, data)
+    >>> data.xipos[1].round(12)            # the bob swung to -x
+    array([-1.,  0.,  0.])
+    """
+    m = model
+    xpos, xmat = forward_kinematics(m, data.qpos)
+    for b in np.flatnonzero(m.body_mocapid >= 0):
+        # a mocap body (a child of the world) sits where the user puts it, and carries
+        # everything below it along: x' = p_new + R_new R_old^T (x - p_old)
+        k = m.body_mocapid[b]
+        R_new = quat_to_mat(data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k]))
+        T = R_new @ xmat[b].T
+        below = m.body_rootid == b
+        xpos[below] = data.mocap_pos[k] + (xpos[below] - xpos[b]) @ T.T
+        xmat[below] = T @ xmat[below]
+    data.xpos, data.xmat, data.xquat = xpos, xmat, mat_to_quat(xmat)
+    data.xipos = xpos + np.matvec(xmat, m.body_ipos)
+    data.ximat = xmat @ quat_to_mat(m.body_iquat)
+    b = m.jnt_bodyid
+    data.xanchor = xpos[b] + np.matvec(xmat[b], m.jnt_pos)
+    data.xaxis = np.matvec(xmat[b], m.jnt_axis)
+    b = m.geom_bodyid
+    data.geom_xpos = xpos[b] + np.matvec(xmat[b], m.geom_pos)
+    data.geom_xmat = xmat[b] @ quat_to_mat(m.geom_quat)
+    b = m.site_bodyid
+    data.site_xpos = xpos[b] + np.matvec(xmat[b], m.site_pos)
+    data.site_xmat = xmat[b] @ quat_to_mat(m.site_quat)

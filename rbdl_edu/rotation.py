@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .scalar import asarray, cos, eye, is_symbolic, sin, zeros
+from .scalar import asarray, concat, cos, is_symbolic, namespace, sin
 
 
 def skew(v):
@@ -22,16 +22,12 @@ def skew(v):
     array([ 2., -1.,  0.])
     """
     v = asarray(v)
+    xp = namespace(v)
     x, y, z = v[..., 0], v[..., 1], v[..., 2]
-    if v.ndim == 1:                                   # one vector: build it directly
-        x, y, z = v                                   # scalars, not 0-d object arrays
-        o = 0 * x
-        return np.array([[o, -z, y], [z, o, -x], [-y, x, o]])
-    S = zeros(v.shape + (3,), v)
-    S[..., 0, 1], S[..., 0, 2] = -z, y
-    S[..., 1, 0], S[..., 1, 2] = z, -x
-    S[..., 2, 0], S[..., 2, 1] = -y, x
-    return S
+    o = xp.zeros_like(x)
+    return xp.stack([xp.stack([o, -z, y], axis=-1),
+                     xp.stack([z, o, -x], axis=-1),
+                     xp.stack([-y, x, o], axis=-1)], axis=-2)
 
 
 def cross(a, b):
@@ -40,25 +36,23 @@ def cross(a, b):
     >>> cross(np.array([1.0, 0, 0]), np.array([0.0, 1, 0]))
     array([0., 0., 1.])
     """
+    xp = namespace(a, b)
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    c = (a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0)
-    if a.ndim == 1 and b.ndim == 1:
-        return np.array(c)
-    if np.shape(c[0]) != np.shape(c[1]) or np.shape(c[0]) != np.shape(c[2]):
-        c = np.broadcast_arrays(*c)
-    return np.stack(c, axis=-1)
+    return xp.stack(xp.broadcast_arrays(a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
 
 
 def _elementary(theta, i, j):
+    """Rotation by ``theta`` in the plane of axes ``i`` and ``j`` (about the third axis)."""
     theta = asarray(theta)
-    R = zeros(theta.shape + (3, 3), theta)
+    xp = namespace(theta)
     c, s = cos(theta), sin(theta)
+    one, o = xp.ones_like(c), xp.zeros_like(c)
+    R = [[None] * 3 for _ in range(3)]
     k = 3 - i - j
-    R[..., k, k] = 1
-    R[..., i, i], R[..., i, j] = c, -s
-    R[..., j, i], R[..., j, j] = s, c
-    return R
+    R[k][k], R[k][i], R[k][j], R[i][k], R[j][k] = one, o, o, o, o
+    R[i][i], R[i][j], R[j][i], R[j][j] = c, -s, s, c
+    return xp.stack([xp.stack(row, axis=-1) for row in R], axis=-2)
 
 
 def rotx(theta):
@@ -101,7 +95,7 @@ def quat_mul(q1, q2):
     w2, v2 = q2[..., 0:1], q2[..., 1:]
     w = w1 * w2 - (v1 * v2).sum(-1, keepdims=True)
     v = w1 * v2 + w2 * v1 + cross(v1, v2)
-    return np.concatenate([w, v], axis=-1)
+    return concat(w, v)
 
 
 def quat_conj(q):
@@ -111,7 +105,7 @@ def quat_conj(q):
     array([ 1., -2., -3., -4.])
     """
     q = asarray(q)
-    return np.concatenate([q[..., :1], -q[..., 1:]], axis=-1)
+    return concat(q[..., :1], -q[..., 1:])
 
 
 def quat_normalize(q):
@@ -123,7 +117,7 @@ def quat_normalize(q):
     q = asarray(q)
     if is_symbolic(q):
         return q
-    return q / np.linalg.norm(q, axis=-1, keepdims=True)
+    return q / namespace(q).linalg.norm(q, axis=-1, keepdims=True)
 
 
 def quat_to_mat(q):
@@ -138,11 +132,10 @@ def quat_to_mat(q):
     """
     q = asarray(q)
     w, v = q[..., 0:1, None], q[..., 1:]               # w kept as (..., 1, 1)
-    I3 = eye(3, q)
-    R = ((w * w - (v * v).sum(-1, keepdims=True)[..., None]) * I3
-         + 2 * v[..., :, None] * v[..., None, :]
-         + 2 * w * skew(v))
-    return R
+    I3 = namespace(q).eye(3, dtype=q.dtype)
+    return ((w * w - (v * v).sum(-1, keepdims=True)[..., None]) * I3
+            + 2 * v[..., :, None] * v[..., None, :]
+            + 2 * w * skew(v))
 
 
 def mat_to_quat(R):
@@ -182,7 +175,7 @@ def axis_angle_to_quat(axis, angle):
     """
     axis, angle = asarray(axis), asarray(angle)
     half = angle / 2
-    return np.concatenate([cos(half)[..., None], sin(half)[..., None] * axis], axis=-1)
+    return concat(cos(half)[..., None], sin(half)[..., None] * axis)
 
 
 def quat_to_axis_angle(q):
@@ -257,4 +250,4 @@ def axis_rotation(axis, theta):
     axis, theta = asarray(axis), asarray(theta)
     A = skew(axis)
     s, c = sin(theta)[..., None, None], cos(theta)[..., None, None]
-    return eye(3, axis, theta) + s * A + (1 - c) * (A @ A)
+    return namespace(axis, theta).eye(3, dtype=A.dtype) + s * A + (1 - c) * (A @ A)

@@ -1,19 +1,45 @@
-"""Scalar helpers that let one algorithm run on floats, batches and SymPy symbols.
+"""What lets one algorithm run on floats, batches, SymPy symbols and JAX arrays.
 
-The algorithms are written once over NumPy arrays. Numeric inputs are float arrays
-(with optional leading batch dimensions); symbolic inputs are NumPy arrays of
-``dtype=object`` whose entries are SymPy expressions. The few places where the two
-differ (``sin``, ``cos``, small matrix inverses) dispatch here, and
-nowhere else.
+The algorithms are written once, over arrays, in NumPy's notation (``@``, ``X.mT``,
+``matvec``). Three kinds of array flow through the same lines:
+
+* NumPy ``float64`` arrays, with optional leading batch dimensions ``(..., n)``;
+* NumPy arrays of ``dtype=object`` whose entries are SymPy expressions (symbolic);
+* JAX arrays (``rbdl_edu[jax]``), so ``jax.jit``, ``jax.vmap`` and ``jax.grad`` work.
+
+:func:`namespace` picks the array library of the inputs (``numpy`` or ``jax.numpy``),
+called ``xp`` in the code, as the Python array API standard does. The few operations that
+differ for symbols (``sin``, ``cos``, a small matrix inverse) dispatch here, and nowhere
+else.
 
 >>> import sympy as sp
 >>> float(sin(0.0)), cos(sp.Symbol('t'))
-(0.0, cos(t))
+(0.0, array(cos(t), dtype=object))
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import sympy as sp
+
+
+def is_jax(x) -> bool:
+    """True for a JAX array or tracer (checked without importing JAX)."""
+    jax = sys.modules.get("jax")
+    return jax is not None and isinstance(x, jax.Array)
+
+
+def namespace(*xs):
+    """``jax.numpy`` if any argument is a JAX array, else ``numpy``.
+
+    >>> namespace(np.zeros(3)).__name__
+    'numpy'
+    """
+    if any(is_jax(x) for x in xs):
+        import jax.numpy as jnp
+        return jnp
+    return np
 
 
 def is_symbolic(*xs) -> bool:
@@ -30,56 +56,48 @@ def is_symbolic(*xs) -> bool:
     return False
 
 
-def asarray(x):
-    """``x`` as an array: float64 if numeric, ``object`` if it holds SymPy entries.
+def asarray(x, dtype=None):
+    """``x`` as an array: JAX arrays stay as they are; otherwise ``float64``, or ``object``
+    if it holds SymPy entries (or ``dtype=object`` is asked for).
 
     >>> asarray([1, 2]).dtype, asarray([sp.Symbol('m'), 1]).dtype
     (dtype('float64'), dtype('O'))
     """
-    if isinstance(x, np.ndarray):
-        return x if x.dtype in (object, np.float64) else x.astype(float)
-    if isinstance(x, sp.Basic):
-        return np.array(x, dtype=object)
+    if is_jax(x):
+        return x
+    if dtype is object or is_symbolic(x):
+        return np.array(x, dtype=object) if not isinstance(x, np.ndarray) else x.astype(object)
+    if isinstance(x, np.ndarray) and x.dtype == np.float64:
+        return x
     a = np.asarray(x)
-    # a list holding a SymPy entry becomes an object array
-    return a if a.dtype == object else a.astype(float)
+    if a.dtype == object:                   # a list holding a SymPy entry
+        return a
+    return a.astype(float)
 
 
-def dtype_of(*xs):
-    """``object`` if any argument is symbolic, else ``float``."""
-    return object if is_symbolic(*xs) else float
+def concat(*parts):
+    """The parts joined along their last axis, their leading (batch) dimensions broadcast
+    first: ``concat(w (..., 3), v (3,))`` is ``(..., 6)``.
 
-
-def zeros(shape, *like):
-    """Zeros of ``shape`` with the dtype of ``like`` (object zeros are ``sp.Integer(0)``)."""
-    if dtype_of(*like) is object:
-        z = np.empty(shape, dtype=object)
-        z.fill(sp.Integer(0))
-        return z
-    return np.zeros(shape)
-
-
-def eye(n, *like):
-    """Identity of size ``n`` with the dtype of ``like``."""
-    E = zeros((n, n), *like)
-    for k in range(n):
-        E[k, k] = sp.Integer(1) if E.dtype == object else 1.0
-    return E
+    >>> concat(np.zeros((2, 3)), np.ones(3)).shape
+    (2, 6)
+    """
+    xp = namespace(*parts)
+    batch = np.broadcast_shapes(*(np.shape(p)[:-1] for p in parts))
+    return xp.concatenate([xp.broadcast_to(p, batch + np.shape(p)[-1:]) for p in parts], axis=-1)
 
 
 def _elementwise(f_num, f_sym):
     def f(x):
-        if is_symbolic(x):
-            if isinstance(x, np.ndarray):
-                return np.vectorize(f_sym, otypes=[object])(x)
-            return f_sym(x)
-        return f_num(x)
-    f.__doc__ = f"``{f_num.__name__}`` for floats and arrays, ``sympy.{f_sym.__name__}`` for symbols."
+        if is_symbolic(x):                   # an object array (0-d for a single symbol)
+            return np.vectorize(f_sym, otypes=[object])(x)
+        return getattr(namespace(x), f_num)(x)
+    f.__doc__ = f"``{f_num}`` for floats and arrays (NumPy or JAX), ``sympy.{f_sym.__name__}`` for symbols."
     return f
 
 
-sin = _elementwise(np.sin, sp.sin)
-cos = _elementwise(np.cos, sp.cos)
+sin = _elementwise("sin", sp.sin)
+cos = _elementwise("cos", sp.cos)
 
 
 def inv(A):
@@ -88,15 +106,15 @@ def inv(A):
     >>> inv(np.array([[2.0]]))
     array([[0.5]])
     """
+    if A.shape[-1] == 0:                     # a body without dofs: nothing to invert
+        return A
     if is_symbolic(A):
-        n = A.shape[-1]
+        if A.shape[-1] == 1:
+            return 1 / A
         out = np.empty(A.shape, dtype=object)
         for idx in np.ndindex(A.shape[:-2]):
-            if n == 1:
-                out[idx] = np.array([[1 / A[idx][0, 0]]], dtype=object)
-            else:
-                out[idx] = np.array(sp.Matrix(A[idx]).inv(), dtype=object)
+            out[idx] = np.array(sp.Matrix(A[idx]).inv(), dtype=object)
         return out
     if A.shape[-1] == 1:
         return 1.0 / A
-    return np.linalg.inv(A)
+    return namespace(A).linalg.inv(A)

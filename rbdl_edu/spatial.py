@@ -17,14 +17,30 @@ columns of ``R`` (in A coordinates), then with :math:`E = R^T`
 Forces transform with :math:`{}^BX_A^* = {}^BX_A^{-T}`; equivalently
 :math:`{}^AX_B^* = ({}^BX_A)^T` — the transpose of a motion transform carries forces the
 other way, an identity the algorithms use silently. All functions accept leading batch
-dimensions and SymPy entries.
+dimensions, SymPy entries and JAX arrays.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
-from .scalar import asarray, eye, zeros
+from .scalar import asarray, concat, namespace
+
+
+def blocks(A, B, C, D):
+    r"""The 6×6 matrix :math:`\begin{bmatrix} A & B \\ C & D \end{bmatrix}` of four 3×3 blocks
+    (their batch dimensions broadcast; ``0`` is a zero block).
+
+    >>> blocks(np.eye(3), 0, 0, 2 * np.eye(3)).diagonal()
+    array([1., 1., 1., 2., 2., 2.])
+    """
+    given = [M for M in (A, B, C, D) if not np.isscalar(M)]
+    xp = namespace(*given)
+    dtype = object if any(M.dtype == object for M in given) else given[0].dtype
+    A, B, C, D = (xp.zeros((3, 3), dtype=dtype) if np.isscalar(M) else M for M in (A, B, C, D))
+    batch = np.broadcast_shapes(*(np.shape(M)[:-2] for M in (A, B, C, D)))
+    A, B, C, D = (xp.broadcast_to(M, batch + (3, 3)) for M in (A, B, C, D))
+    return xp.concatenate([xp.concatenate([A, B], axis=-1), xp.concatenate([C, D], axis=-1)], axis=-2)
 
 
 def plucker(E, r):
@@ -40,22 +56,31 @@ def plucker(E, r):
     array([0., 0., 1., 0., 1., 0.])
     """
     E, r = asarray(E), asarray(r)
-    X = zeros(np.broadcast_shapes(E.shape[:-2], r.shape[:-1]) + (6, 6), E, r)
-    X[..., :3, :3] = E
-    X[..., 3:, 3:] = E
-    X[..., 3:, :3] = -E @ skew(r)
-    return X
+    return blocks(E, 0, -E @ skew(r), E)
 
 
 def plucker_from_pose(R, p):
     r"""Motion transform from a parent frame to a child frame whose pose in the parent is
-    ``(R, p)`` (child axes ``R``, child origin ``p``): ``plucker(R.T, p)``.
+    ``(R, p)`` (child axes ``R``, child origin ``p``): ``plucker(R.mT, p)``.
 
     >>> np.allclose(plucker_from_pose(np.eye(3), [0.0, 0, 1]), plucker(np.eye(3), [0.0, 0, 1]))
     True
     """
-    R = asarray(R)
-    return plucker(np.swapaxes(R, -1, -2), p)
+    return plucker(asarray(R).mT, p)
+
+
+def pose_from_plucker(X):
+    """The child frame's pose ``(R, r)`` in the parent (axes ``R``, origin ``r``) from the
+    motion transform ``X`` = :math:`{}^cX_p`, the inverse of :func:`plucker_from_pose`:
+    ``E = R^T`` is the upper-left block and the lower-left block is ``-E [r]x``.
+
+    >>> R, r = pose_from_plucker(plucker_from_pose(np.eye(3), [1.0, 2.0, 3.0]))
+    >>> r
+    array([1., 2., 3.])
+    """
+    R = X[..., :3, :3].mT
+    rx = -R @ X[..., 3:, :3]                   # [r]x = -E^T (-E [r]x)
+    return R, namespace(X).stack([rx[..., 2, 1], rx[..., 0, 2], rx[..., 1, 0]], axis=-1)
 
 
 def plucker_inv(X):
@@ -68,13 +93,8 @@ def plucker_inv(X):
     >>> np.allclose(plucker_inv(X) @ X, np.eye(6))
     True
     """
-    X = asarray(X)
-    Xi = zeros(X.shape, X)
-    ET = np.swapaxes(X[..., :3, :3], -1, -2)
-    Xi[..., :3, :3] = ET
-    Xi[..., 3:, 3:] = ET
-    Xi[..., 3:, :3] = np.swapaxes(X[..., 3:, :3], -1, -2)
-    return Xi
+    ET = X[..., :3, :3].mT
+    return blocks(ET, 0, X[..., 3:, :3].mT, ET)
 
 
 def force_transform(X):
@@ -86,36 +106,7 @@ def force_transform(X):
     >>> force_transform(X) @ [0.0, 0.0, 0.0, 0.0, 1.0, 0.0]   # y-force at A: moment -z about B
     array([ 0.,  0., -1.,  0.,  1.,  0.])
     """
-    return np.swapaxes(plucker_inv(X), -1, -2)
-
-
-def mv(A, x):
-    """Matrix times vector over leading batch dimensions: ``(..., m, n)``, ``(..., n)`` to ``(..., m)``.
-
-    The same product as ``A @ x``; for float batches it picks the fastest NumPy route
-    (a constant matrix is one BLAS call over the whole batch).
-
-    >>> mv(np.eye(2), np.ones((3, 2))).shape
-    (3, 2)
-    """
-    if A.dtype != object and x.dtype != object:
-        if A.ndim == 2:
-            return x @ A.T                                   # one call for the whole batch
-        if x.ndim > 1:
-            return np.einsum("...ij,...j->...i", A, x)
-    return (A @ x[..., None])[..., 0]
-
-
-def mm(A, B):
-    """Matrix times matrix over leading batch dimensions (``A @ B``), with a fast route for
-    a constant ``B``.
-
-    >>> mm(np.ones((4, 6, 6)), np.eye(6)).shape
-    (4, 6, 6)
-    """
-    if B.ndim == 2 and A.ndim > 2 and A.dtype != object and B.dtype != object:
-        return (A.reshape(-1, A.shape[-1]) @ B).reshape(A.shape[:-1] + B.shape[-1:])
-    return A @ B
+    return plucker_inv(X).mT
 
 
 def cross_motion(v, m):
@@ -127,8 +118,7 @@ def cross_motion(v, m):
     True
     """
     w, vo = v[..., :3], v[..., 3:]
-    return np.concatenate([cross(w, m[..., :3]),
-                           cross(w, m[..., 3:]) + cross(vo, m[..., :3])], axis=-1)
+    return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
 
 def cross_force(v, f):
@@ -140,8 +130,7 @@ def cross_force(v, f):
     True
     """
     w, vo = v[..., :3], v[..., 3:]
-    return np.concatenate([cross(w, f[..., :3]) + cross(vo, f[..., 3:]),
-                           cross(w, f[..., 3:])], axis=-1)
+    return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
 
 
 def crm(v):
@@ -154,12 +143,8 @@ def crm(v):
     array([0., 0., 0., 0., 0., 0.])
     """
     v = asarray(v)
-    C = zeros(v.shape + (6,), v)
-    w = skew(v[..., :3])
-    C[..., :3, :3] = w
-    C[..., 3:, 3:] = w
-    C[..., 3:, :3] = skew(v[..., 3:])
-    return C
+    W = skew(v[..., :3])
+    return blocks(W, 0, skew(v[..., 3:]), W)
 
 
 def crf(v):
@@ -169,7 +154,7 @@ def crf(v):
     >>> np.allclose(crf(v), -crm(v).T)
     True
     """
-    return -np.swapaxes(crm(v), -1, -2)
+    return -crm(v).mT
 
 
 def spatial_inertia(m, c, Ic):
@@ -190,13 +175,9 @@ def spatial_inertia(m, c, Ic):
     """
     m, c, Ic = asarray(m), asarray(c), asarray(Ic)
     C = skew(c)
-    mm = m[..., None, None]
-    I = zeros(np.broadcast_shapes(m.shape, c.shape[:-1], Ic.shape[:-2]) + (6, 6), m, c, Ic)
-    I[..., :3, :3] = Ic + mm * C @ np.swapaxes(C, -1, -2)
-    I[..., :3, 3:] = mm * C
-    I[..., 3:, :3] = mm * np.swapaxes(C, -1, -2)
-    I[..., 3:, 3:] = mm * eye(3, m)
-    return I
+    m_ = m[..., None, None]
+    one = namespace(m, c, Ic).eye(3, dtype=C.dtype)
+    return blocks(Ic + m_ * C @ C.mT, m_ * C, m_ * C.mT, m_ * one)
 
 
 def inertia_params(I):
@@ -210,9 +191,9 @@ def inertia_params(I):
     I = asarray(I)
     m = I[..., 5, 5]
     mC = I[..., :3, 3:]                                # m [c]x
-    c = np.stack([mC[..., 2, 1], mC[..., 0, 2], mC[..., 1, 0]], axis=-1) / m[..., None]
+    c = namespace(I).stack([mC[..., 2, 1], mC[..., 0, 2], mC[..., 1, 0]], axis=-1) / m[..., None]
     C = skew(c)
-    Ic = I[..., :3, :3] - m[..., None, None] * C @ np.swapaxes(C, -1, -2)
+    Ic = I[..., :3, :3] - m[..., None, None] * C @ C.mT
     return m, c, Ic
 
 
@@ -233,4 +214,4 @@ def transform_inertia(X, I):
     True
     """
     Xi = plucker_inv(X)
-    return np.swapaxes(Xi, -1, -2) @ I @ Xi
+    return Xi.mT @ I @ Xi

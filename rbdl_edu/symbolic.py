@@ -26,7 +26,7 @@ import sympy as sp
 
 from .crba import crba
 from .kinematics import kinetic_energy, potential_energy
-from .model import BALL, FREE
+from .enums import BALL, FREE
 
 
 def state_symbols(model):

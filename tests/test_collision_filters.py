@@ -138,14 +138,14 @@ def two_free_spheres(**kw):
 
 def test_exclude():
     spec = two_free_spheres()
-    spec.extras["exclude"] = [("b0", "b1")]
+    spec.add_exclude("b0", "b1")
     assert_same_pairs(*run_both(spec)[:2], expected=set())
 
 
 def test_explicit_pair_bypasses_bitmask_with_its_own_parameters():
     spec = two_free_spheres(geom0=dict(contype=0, conaffinity=0))
-    spec.extras["pair"] = [dict(geom1="s0", geom2="s1", condim=6, friction=[0.3, 0.3, 0.01, 0.002, 0.002],
-                                solref=[0.05, 0.8], solimp=[0.8, 0.9, 0.01, 0.4, 3], margin=0.02, gap=0.01)]
+    spec.add_pair("s0", "s1", condim=6, friction=[0.3, 0.3, 0.01, 0.002, 0.002], solref=[0.05, 0.8],
+                  solimp=[0.8, 0.9, 0.01, 0.4, 3], margin=0.02, gap=0.01)
     ours, theirs, _ = run_both(spec)
     assert_same_pairs(ours, theirs, expected={(0, 1)})
     a, b = ours[0], theirs[0]
@@ -159,7 +159,7 @@ def test_explicit_pair_bypasses_bitmask_with_its_own_parameters():
 def test_explicit_pair_replaces_the_dynamic_pair():
     """The same two geoms as an explicit pair and a dynamic pair: one contact, the pair's."""
     spec = two_free_spheres()
-    spec.extras["pair"] = [dict(geom1="s1", geom2="s0", condim=1)]
+    spec.add_pair("s1", "s0", condim=1)
     ours, theirs, _ = run_both(spec)
     assert len(ours) == len(theirs) == 1
     assert ours[0].condim == theirs[0].dim == 1
@@ -170,7 +170,7 @@ def test_explicit_pair_undefined_values_are_pair_defaults():
     friction 1 1 0.005 1e-4 1e-4, ...), not a value derived from the two geoms."""
     spec = two_free_spheres(geom0=dict(margin=0.03, priority=2, friction=[0.4, 0.01, 0.001], condim=4),
                             geom1=dict(margin=0.05, gap=0.02))
-    spec.extras["pair"] = [dict(geom1="s0", geom2="s1")]
+    spec.add_pair("s0", "s1")
     ours, theirs, _ = run_both(spec)
     a, b = ours[0], theirs[0]
     assert a.margin == pytest.approx(b.includemargin, abs=1e-15) and a.margin == 0

@@ -106,6 +106,8 @@ def make_scene(t1, t2, rng, margin=0.0):
             meshes.append(v)
             s = [np.linalg.norm(v, axis=1).max()]
         sizes.append(s)
+    for i, v in enumerate(meshes):
+        spec.add_mesh(f"m{i}", v, ConvexHull(v).simplices)
     qpos = []
     if t1 == PLANE:
         spec.add_geom(0, "plane", [0, 0, 1], name="g0", quat=random_quat(rng) if rng.random() < 0.5
@@ -118,8 +120,8 @@ def make_scene(t1, t2, rng, margin=0.0):
         b = spec.add_body(0, f"b{k}", mass=1.0, inertia=[0.01] * 3)
         spec.add_joint(b, "free", f"j{k}")
         spec.add_geom(b, GEOM_NAMES[t], sizes[k] if t != MESH else None, name=f"g{k}",
-                      margin=margin, dataid=meshes and (len(meshes) - 1 if k == 1 and t1 == MESH
-                                                        and t2 == MESH else 0) if t == MESH else -1)
+                      margin=margin, mesh=meshes and (len(meshes) - 1 if k == 1 and t1 == MESH
+                                                      and t2 == MESH else 0) if t == MESH else None)
         if k == 0:
             pos = np.zeros(3)
         else:
@@ -177,9 +179,10 @@ def mujoco_scene(spec, qpos, meshes):
             if model.geom_type[g] == MESH:
                 spec.geoms[g]["pos"] = m.geom_pos[g].copy()
                 spec.geoms[g]["quat"] = m.geom_quat[g].copy()
-        spec.extras["mesh_vert"] = [
-            m.mesh_vert[m.mesh_vertadr[i]:m.mesh_vertadr[i] + m.mesh_vertnum[i]].astype(float)
-            for i in range(m.nmesh)]
+        for i in range(m.nmesh):
+            spec.objects["mesh"][i]["vert"] = \
+                m.mesh_vert[m.mesh_vertadr[i]:m.mesh_vertadr[i] + m.mesh_vertnum[i]].astype(float)
+            spec.objects["mesh"][i]["face"] = np.zeros((0, 3), dtype=int)    # collisions use vertices
         model = spec.compile()
     d.qpos[:] = qpos
     mujoco.mj_kinematics(m, d)

@@ -43,18 +43,19 @@ def test_mesh_geom_drawn_from_model_vertices_or_skipped():
     g = 1
     tetra = {"vertices": np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1.0]]),
              "faces": np.array([[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]])}
-    types = m.geom_type.copy()
-    types[g] = MESH
-    dataid = np.full(m.ngeom, -1)
-    dataid[g] = 0
-    with_mesh = m.replace(geom_type=types, geom_dataid=dataid, extras={**m.extras, "meshes": [tetra]})
+    def with_mesh_of(vert, face):
+        spec = rbd.ModelSpec.from_model(m)
+        spec.add_mesh("tetra", vert, face)
+        spec.geoms[g].update(type=MESH, dataid=0)
+        return spec.compile()
+    with_mesh = with_mesh_of(tetra["vertices"], tetra["faces"])
     obj = geo.geom_object(with_mesh, g)
     geom = obj.children[0].geometry
     assert geom.attributes["position"].array.shape == (12, 3)        # 4 triangles, flat shaded
     normals = geom.attributes["normal"].array
     assert np.allclose(np.linalg.norm(normals, axis=1), 1)
     assert np.allclose(normals[-1], np.ones(3) / np.sqrt(3), atol=1e-6)   # the slanted face
-    without = m.replace(geom_type=types, geom_dataid=dataid)
+    without = with_mesh_of(np.zeros((0, 3)), np.zeros((0, 3), dtype=int))
     assert geo.geom_object(without, g) is None                      # no vertices: nothing drawn
     viz.scene(without)                                              # and the scene still builds
 

@@ -20,11 +20,24 @@ Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly
   neighbours of the deepest one (on meshes with a vertex graph);
 * height fields, SDFs and flexes are not supported.
 
-``rbd.collision`` is the function; this subpackage's modules are reached with
-``from rbdl_edu.collision import convex`` (``import rbdl_edu.collision.convex`` resolves
-``rbdl_edu.collision`` to the function).
+This package is also the pipeline stage itself: ``rbd.collision(model, data)`` calls
+:func:`~rbdl_edu.collision.driver.collision` (the package is callable), and its modules
+import as usual (``import rbdl_edu.collision.box as box``).
 """
+import sys
+import types
+
 from .contact import Contact, make_frame
 from .driver import COLLIDERS, candidate_pairs, collision, narrowphase
 
 __all__ = ["Contact", "make_frame", "collision", "candidate_pairs", "narrowphase", "COLLIDERS"]
+
+
+class _Stage(types.ModuleType):
+    """The package, callable as the stage ``collision(model, data)``."""
+
+    def __call__(self, model, data):
+        return collision(model, data)
+
+
+sys.modules[__name__].__class__ = _Stage

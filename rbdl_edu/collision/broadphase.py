@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import PLANE
+from ..enums import PLANE
 from .filters import bitmask_rejects, body_pair_filter
 
 

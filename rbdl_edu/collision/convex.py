@@ -30,7 +30,7 @@ import itertools
 
 import numpy as np
 
-from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
+from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
 from .geometry import geom_rbound, mesh_vertices
 
 TOL = 1e-12          # GJK: distance below which the origin counts as inside

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from ..kinematics import kinematics
 from . import box as _box
 from . import convex as _convex
 from . import primitives as _prim
 from .broadphase import broadphase
 from .contact import Contact, make_frame
 from .filters import contact_pairs, exclude_signatures, geom_pair_filter
-from .geometry import geom_aabb, geom_poses, geom_rbound
+from .geometry import geom_aabb, geom_rbound
 from .mixing import mix_params, pair_margin_gap
 
 #: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
@@ -141,10 +142,9 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
 
 
 def collision(model, data):
-    """Fill ``data.contact`` with the contacts at ``data.qpos`` (MuJoCo's ``mj_collision``).
-
-    Also stores ``data.geom_xpos (ngeom, 3)`` and ``data.geom_xmat (ngeom, 3, 3)``.
-    Returns the contact list.
+    """Fill ``data.contact`` with the contacts at ``data.qpos`` (MuJoCo's ``mj_collision``);
+    first the poses (:func:`~rbdl_edu.kinematics.kinematics`: ``data.geom_xpos``,
+    ``data.geom_xmat``, ...). Returns the contact list.
 
     >>> import rbdl_edu as rbd
     >>> spec = rbd.ModelSpec()
@@ -156,10 +156,10 @@ def collision(model, data):
     >>> rbd.collision(model, data)
     [Contact(geom1=0, geom2=1, dist=-0.01, pos=[0.0, 0.0, -0.005], normal=[0.0, 0.0, 1.0])]
     """
-    gpos, gmat = geom_poses(model, data.qpos)
-    data.geom_xpos, data.geom_xmat = gpos, gmat
+    kinematics(model, data)
+    gpos, gmat = data.geom_xpos, data.geom_xmat
     data.contact = []
-    if "contact" in model.opt.disableflags or "constraint" in model.opt.disableflags:
+    if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
     for g1, g2, pair in candidate_pairs(model, gpos, gmat):
         data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)

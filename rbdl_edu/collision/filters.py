@@ -25,18 +25,15 @@ Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pa
 
 Explicit pairs (``<contact><pair>``) skip rules 1-6 and go straight to rule 8.
 
-Explicit pairs and excludes are read from ``model.extras``: the MJCF compiler's records
-``"pairs"`` (:class:`~rbdl_edu.io.records.ContactPair`, every value resolved) and
-``"excludes"`` (:class:`~rbdl_edu.io.records.ContactExclude`), or, for models built in
-code, ``"pair"`` (a list of dicts with ``geom1``, ``geom2`` and optionally ``condim``,
-``friction`` (5), ``solref``, ``solimp``, ``margin``, ``gap``) and ``"exclude"`` (a list of
-``(body1, body2)``); ids or names are accepted.
+Explicit pairs and excludes are the model's ``pair_*`` and ``exclude_signature`` arrays
+(``<contact>`` in MJCF, :meth:`~rbdl_edu.spec.ModelSpec.add_pair` and
+:meth:`~rbdl_edu.spec.ModelSpec.add_exclude` in code).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..model import PLANE
+from ..enums import PLANE
 
 
 def _weld_parent(model, weld):
@@ -80,49 +77,25 @@ def body_pair_filter(model, b1, b2):
     return None
 
 
-PAIR_DEFAULTS = dict(condim=3, friction=(1.0, 1.0, 0.005, 1e-4, 1e-4), solref=(0.02, 1.0),
-                     solimp=(0.9, 0.95, 0.001, 0.5, 2.0), margin=0.0, gap=0.0)
-
-
-def _id(names, x):
-    return names.index(x) if isinstance(x, str) else int(x)
-
-
 def exclude_signatures(model):
     """Sorted body-pair signatures ``(b1 << 16) + b2`` (``b1 < b2``) of the ``<exclude>`` list."""
-    sigs = []
-    records = [(e.body1, e.body2) for e in model.extras.get("excludes", ())]
-    for e in list(model.extras.get("exclude", [])) + records:
-        b1, b2 = sorted((_id(model.body_names, e[0]), _id(model.body_names, e[1])))
-        sigs.append((b1 << 16) + b2)
-    return sorted(set(sigs))
+    return sorted({int(s) for s in model.exclude_signature})
 
 
 def contact_pairs(model):
-    """Explicit ``<pair>`` list, completed with MuJoCo's defaults and sorted by body signature.
+    """The explicit ``<pair>`` s, in the model's order (sorted by body signature), as dicts
+    with ``geom1`` (on the lower body), ``geom2``, ``signature``, ``condim``, ``friction``
+    (5,), ``solref``, ``solreffriction``, ``solimp``, ``margin``, ``gap``.
 
     A value the ``<pair>`` leaves out takes the ``<pair>`` default (MuJoCo 4.0), *not* a
-    value mixed from the two geoms: ``condim=3``, ``friction=(1, 1, 0.005, 1e-4, 1e-4)``,
-    ``solref=(0.02, 1)``, ``solimp=(0.9, 0.95, 0.001, 0.5, 2)``, ``margin=gap=0``.
-    Each entry is a dict with ``geom1`` (on the lower body), ``geom2``, ``signature``,
-    ``condim``, ``friction`` (5,), ``solref``, ``solimp``, ``margin``, ``gap``.
+    value mixed from the two geoms (:mod:`rbdl_edu.defaults`).
     """
-    out = []
-    records = [{k: getattr(r, k) for k in ("geom1", "geom2", "condim", "friction", "solref",
-                                           "solimp", "margin", "gap")}
-               for r in model.extras.get("pairs", ())]
-    for p in list(model.extras.get("pair", [])) + records:
-        g1, g2 = _id(model.geom_names, p["geom1"]), _id(model.geom_names, p["geom2"])
-        if model.geom_bodyid[g1] > model.geom_bodyid[g2]:
-            g1, g2 = g2, g1
-        q = dict(geom1=g1, geom2=g2,
-                 signature=(int(model.geom_bodyid[g1]) << 16) + int(model.geom_bodyid[g2]))
-        for key, default in PAIR_DEFAULTS.items():
-            q[key] = np.asarray(p.get(key, default), float) if key != "condim" \
-                else int(p.get(key, default))
-        q["margin"], q["gap"] = float(q["margin"]), float(q["gap"])
-        out.append(q)
-    return sorted(out, key=lambda q: q["signature"])     # stable, as MuJoCo's compiler
+    return [dict(geom1=int(model.pair_geom1[p]), geom2=int(model.pair_geom2[p]),
+                 signature=int(model.pair_signature[p]), condim=int(model.pair_dim[p]),
+                 friction=model.pair_friction[p], solref=model.pair_solref[p],
+                 solreffriction=model.pair_solreffriction[p], solimp=model.pair_solimp[p],
+                 margin=float(model.pair_margin[p]), gap=float(model.pair_gap[p]))
+            for p in range(model.npair)]
 
 
 def bounding_sphere_rejects(model, gpos, gmat, rbound, g1, g2, margin) -> bool:

@@ -15,28 +15,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..kinematics import forward_kinematics
-from ..model import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
 from ..rotation import quat_to_mat
 
 
 def mesh_vertices(model, g):
-    """Vertices ``(nvert, 3)`` of mesh geom ``g`` in the geom frame.
-
-    Read from the MJCF compiler's ``model.extras["meshes"][geom_dataid[g]].vert`` or, for
-    models built in code, ``model.extras["mesh_vert"][geom_dataid[g]]`` (arrays).
+    """Vertices ``(nvert, 3)`` of mesh geom ``g`` in the geom frame (the mesh's principal
+    frame): ``mesh_vert[mesh_vertadr[k] : mesh_vertadr[k] + mesh_vertnum[k]]``, ``k = geom_dataid[g]``.
 
     >>> from rbdl_edu.spec import ModelSpec
-    >>> s = ModelSpec(); _ = s.add_geom(0, "mesh", None, dataid=0)
-    >>> s.extras["mesh_vert"] = [np.eye(3)]
+    >>> s = ModelSpec(); _ = s.add_mesh("tri", np.eye(3), [[0, 1, 2]])
+    >>> _ = s.add_geom(0, "mesh", None, mesh="tri")
     >>> mesh_vertices(s.compile(), 0)[0]
     array([1., 0., 0.])
     """
     k = model.geom_dataid[g]
-    if "meshes" in model.extras:
-        return np.asarray(model.extras["meshes"][k].vert, dtype=float)
-    if "mesh_vert" in model.extras:
-        return np.asarray(model.extras["mesh_vert"][k], dtype=float)
-    raise ValueError(f"geom {g} is a mesh but model.extras has no 'meshes' or 'mesh_vert'")
+    if k < 0:
+        raise ValueError(f"geom {g} has no mesh (geom_dataid = -1)")
+    adr = model.mesh_vertadr[k]
+    return model.mesh_vert[adr:adr + model.mesh_vertnum[k]]
 
 
 def geom_rbound(model):

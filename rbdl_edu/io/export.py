@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import GEOM_NAMES, JOINT_NAMES
+from ..enums import GEOM_NAMES, JOINT_NAMES
 
 
 def _f(x):
@@ -34,13 +34,13 @@ def to_mjcf(model, name="rbdl_edu") -> str:
         for g in np.flatnonzero(model.geom_bodyid == i):
             size = model.geom_size[g]
             n = {"sphere": 1, "capsule": 2, "cylinder": 2}.get(GEOM_NAMES[model.geom_type[g]], 3)
-            lines.append(f'{ind}<geom name="{model.geom_names[g]}" type="{GEOM_NAMES[model.geom_type[g]]}" '
+            lines.append(f'{ind}<geom name="{_geom_name(model, g)}" type="{GEOM_NAMES[model.geom_type[g]]}" '
                          f'size="{_f(size[:n])}" pos="{_f(model.geom_pos[g])}" quat="{_f(model.geom_quat[g])}" '
                          f'contype="{model.geom_contype[g]}" conaffinity="{model.geom_conaffinity[g]}" '
                          f'rgba="{_f(model.geom_rgba[g])}" mass="0"{_contact_attrs(model, g)}/>')
 
     def body(i, ind):
-        lines.append(f'{ind}<body name="{model.body_names[i]}" pos="{_f(model.body_pos[i])}" '
+        lines.append(f'{ind}<body name="{_body_name(model, i)}" pos="{_f(model.body_pos[i])}" '
                      f'quat="{_f(model.body_quat[i])}">')
         if model.body_mass[i] > 0:
             lines.append(f'{ind}  <inertial pos="{_f(model.body_ipos[i])}" quat="{_f(model.body_iquat[i])}" '
@@ -76,23 +76,26 @@ def _contact_attrs(model, g):
 
 
 def _contact_section(model):
-    """``<contact>`` with the ``<pair>`` and ``<exclude>`` of ``model.extras`` (ids or names)."""
-    keys = ("geom1", "geom2", "condim", "friction", "solref", "solimp", "margin", "gap")
-    pairs = list(model.extras.get("pair", [])) + [{k: getattr(r, k) for k in keys}
-                                                   for r in model.extras.get("pairs", ())]
-    excludes = list(model.extras.get("exclude", [])) + [(e.body1, e.body2)
-                                                         for e in model.extras.get("excludes", ())]
-    if not pairs and not excludes:
+    """``<contact>`` with the model's explicit ``<pair>`` s and ``<exclude>`` s."""
+    if not model.npair and not model.nexclude:
         return []
-    gname = lambda x: x if isinstance(x, str) else model.geom_names[x]
-    bname = lambda x: x if isinstance(x, str) else model.body_names[x]
     out = ["  <contact>"]
-    for p in pairs:
-        attrs = f'geom1="{gname(p["geom1"])}" geom2="{gname(p["geom2"])}"'
-        for key in ("condim", "friction", "solref", "solimp", "margin", "gap"):
-            if key in p:
-                attrs += f' {key}="{_f(p[key]) if key != "condim" else int(p[key])}"'
-        out.append(f"    <pair {attrs}/>")
-    for b1, b2 in excludes:
-        out.append(f'    <exclude body1="{bname(b1)}" body2="{bname(b2)}"/>')
+    for p in range(model.npair):
+        g1, g2 = model.pair_geom1[p], model.pair_geom2[p]
+        out.append(f'    <pair geom1="{_geom_name(model, g1)}" geom2="{_geom_name(model, g2)}" '
+                   f'condim="{int(model.pair_dim[p])}" friction="{_f(model.pair_friction[p])}" '
+                   f'solref="{_f(model.pair_solref[p])}" solreffriction="{_f(model.pair_solreffriction[p])}" '
+                   f'solimp="{_f(model.pair_solimp[p])}" margin="{float(model.pair_margin[p])!r}" '
+                   f'gap="{float(model.pair_gap[p])!r}"/>')
+    for sig in model.exclude_signature:
+        b1, b2 = int(sig) >> 16, int(sig) & 0xFFFF
+        out.append(f'    <exclude body1="{_body_name(model, b1)}" body2="{_body_name(model, b2)}"/>')
     return out + ["  </contact>"]
+
+
+def _geom_name(model, g):
+    return model.geom_names[g] or f"geom{g}"
+
+
+def _body_name(model, b):
+    return model.body_names[b] or f"body{b}"

@@ -183,21 +183,19 @@ def combine(parts):
 
 # -- meshes ------------------------------------------------------------------------------
 def convex_hull(points):
-    """Vertices and outward-facing triangles of the convex hull of ``points (n, 3)``
-    (``scipy.spatial.ConvexHull``, i.e. qhull, as MuJoCo uses).
+    """The points and the outward-facing triangles of their convex hull (``scipy.spatial.ConvexHull``,
+    i.e. qhull, as MuJoCo uses); points inside the hull are kept (as MuJoCo keeps them) but
+    no triangle uses them.
 
     >>> v, f = convex_hull(np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.1, 0.1, 0.1]]))
-    >>> len(v), len(f)
-    (4, 4)
+    >>> len(v), len(f), 4 in f
+    (5, 4, False)
     """
     from scipy.spatial import ConvexHull
-    hull = ConvexHull(np.asarray(points, dtype=float))
-    used = np.unique(hull.simplices)
-    index = np.full(len(points), -1)
-    index[used] = np.arange(len(used))
-    v, f = np.asarray(points, dtype=float)[used], index[hull.simplices]
+    v = np.asarray(points, dtype=float)
+    f = ConvexHull(v).simplices.copy()
     # orient each triangle so that its normal points away from the hull's center
-    center = v.mean(0)
+    center = v[np.unique(f)].mean(0)
     a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
     inward = (np.cross(b - a, c - a) * (a - center)).sum(1) < 0
     f[inward] = f[inward][:, [0, 2, 1]]

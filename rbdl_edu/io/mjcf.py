@@ -11,9 +11,14 @@ The steps, as MuJoCo's own compiler takes them:
 3. give each body its mass and inertia, from ``<inertial>`` or inferred from its geoms
    (:mod:`~rbdl_edu.io.inertia`), then apply ``boundmass``/``boundinertia``/
    ``balanceinertia`` and ``settotalmass``;
-4. keep actuators, sensors, contact pairs, equalities, tendons and keyframes as typed
-   records (:mod:`~rbdl_edu.io.mjcf_extras`);
+4. add actuators, sensors, contact pairs, equalities, tendons and keyframes
+   (:mod:`~rbdl_edu.io.mjcf_objects`);
 5. let :meth:`~rbdl_edu.spec.ModelSpec.compile` compute every address.
+
+What depends on the dynamics (a position actuator's ``dampratio`` becomes a damping from
+the mass matrix at ``qpos0``; ``*_invweight0``, ``actuator_acc0``, ...) is computed
+afterwards by :func:`rbdl_edu.setconst.set_const`, as MuJoCo's ``mj_setConst``: the
+compiler imports no algorithm. :func:`rbdl_edu.load_model` does both.
 
 Anything the compiler cannot honour raises :class:`~rbdl_edu.io.errors.ModelError` naming
 the file, line, element and attribute.
@@ -31,12 +36,14 @@ import sys
 
 import numpy as np
 
+from .. import defaults as D
+from ..defaults import SOLIMP, SOLREF
 from ..rotation import quat_mul, quat_to_mat
 from ..spec import ModelSpec
-from . import mjcf_extras
+from . import mjcf_objects
 from .errors import ModelError
 from .inertia import MINVAL, geom_mass_inertia
-from .mjcf_actuators import set_dampratio
+from .mjcf_actuators import read_limited
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
 from .mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
 from .mjcf_mesh import load_meshes
@@ -109,15 +116,12 @@ class MJCFCompiler:
         self.settings = read_compiler(self._sections("compiler"))
         expand_replicates(root, self.settings.degrees, self.settings.eulerseq)
         self.defaults = Defaults(root)
-        option, self.option_more = read_option(self._sections("option"))
-        self.spec = ModelSpec(**option)
+        self.spec = ModelSpec(**read_option(self._sections("option")), name=root.get("model", ""))
+        self.materials = mjcf_objects.add_materials(self)
         self.meshes, self.mesh_id = load_meshes(self)
-        self.material_rgba = mjcf_extras.material_colors(self)
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
         self.body_mass_nodes = {}          # body id -> its element (for error messages)
         self.body_has_joint = [False]
-        self.gravcomp, self.mocap = [0.0], [False]
-        self.geom_group, self.geom_material = [], []      # for drawing: groups and materials
 
     # -- helpers ---------------------------------------------------------------------------------
     def _sections(self, tag):
@@ -132,12 +136,12 @@ class MJCFCompiler:
         """The element's orientation as a unit quaternion (see :mod:`~rbdl_edu.io.orientation`)."""
         return read_orientation(node, self.settings.degrees, self.settings.eulerseq)
 
-    def vector(self, raw, cls, name, base):
+    def vector(self, raw, cls, name, base, tag=None):
         """A vector attribute that may be given partly (``friction="1"``): the values fill
         ``base`` from the front: first each default class's (outermost first), then the
-        element's own."""
+        element's own. ``tag`` is the element's name in ``<default>`` if it differs."""
         v = np.array(base, dtype=float)
-        for attrib in self.defaults.chain(cls, raw.tag) + [raw.attrib]:
+        for attrib in self.defaults.chain(cls, tag or raw.tag) + [raw.attrib]:
             if name in attrib:
                 vals = Node(raw.tag, {name: attrib[name]}, raw.file, raw.line).floats(name)
                 if len(vals) > len(v):
@@ -175,7 +179,7 @@ class MJCFCompiler:
     # -- the tree --------------------------------------------------------------------------------
     def compile(self):
         """The :class:`~rbdl_edu.model.Model`: the world's geoms and sites, then every body
-        depth first, then the checks and the records of :mod:`~rbdl_edu.io.mjcf_extras`."""
+        depth first, then the checks and the objects of :mod:`~rbdl_edu.io.mjcf_objects`."""
         worlds = self._sections("worldbody")
         for w in worlds:
             if w.attrib:
@@ -191,19 +195,11 @@ class MJCFCompiler:
                 self._add_body(child, 0, cls, fpos, fquat)
         check_moving_bodies(self)
         set_total_mass(self)
-        self.spec.extras.update(mjcf_extras.read_extras(self))
+        mjcf_objects.add_objects(self)
         try:
-            model = self.spec.compile()
+            return self.spec.compile()
         except ValueError as e:                      # should not happen: checked above
             raise ModelError(str(e), self.root.file) from None
-        if any(self.mocap):
-            # a mocap body is moved by the user, so MuJoCo makes it the root of its weld group
-            weld = model.body_weldid.copy()
-            for i in range(1, model.nbody):
-                moving = model.body_jntnum[i] > 0 or self.mocap[i]
-                weld[i] = i if moving else weld[model.body_parentid[i]]
-            model = model.replace(body_weldid=weld)
-        return set_dampratio(model)
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)
@@ -214,19 +210,19 @@ class MJCFCompiler:
         geoms = [self._read_geom(c, k, fp, fq) for c, k, fp, fq in items if c.tag == "geom"]
         mass, ipos, iquat, inertia = body_inertia(self, node, pos, quat, items, geoms)
         name = self.unique_name("body", node)
-        bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia)
+        mocap = node.bool("mocap", False)
+        if mocap and parent != 0:
+            raise node.error("a mocap body must be a child of the world", "mocap")
+        bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia,
+                                 gravcomp=node.float("gravcomp", 0.0), mocap=mocap)
         self.names["body"][name or f"#{bid}"] = bid
         self.body_mass_nodes[bid] = node
-        self.gravcomp.append(node.float("gravcomp", 0.0))
-        self.mocap.append(node.bool("mocap", False))
-        if self.mocap[-1] and parent != 0:
-            raise node.error("a mocap body must be a child of the world", "mocap")
         njnt = 0
         for child, k, _, _ in items:
             if child.tag in ("joint", "freejoint"):
                 self._add_joint(child, k, bid, parent)
                 njnt += 1
-        if njnt and self.mocap[-1]:
+        if njnt and mocap:
             raise node.error("a mocap body cannot have joints", "mocap")
         self.body_has_joint.append(njnt > 0)
         for g in geoms:
@@ -286,10 +282,19 @@ class MJCFCompiler:
             values[key] = j.float(key, 0.0)
             if values[key] < 0:
                 raise j.error(f"{key} must not be negative", key)
+        jcls = raw.get("class", cls)
+        for key, attr, base in (("solref", "solreflimit", SOLREF), ("solimp", "solimplimit", SOLIMP),
+                                ("solreffriction", "solreffriction", SOLREF),
+                                ("solimpfriction", "solimpfriction", SOLIMP)):
+            values[key] = self.vector(raw, jcls, attr, base)
+        actfrclimited, actfrcrange = read_limited(self, j, "actuatorfrclimited", "actuatorfrcrange")
         name = self.unique_name("joint", j)
         self.spec.add_joint(bid, kind, name, axis=axis if kind in ("hinge", "slide") else [0.0, 0.0, 1.0],
                             pos=j.floats("pos", 3, default=np.zeros(3)), ref=ref, range=rng,
-                            limited=limited, springref=springref, **values)
+                            limited=limited, springref=springref, margin=j.float("margin", 0.0),
+                            group=j.int("group", 0), actfrclimited=actfrclimited,
+                            actfrcrange=actfrcrange, actgravcomp=j.bool("actuatorgravcomp", False),
+                            **values)
         self.names["joint"][name or f"#{len(self.spec.joints) - 1}"] = len(self.spec.joints) - 1
 
     # -- geoms -----------------------------------------------------------------------------------
@@ -336,24 +341,42 @@ class MJCFCompiler:
             inertia = m / mesh.volume * mesh.inertia if mesh.volume > MINVAL else np.zeros(3)
         else:
             m, inertia = geom_mass_inertia(kind, size, density, mass)
-        condim = g.int("condim", 3)
+        condim = g.int("condim", D.GEOM_CONDIM)
         if condim not in (1, 3, 4, 6):
             raise g.error("condim must be 1, 3, 4 or 6", "condim")
-        spec = dict(type=kind, size=size, name=g.get("name"), pos=pos, quat=quat,
-                    rgba=g.floats("rgba", 4, default=[0.5, 0.5, 0.5, 1.0]),
-                    contype=g.int("contype", 1), conaffinity=g.int("conaffinity", 1), condim=condim,
-                    priority=g.int("priority", 0),
-                    friction=self.vector(raw, geom_cls, "friction", [1.0, 0.005, 0.0001]),
-                    solmix=g.float("solmix", 1.0),
-                    solref=self.vector(raw, geom_cls, "solref", [0.02, 1.0]),
-                    solimp=self.vector(raw, geom_cls, "solimp", [0.9, 0.95, 0.001, 0.5, 2.0]),
-                    margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), dataid=dataid)
         group = g.int("group", 0)
+        spec = dict(type=kind, size=size, name=g.get("name"), pos=pos, quat=quat,
+                    rgba=g.floats("rgba", 4, default=D.GEOM_RGBA),
+                    contype=g.int("contype", D.GEOM_CONTYPE),
+                    conaffinity=g.int("conaffinity", D.GEOM_CONAFFINITY), condim=condim,
+                    priority=g.int("priority", 0),
+                    friction=self.vector(raw, geom_cls, "friction", D.GEOM_FRICTION),
+                    solmix=g.float("solmix", D.GEOM_SOLMIX),
+                    solref=self.vector(raw, geom_cls, "solref", SOLREF),
+                    solimp=self.vector(raw, geom_cls, "solimp", SOLIMP),
+                    margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), mesh=dataid, group=group,
+                    material=self.material(g), fluid=self._fluid(g, geom_cls, raw))
         lo, hi = self.settings.inertiagrouprange
         part = (m, pos, quat, inertia) if lo <= group <= hi and m > MJEPS else None
-        if g.has("material") and g.get("material") not in self.material_rgba:
-            raise g.error(f"unknown material {g.get('material')!r}", "material")
-        return dict(node=g, spec=spec, part=part, group=group, material=g.get("material"))
+        return dict(node=g, spec=spec, part=part)
+
+    def material(self, node):
+        """The id of the element's ``material`` (-1 if none); an unknown one is an error."""
+        name = node.get("material")
+        if name is None:
+            return -1
+        if name not in self.materials:
+            raise node.error(f"unknown material {name!r}", "material")
+        return self.materials[name]
+
+    def _fluid(self, g, cls, raw):
+        """``geom_fluid``'s first 6 numbers: ``fluidshape="ellipsoid"`` (1) and ``fluidcoef``
+        (blunt drag, slender drag, angular drag, Kutta lift, Magnus lift)."""
+        fluid = np.zeros(12)
+        if g.keyword("fluidshape", ("none", "ellipsoid"), "none") == "ellipsoid":
+            fluid[0] = 1.0
+            fluid[1:6] = self.vector(raw, cls, "fluidcoef", [0.5, 0.25, 1.5, 1.0, 1.0])
+        return fluid
 
     def _fromto(self, g, kind, size):
         """``fromto="x1 y1 z1 x2 y2 z2"``: the geom's center is the midpoint, its z axis points
@@ -383,18 +406,18 @@ class MJCFCompiler:
                 raise g["node"].error(f"repeated geom name {name!r}", "name")
             self.names["geom"][name] = len(self.spec.geoms)
         self.spec.add_geom(bid, **spec)
-        self.geom_group.append(g["group"])
-        self.geom_material.append(g["material"])
 
     def _add_site(self, bid, raw, cls, fpos, fquat):
         check_attributes(raw)
         s = self.defaults.resolve(raw, cls)
         kind = s.keyword("type", ("sphere", "capsule", "ellipsoid", "cylinder", "box"), "sphere")
-        size = self.vector(raw, raw.get("class", cls), "size", [0.005, 0.005, 0.005])
+        size = self.vector(raw, raw.get("class", cls), "size", D.SITE_SIZE)
         pos, quat = s.floats("pos", 3, default=np.zeros(3)), self.orientation(s)
         if s.has("fromto"):
             pos, quat, size = self._fromto(s, kind, size)
         name = self.unique_name("site", s)
         if name:
             self.names["site"][name] = len(self.spec.sites)
-        self.spec.add_site(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), size)
+        self.spec.add_site(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), size,
+                           type=kind, group=s.int("group", 0), rgba=s.floats("rgba", 4, default=D.SITE_RGBA),
+                           material=self.material(s))

@@ -1,4 +1,4 @@
-"""MJCF ``<actuator>``: every actuator as an :class:`~rbdl_edu.io.records.Actuator` record.
+"""MJCF ``<actuator>``: every actuator added to the spec as MuJoCo's general actuator.
 
 Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``force = gain(ctrl) + bias``:
@@ -14,22 +14,21 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 =============== ======================================================================
 
 ``ctrlrange``/``forcerange`` are never converted from degrees (as in MuJoCo). A
-``dampratio`` becomes a damping once the model is compiled (:func:`set_dampratio`).
+``dampratio`` is kept, positive, in ``biasprm[2]`` (as MuJoCo's compiler keeps it) and
+becomes a damping in :func:`rbdl_edu.setconst.set_const`, which needs the mass matrix.
 
 >>> from rbdl_edu.io.mjcf import load_mjcf
 >>> m = load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
 ...   <actuator><position joint="j" kp="20" ctrlrange="-1 1"/></actuator></mujoco>''')
->>> a = m.extras["actuators"][0]
->>> a.gainprm[0], a.biasprm[:3], a.ctrllimited
-(20.0, (0.0, -20.0, -0.0), True)
+>>> m.actuator_gainprm[0, 0], m.actuator_biasprm[0, :3], m.actuator_ctrllimited[0]
+(np.float64(20.0), array([  0., -20.,  -0.]), np.True_)
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .errors import ModelError
+from .. import defaults as D
 from .mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
-from .records import Actuator
 
 TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
 DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")
@@ -99,34 +98,6 @@ def _inherit_range(c, a, trn, target):
     return (float(mid - half), float(mid + half))
 
 
-def set_dampratio(model):
-    r"""Turn each position actuator's ``dampratio`` (kept positive in ``biasprm[2]``) into a
-    damping, as MuJoCo's ``mj_setConst``: with the reflected inertia
-    :math:`m = \sum_{dof} M_{dd}(q_0) / g_d^2` (``M`` at ``qpos0``, ``g`` the gear),
-    :math:`k_v = \zeta \cdot 2 \sqrt{k_p m}` and ``biasprm[2] = -kv``. Returns the model
-    with updated actuator records."""
-    from dataclasses import replace
-
-    from ..crba import crba
-    acts = model.extras.get("actuators", ())
-    todo = [k for k, a in enumerate(acts) if a.gainprm[0] == -a.biasprm[1] and a.biasprm[2] > 0]
-    if not todo:
-        return model
-    M0 = np.diag(crba(model, model.qpos0))
-    new = list(acts)
-    for k in todo:
-        a = acts[k]
-        if a.trntype not in ("joint", "jointinparent"):
-            raise ModelError(f"actuator {a.name or k}: dampratio is only supported for joint "
-                             "transmissions", model.extras.get("file"))
-        j = a.trnid[0]
-        adr, n = model.jnt_dofadr[j], {0: 6, 1: 3}.get(int(model.jnt_type[j]), 1)
-        mass = sum(M0[adr + d] / a.gear[d] ** 2 for d in range(n) if a.gear[d] ** 2 > 1e-15)
-        damping = a.biasprm[2] * 2 * np.sqrt(a.gainprm[0] * mass)
-        new[k] = replace(a, biasprm=a.biasprm[:2] + (float(-damping),) + a.biasprm[3:])
-    return model.replace(extras=dict(model.extras, actuators=tuple(new)))
-
-
 def _fill(values):
     """A 10-number parameter vector starting with ``values``, the rest zero."""
     v = np.zeros(10)
@@ -135,8 +106,8 @@ def _fill(values):
 
 
 def read_actuators(c):
-    """The ``<actuator>`` section as :class:`~rbdl_edu.io.records.Actuator` records."""
-    out = []
+    """Add the ``<actuator>`` section's actuators to the spec; returns their names -> ids."""
+    c.names["actuator"] = {}
     for raw in _sections(c, "actuator"):
         if raw.tag not in ACTUATORS:
             raise raw.error(f"<{raw.tag}> actuators are not supported")
@@ -160,14 +131,14 @@ def read_actuators(c):
             kind = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
                     "body": "body"}[trn]
             trnid = (lookup(c, a, kind, trn), lookup(c, a, "site", "refsite", required=False))
-        gear = np.array([1.0, 0, 0, 0, 0, 0])
+        gear = np.array(D.ACTUATOR_GEAR)
         if a.has("gear"):
             g = a.floats("gear")
             if len(g) > 6:
                 raise a.error("gear takes at most 6 numbers", "gear")
             gear[:len(g)] = g
         dyn, gain, bias = "none", "fixed", "none"
-        dynprm, gainprm, biasprm = _fill([1.0]), _fill([1.0]), _fill([])
+        dynprm, gainprm, biasprm = D.ACTUATOR_DYNPRM, D.ACTUATOR_GAINPRM, D.ACTUATOR_BIASPRM
         if raw.tag == "general":
             dyn = a.keyword("dyntype", DYNTYPES, "none")
             gain = a.keyword("gaintype", GAINTYPES, "fixed")
@@ -208,11 +179,13 @@ def read_actuators(c):
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
         if raw.tag == "intvelocity" and not actlimited:
             raise a.error("an intvelocity actuator needs actrange", "actrange")
-        out.append(Actuator(name=a.get("name", ""), trntype=trn, trnid=trnid, kind=raw.tag,
-                            gear=tuple(float(x) for x in gear), dyntype=dyn, gaintype=gain,
-                            biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
-                            ctrllimited=ctrllimited, ctrlrange=ctrlrange,
-                            forcelimited=forcelimited, forcerange=forcerange,
-                            actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
-                            cranklength=cranklength))
-    return out
+        name = c.unique_name("actuator", a)
+        k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
+                                biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
+                                gear=gear, ctrllimited=ctrllimited, ctrlrange=ctrlrange,
+                                forcelimited=forcelimited, forcerange=forcerange,
+                                actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
+                                cranklength=cranklength, actearly=a.bool("actearly", False),
+                                lengthrange=a.floats("lengthrange", 2, default=[0.0, 0.0]))
+        c.names["actuator"][name or f"#{k}"] = k
+    return c.names["actuator"]

@@ -14,15 +14,39 @@ its center of mass and the axes along its principal axes of inertia. A mesh geom
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..rotation import quat_to_mat
 from .inertia import MINVAL, convex_hull, eig3, mesh_mass_properties
 from .mjcf_defaults import check_attributes
-from .records import Mesh
 
 MESH_FILES = (".stl", ".obj")
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """What the compiler knows of a mesh while it works: vertices ``vert (n, 3)`` in the
+    mesh's principal frame, the frame's ``pos``/``quat`` in the file's mesh frame, and the
+    ``volume`` and principal ``inertia (3,)`` per unit density (for geoms that get their mass
+    from it). The model keeps ``mesh_vert``/``mesh_face``/``mesh_pos``/``mesh_quat``."""
+    vert: np.ndarray
+    pos: np.ndarray
+    quat: np.ndarray
+    volume: float
+    inertia: np.ndarray
+
+
+def _merge_duplicates(vert, face):
+    """An STL file repeats each vertex in every triangle that uses it; MuJoCo keeps one copy
+    of each (in the order they first appear, compared in single precision)."""
+    key = vert.astype(np.float32)
+    _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)                     # unique vertices by first appearance
+    rank = np.empty(len(order), dtype=int)
+    rank[order] = np.arange(len(order))
+    return vert[first[order]], rank[inverse.reshape(-1)][face]
 
 
 def _read_vertices_faces(compiler, node):
@@ -44,6 +68,8 @@ def _read_vertices_faces(compiler, node):
             vert, face = np.asarray(mesh.vertices), np.asarray(mesh.faces, dtype=int)
         except Exception as e:           # any parser failure of a foreign file format
             raise node.error(f"cannot read mesh {path}: {e}", "file") from None
+        if name.lower().endswith(".stl"):
+            vert, face = _merge_duplicates(vert, face)
         return vert, face, path
     if not node.has("vertex"):
         raise node.error("a <mesh> needs a file or vertex data", "file")
@@ -66,7 +92,7 @@ def _read_vertices_faces(compiler, node):
 
 
 def load_meshes(compiler):
-    """All ``<asset><mesh>`` elements as :class:`~rbdl_edu.io.records.Mesh` records, and a
+    """Add every ``<asset><mesh>`` to the spec; returns their :class:`Mesh` records and a
     name -> id map."""
     meshes, ids = [], {}
     for asset in (c for c in compiler.root.children if c.tag == "asset"):
@@ -114,7 +140,6 @@ def load_meshes(compiler):
                 inertia, quat, com = np.zeros(3), np.array([1.0, 0, 0, 0]), np.zeros(3)
             # vertices in the principal frame: v' = R^T (v - com)
             local = (vert - com) @ quat_to_mat(quat)
-            ids[name] = len(meshes)
-            meshes.append(Mesh(name=name, file=path, vert=local, face=face, pos=com, quat=quat,
-                               volume=max(volume, 0.0), inertia=inertia))
+            ids[name] = compiler.spec.add_mesh(name, local, face, com, quat)
+            meshes.append(Mesh(vert=local, pos=com, quat=quat, volume=max(volume, 0.0), inertia=inertia))
     return meshes, ids

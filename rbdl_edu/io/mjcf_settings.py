@@ -11,14 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..model import DISABLE_FLAGS
 from .mjcf_defaults import check_attributes
 from .orientation import check_eulerseq
-
-# MuJoCo's option flags: those that are on by default can be disabled, the others enabled
-DISABLE_FLAGS = {"constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper",
-                 "gravity", "clampctrl", "warmstart", "filterparent", "actuation", "refsafe",
-                 "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd", "passive"}
-ENABLE_FLAGS = {"override", "energy", "fwdinv", "invdiscrete", "multiccd", "island", "sleep"}
 
 
 @dataclass
@@ -68,34 +63,30 @@ def read_compiler(sections):
 
 
 def read_option(sections):
-    """Keyword arguments for :class:`~rbdl_edu.model.Option` from all ``<option>`` elements,
-    and the options ``Option`` has no field for (``magnetic``, ``jacobian``, ...)."""
+    """Keyword arguments for :class:`~rbdl_edu.model.Option` from all ``<option>`` elements
+    (later ones win)."""
     opt = dict(gravity=np.array([0.0, 0.0, -9.81]), timestep=0.002)
-    disabled, enabled, more = set(), set(), {}
+    disabled, enabled = set(), set()
     for node in sections:
         check_attributes(node)
-        for key in ("timestep", "impratio", "tolerance", "density", "viscosity", "o_margin"):
+        for key in ("timestep", "impratio", "tolerance", "density", "viscosity", "o_margin",
+                    "ls_tolerance", "noslip_tolerance", "ccd_tolerance"):
             if node.has(key):
                 opt[key] = node.float(key)
-        for key in ("iterations", "ls_iterations", "noslip_iterations"):
+        for key in ("iterations", "ls_iterations", "noslip_iterations", "ccd_iterations"):
             if node.has(key):
                 opt[key] = node.int(key)
-        for key in ("gravity", "wind"):
+        for key, n in (("gravity", 3), ("wind", 3), ("magnetic", 3), ("o_solref", 2), ("o_solimp", 5),
+                       ("o_friction", 5)):
             if node.has(key):
-                opt[key] = node.floats(key, 3)
+                opt[key] = node.floats(key, n)
         if node.has("timestep") and opt["timestep"] <= 0:
             raise node.error("timestep must be positive", "timestep")
         opt["integrator"] = node.keyword("integrator", ("Euler", "RK4", "implicit", "implicitfast"),
                                          opt.get("integrator", "Euler"))
         opt["cone"] = node.keyword("cone", ("pyramidal", "elliptic"), opt.get("cone", "pyramidal"))
         opt["solver"] = node.keyword("solver", ("PGS", "CG", "Newton"), opt.get("solver", "Newton"))
-        more["jacobian"] = node.keyword("jacobian", ("dense", "sparse", "auto"), more.get("jacobian", "auto"))
-        for key, n in (("magnetic", 3), ("o_solref", 2), ("o_solimp", 5), ("o_friction", 5)):
-            if node.has(key):
-                more[key] = node.floats(key, n)
-        for key in ("ls_tolerance", "noslip_tolerance", "ccd_tolerance"):
-            if node.has(key):
-                more[key] = node.float(key)
+        opt["jacobian"] = node.keyword("jacobian", ("dense", "sparse", "auto"), opt.get("jacobian", "auto"))
         for flag in node.children:
             if flag.tag != "flag":
                 raise flag.error(f"<{flag.tag}> inside <option> is not supported")
@@ -107,4 +98,4 @@ def read_option(sections):
                 else:
                     (enabled.add if value == "enable" else enabled.discard)(name)
     opt["disableflags"], opt["enableflags"] = frozenset(disabled), frozenset(enabled)
-    return opt, more
+    return opt

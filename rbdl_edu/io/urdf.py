@@ -20,9 +20,11 @@ The root link (the one no joint names as child) is welded to the world, unless
 ``<inertial>`` gives mass, center of mass and the inertia tensor in the ``<origin>``
 frame; it is diagonalized into ``body_ipos``/``body_iquat``/``body_inertia``.
 ``<dynamics damping friction>`` become ``dof_damping``/``dof_frictionloss``.
-``<collision>`` boxes, cylinders and spheres become (massless) geoms; meshes are listed
-in ``model.extras["urdf_meshes"]``; ``<mimic>`` relations in ``model.extras["urdf_mimic"]``
-(the mimicking joint is loaded as an independent joint, as Pinocchio does by default).
+``<collision>`` boxes, cylinders and spheres become (massless) geoms; collision meshes are
+not loaded (a warning names them: they change contacts, not the dynamics). A ``<mimic>``
+becomes a joint equality constraint ``q_joint = offset + multiplier * q_mimicked``, as
+MuJoCo's URDF importer makes it (the rigid-body algorithms treat both joints as free, as
+Pinocchio does by default; the constraint acts once the simulation has constraints).
 
 >>> model = load_urdf('''<robot name="r">
 ...   <link name="base"/>
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -125,7 +128,9 @@ def _check_moving_links(spec, links, joints, parent_of):
     weaker than MuJoCo's rule for MJCF, which looks only at welded links.)"""
     B = spec.bodies
     moving = {j["body"] for j in spec.joints}
-    children = {i: [k for k in range(len(B)) if B[k]["parent"] == i] for i in range(len(B))}
+    children = {i: [] for i in range(len(B))}
+    for k in range(1, len(B)):
+        children[B[k]["parent"]].append(k)
 
     def has_mass(i):
         if B[i]["mass"] >= MINVAL or np.any(np.asarray(B[i]["inertia"]) >= MINVAL):
@@ -212,7 +217,7 @@ def load_urdf(source, floating_base=False, file=None):
         raise root.error(f"a URDF needs exactly one root link, found {len(roots)}: {roots[:5]}")
 
     materials = {n.get("name"): n for n in root.children if n.tag == "material" and n.get("name")}
-    spec = ModelSpec()
+    spec = ModelSpec(name=root.get("name", ""))
     body_of = {}
     meshes, mimic = [], []
     is_world = roots[0] == "world" and not floating_base
@@ -257,8 +262,8 @@ def load_urdf(source, floating_base=False, file=None):
             raise dyn.error("damping and friction must not be negative", "damping")
         mim = _child(j, "mimic")
         if mim is not None:
-            mimic.append(dict(joint=j.get("name"), mimics=mim.get("joint"),
-                              multiplier=mim.float("multiplier", 1.0), offset=mim.float("offset", 0.0)))
+            mimic.append((mim, j.get("name"), mim.get("joint"), mim.float("offset", 0.0),
+                          mim.float("multiplier", 1.0)))
         spec.add_joint(bid, kind, j.get("name"), axis=axis, range=rng, limited=limited,
                        damping=damping, frictionloss=friction)
 
@@ -313,6 +318,13 @@ def load_urdf(source, floating_base=False, file=None):
     finally:
         sys.setrecursionlimit(limit)
     _check_moving_links(spec, links, joints, parent_of)
-    spec.extras.update(model_name=root.get("name", ""), urdf_meshes=tuple(meshes),
-                       urdf_mimic=tuple(mimic), nu=0)
+    for node, joint, mimicked, offset, multiplier in mimic:
+        if mimicked in spec._ids["joint"]:
+            spec.add_equality("joint", joint, mimicked, data=[offset, multiplier])
+        else:       # ROS's own parser accepts this too; say so rather than fail the whole robot
+            warnings.warn(f"{node.file or 'URDF'}:{node.line}: <mimic joint={mimicked!r}>: no such moving "
+                          f"joint; joint {joint!r} is left free", stacklevel=3)
+    if meshes:
+        warnings.warn(f"{file or 'URDF'}: {len(meshes)} collision mesh(es) not loaded (only box, cylinder "
+                      f"and sphere collision geometry is), e.g. {meshes[0]['filename']!r}", stacklevel=3)
     return spec.compile()

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pythreejs as three
 
-from ..model import BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HINGE, MESH, PLANE, SLIDE, SPHERE
+from ..defaults import GEOM_RGBA
+from ..enums import BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HINGE, MESH, PLANE, SLIDE, SPHERE
 from ..rotation import mat_to_quat
 
 _Y_TO_Z = [float(np.sin(np.pi / 4)), 0.0, 0.0, float(np.cos(np.pi / 4))]   # +90° about x, three order
@@ -52,48 +53,35 @@ def _cylinder(radius, half_length, mat, segments=24):
 
 
 def mesh_data(model, g):
-    """Vertices ``(n, 3)`` and triangle indices ``(m, 3)`` of mesh geom ``g``, or ``None``.
-
-    The mesh is looked up by ``geom_dataid[g]`` in ``model.extras['meshes']`` (a list of
-    dicts with ``vertices``/``faces`` or objects with those attributes, e.g. trimesh
-    meshes, or ``vert``/``face`` as the MJCF compiler's meshes, in the geom's frame) or in ``model.extras['mesh_vertices']``/``['mesh_faces']`` lists.
+    """Vertices ``(n, 3)`` and triangle indices ``(m, 3)`` of mesh geom ``g`` (in the geom's
+    frame: ``mesh_vert``/``mesh_face`` of mesh ``geom_dataid[g]``), or ``None`` if it has none.
 
     >>> from rbdl_edu.models import pendulum
     >>> mesh_data(pendulum(), 0) is None
     True
     """
-    ex = getattr(model, "extras", None) or {}
-    k = int(model.geom_dataid[g]) if len(getattr(model, "geom_dataid", ())) > g else -1
+    k = int(model.geom_dataid[g])
     if k < 0:
         return None
-    meshes = ex.get("meshes")
-    if meshes is not None and k < len(meshes):
-        m = meshes[k]
-        get = m.get if isinstance(m, dict) else (lambda name, m=m: getattr(m, name, None))
-        v = get("vertices") if get("vertices") is not None else get("vert")
-        f = get("faces") if get("faces") is not None else get("face")
-    else:
-        vs, fs = ex.get("mesh_vertices"), ex.get("mesh_faces")
-        if vs is None or fs is None or k >= len(vs):
-            return None
-        v, f = vs[k], fs[k]
-    if v is None or f is None or len(v) == 0 or len(f) == 0:
+    v0, f0 = model.mesh_vertadr[k], model.mesh_faceadr[k]
+    v, f = model.mesh_vert[v0:v0 + model.mesh_vertnum[k]], model.mesh_face[f0:f0 + model.mesh_facenum[k]]
+    if len(v) == 0 or len(f) == 0:
         return None
-    return np.asarray(v, dtype=np.float32).reshape(-1, 3), np.asarray(f, dtype=np.uint32).reshape(-1, 3)
+    return np.asarray(v, dtype=np.float32), np.asarray(f, dtype=np.uint32)
 
 
 def geom_rgba(model, g):
     """The colour MuJoCo's renderer gives geom ``g``: its ``rgba``, or its material's colour
-    (``extras['geom_material_rgba']``) when the geom keeps the default grey.
+    (``mat_rgba[geom_matid[g]]``) when the geom keeps the default grey.
 
     >>> from rbdl_edu.models import cart_pole
     >>> geom_rgba(cart_pole(), 0)
     array([0.3, 0.5, 0.8, 1. ])
     """
     rgba = np.asarray(model.geom_rgba[g], dtype=float)
-    mat = (getattr(model, "extras", None) or {}).get("geom_material_rgba")
-    if mat is not None and g < len(mat) and not np.any(np.isnan(mat[g])) and np.allclose(rgba, [0.5, 0.5, 0.5, 1]):
-        return np.asarray(mat[g], dtype=float)
+    k = model.geom_matid[g]
+    if k >= 0 and np.allclose(rgba, GEOM_RGBA):
+        return np.asarray(model.mat_rgba[k], dtype=float)
     return rgba
 
 

@@ -16,7 +16,8 @@ import ipywidgets as widgets
 import numpy as np
 import pythreejs as three
 
-from ..kinematics import forward_kinematics, state
+from ..kinematics import forward_kinematics
+from ..tree import state
 from . import geometry as geo
 
 
@@ -90,7 +91,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     show_joints : bool — arrows along hinge (orange) and slide (cyan) axes
     opacity : float, optional — override every geom's alpha (see the joint axes inside)
     camera_position : (3,), optional — in world coordinates
-    groups : geom groups drawn (MJCF ``group``, from ``extras['geom_group']``); as MuJoCo's
+    groups : geom groups drawn (MJCF ``group``, ``geom_group``); as MuJoCo's
         viewer, groups 0-2 by default (models often put collision-only geoms in group 3)
     bounds : (center (3,), size), optional — what the camera frames (default: the model at
         ``q``; :func:`~rbdl_edu.viz.animate.animate` passes the whole trajectory's)
@@ -111,11 +112,10 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     pos, quat = geo.pose_lists(xpos, xmat)
     center, extent = bounds if bounds is not None else geo.model_bounds(model, xpos, xmat)
     bodies, frames, inertias, materials = [], [], [], []
-    group = (getattr(model, "extras", None) or {}).get("geom_group")
     for i in range(model.nbody):
         kids = []
         for g in np.flatnonzero(np.asarray(model.geom_bodyid) == i):
-            if group is not None and g < len(group) and int(group[g]) not in groups:
+            if int(model.geom_group[g]) not in groups:
                 continue
             obj = geo.geom_object(model, int(g), opacity=opacity, plane_size=4 * extent)
             if obj is not None:

@@ -1,9 +1,8 @@
 r"""Step through RNEA body by body (book chapter 5).
 
-:func:`rnea_trace` records what each step of the recursive Newton-Euler algorithm
-computes, one body at a time, from the package's own building blocks (``jcalc``,
-``body_spatial_inertia``, ``crm``, ``crf``), and checks at the end that its joint forces
-equal :func:`rbdl_edu.rnea` — the stepper shows the algorithm, it does not redefine it.
+:func:`rnea_trace` turns what :func:`rbdl_edu.rnea.rnea_passes` computes -- the real RNEA,
+not a copy -- into steps, one body at a time: the forward pass (``v``, ``a``, the force a
+body needs) and the backward pass (``τ_i = S_iᵀ f_i``, ``f_λ += λX_i* f_i``).
 
 :func:`rnea_stepper` shows the trace: a 3D view with the current body's spatial velocity,
 acceleration and force drawn as arrows at its origin (angular part light, linear part
@@ -18,10 +17,8 @@ from dataclasses import dataclass, field
 import ipywidgets as widgets
 import numpy as np
 
-from ..joints import jcalc
-from ..kinematics import body_spatial_inertia, forward_kinematics, state
-from ..rnea import rnea
-from ..spatial import crf, crm
+from ..kinematics import forward_kinematics
+from ..rnea import rnea_passes
 from . import geometry as geo
 from .scene import scene
 
@@ -46,53 +43,37 @@ def rnea_trace(model, q, qd, qdd):
     """The steps of RNEA at ``(q, qd, qdd)``: a forward-pass step per body (``v``, ``a``, ``f``)
     then a backward-pass step per body (``τ_i = S_iᵀ f_i``, ``f_λ += λX_i* f_i``).
 
-    Returns ``(steps, tau)``; ``tau`` equals ``rnea(model, q, qd, qdd)`` (checked).
+    Returns ``(steps, tau)``, ``tau`` being ``rnea(model, q, qd, qdd)``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> steps, tau = rnea_trace(double_pendulum(), [0.1, 0.2], [0.3, 0.0], [0.0, 0.0])
     >>> [(s.phase, s.body) for s in steps]
     [('forward', 1), ('forward', 2), ('backward', 2), ('backward', 1)]
     """
-    q, qd, qdd = state(model, np.asarray(q, float), np.asarray(qd, float), np.asarray(qdd, float))
-    nb, parent = model.nbody, model.body_parentid
-    v, a, f = np.zeros((nb, 6)), np.zeros((nb, 6)), np.zeros((nb, 6))
-    a[0, 3:] = -np.asarray(model.opt.gravity, float)
-    Xup, S, steps = [None] * nb, [None] * nb, []
-    for i in range(1, nb):
-        Xup[i], S[i], cJ = jcalc(model, i, q, qd)
-        p, d = parent[i], slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        vJ = S[i] @ qd[d]
-        v[i] = Xup[i] @ v[p] + vJ
-        a[i] = Xup[i] @ a[p] + S[i] @ qdd[d] + cJ + crm(v[i]) @ vJ
-        I = body_spatial_inertia(model, i)
-        f[i] = I @ a[i] + crf(v[i]) @ (I @ v[i])
-        eq = (f"<b>forward pass, body {i}</b> ({model.body_names[i]}), parent λ = {p}<br>"
+    P = rnea_passes(model, np.asarray(q, float), np.asarray(qd, float), np.asarray(qdd, float))
+    parent, steps = model.body_parentid, []
+    for i in range(1, model.nbody):
+        eq = (f"<b>forward pass, body {i}</b> ({model.body_names[i]}), parent λ = {parent[i]}<br>"
               f"v<sub>{i}</sub> = <sup>{i}</sup>X<sub>λ</sub> v<sub>λ</sub> + S<sub>{i}</sub> q̇<sub>{i}</sub>"
-              f" = {_fmt(v[i])}<br>"
+              f" = {_fmt(P.v[i])}<br>"
               f"a<sub>{i}</sub> = <sup>{i}</sup>X<sub>λ</sub> a<sub>λ</sub> + S<sub>{i}</sub> q̈<sub>{i}</sub>"
-              f" + c<sub>J</sub> + v<sub>{i}</sub> × v<sub>J</sub> = {_fmt(a[i])}<br>"
+              f" + c<sub>J</sub> + v<sub>{i}</sub> × v<sub>J</sub> = {_fmt(P.a[i])}<br>"
               f"f<sub>{i}</sub> = I<sub>{i}</sub> a<sub>{i}</sub> + v<sub>{i}</sub> ×* I<sub>{i}</sub> v<sub>{i}</sub>"
-              f" = {_fmt(f[i])}")
-        steps.append(Step("forward", i, eq, {"v": v[i].copy(), "a": a[i].copy(), "f": f[i].copy()}))
-    tau = np.zeros(model.nv)
-    for i in range(nb - 1, 0, -1):
-        d = slice(model.body_dofadr[i], model.body_dofadr[i] + model.body_dofnum[i])
-        tau[d] = S[i].T @ f[i]
+              f" = {_fmt(P.fB[i])}")
+        steps.append(Step("forward", i, eq, {"v": P.v[i], "a": P.a[i], "f": P.fB[i]}))
+    for i in range(model.nbody - 1, 0, -1):
         eq = (f"<b>backward pass, body {i}</b> ({model.body_names[i]})<br>"
-              f"τ<sub>{i}</sub> = S<sub>{i}</sub><sup>T</sup> f<sub>{i}</sub> = {_fmt(tau[d])}<br>")
+              f"τ<sub>{i}</sub> = S<sub>{i}</sub><sup>T</sup> f<sub>{i}</sub> = {_fmt(P.S[i].T @ P.f[i])}<br>")
         if parent[i] > 0:
             eq += (f"f<sub>{parent[i]}</sub> += <sup>{parent[i]}</sup>X<sub>{i}</sub><sup>*</sup> f<sub>{i}</sub>"
                    f" = (<sup>{i}</sup>X<sub>{parent[i]}</sub>)<sup>T</sup> f<sub>{i}</sub>")
         else:
             eq += "the rest of f goes to the world (the base reaction)"
-        steps.append(Step("backward", i, eq, {"f": f[i].copy()}))
-        f[parent[i]] = f[parent[i]] + Xup[i].T @ f[i]
-    tau = tau + np.asarray(model.dof_armature, float) * qdd
-    expected = rnea(model, q, qd, qdd)
-    if not np.allclose(tau, expected, rtol=1e-9, atol=1e-9):
-        raise AssertionError(f"stepper's tau {tau} differs from rnea {expected}")
-    steps[-1].equation += f"<br><b>τ = {_fmt(tau)}</b> (= rnea(model, q, qd, qdd))"
-    return steps, tau
+        steps.append(Step("backward", i, eq, {"f": P.f[i]}))
+    if model.dof_armature.any():
+        steps[-1].equation += "<br>τ += armature · q̈ (the rotors' inertia on M's diagonal)"
+    steps[-1].equation += f"<br><b>τ = {_fmt(P.tau)}</b> (= rnea(model, q, qd, qdd))"
+    return steps, P.tau
 
 
 def step_arrows(step, xpos, xmat, extent):

@@ -1,0 +1,129 @@
+"""``Data``: the state of a model and everything computed from it (MuJoCo's ``mjData``).
+
+The state is ``time``, ``qpos``, ``qvel``, ``act``, ``ctrl`` and the applied forces; the
+rest is filled by the pipeline's stages, each field by the stage named beside it.
+Field names and shapes are MuJoCo's.
+
+Named access (``data.joint("hip").qpos``, ``data.body("torso").xpos``, ...) returns
+**copies** taken at the moment of the call: a value you store does not change when the
+simulation moves on. (MuJoCo's Python bindings return live views instead; a log built
+from views silently holds the last state many times.)
+
+>>> from rbdl_edu.models import double_pendulum
+>>> data = Data(double_pendulum())
+>>> data.qpos, data.joint("elbow").qpos
+(array([0., 0.]), array([0.]))
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from .enums import JOINT_NQ, JOINT_NV
+
+
+class Data:
+    """State and results of ``model``.
+
+    State: ``time``, ``qpos (nq,)``, ``qvel (nv,)``, ``act (na,)``, ``ctrl (nu,)``,
+    ``qfrc_applied (nv,)``, ``xfrc_applied (nbody, 6)`` (``[force, torque]`` in world
+    coordinates at each body's center of mass), ``mocap_pos (nmocap, 3)``,
+    ``mocap_quat (nmocap, 4)``.
+
+    Filled by :func:`rbdl_edu.kinematics.kinematics`: ``xpos (nbody, 3)``,
+    ``xquat (nbody, 4)``, ``xmat (nbody, 3, 3)``, ``xipos``, ``ximat`` (the inertial
+    frames), ``xanchor (njnt, 3)``, ``xaxis (njnt, 3)``, ``geom_xpos (ngeom, 3)``,
+    ``geom_xmat (ngeom, 3, 3)``, ``site_xpos (nsite, 3)``, ``site_xmat (nsite, 3, 3)``.
+    By :func:`rbdl_edu.collision.collision`: ``contact`` (a list of contacts).
+    By the dynamics: ``qacc (nv,)``, ``qfrc_bias (nv,)``.
+    """
+
+    def __init__(self, model):
+        m = model
+        self.model = m
+        self.time = 0.0
+        self.qpos = np.array(m.qpos0, dtype=float)
+        self.qvel = np.zeros(m.nv)
+        self.act = np.zeros(m.na)
+        self.ctrl = np.zeros(m.nu)
+        self.qfrc_applied = np.zeros(m.nv)
+        self.xfrc_applied = np.zeros((m.nbody, 6))
+        self.mocap_pos = np.zeros((m.nmocap, 3))
+        self.mocap_quat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nmocap, 1))
+        for b in range(m.nbody):
+            if m.body_mocapid[b] >= 0:
+                self.mocap_pos[m.body_mocapid[b]] = m.body_pos[b]
+                self.mocap_quat[m.body_mocapid[b]] = m.body_quat[b]
+        # kinematics
+        self.xpos = np.zeros((m.nbody, 3))
+        self.xquat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nbody, 1))
+        self.xmat = np.tile(np.eye(3), (m.nbody, 1, 1))
+        self.xipos = np.zeros((m.nbody, 3))
+        self.ximat = np.tile(np.eye(3), (m.nbody, 1, 1))
+        self.xanchor = np.zeros((m.njnt, 3))
+        self.xaxis = np.zeros((m.njnt, 3))
+        self.geom_xpos = np.zeros((m.ngeom, 3))
+        self.geom_xmat = np.tile(np.eye(3), (m.ngeom, 1, 1))
+        self.site_xpos = np.zeros((m.nsite, 3))
+        self.site_xmat = np.tile(np.eye(3), (m.nsite, 1, 1))
+        # collision and dynamics
+        self.contact = []
+        self.qacc = np.zeros(m.nv)
+        self.qfrc_bias = np.zeros(m.nv)
+
+    def __repr__(self):
+        return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
+
+    # -- named access: copies ------------------------------------------------------------------
+    def joint(self, name):
+        """Copies of joint ``name``'s ``qpos``, ``qvel``, ``qacc``, ``xanchor``, ``xaxis``
+        (``id`` too)."""
+        m = self.model
+        j = _id(m, "joint", name)
+        qa, da = m.jnt_qposadr[j], m.jnt_dofadr[j]
+        q, d = slice(qa, qa + JOINT_NQ[int(m.jnt_type[j])]), slice(da, da + JOINT_NV[int(m.jnt_type[j])])
+        return _copies(id=j, name=m.jnt_names[j], qpos=self.qpos[q], qvel=self.qvel[d],
+                       qacc=self.qacc[d], xanchor=self.xanchor[j], xaxis=self.xaxis[j])
+
+    def body(self, name):
+        """Copies of body ``name``'s ``xpos``, ``xquat``, ``xmat``, ``xipos``, ``ximat``,
+        ``xfrc_applied``."""
+        b = _id(self.model, "body", name)
+        return _copies(id=b, name=self.model.body_names[b], xpos=self.xpos[b], xquat=self.xquat[b],
+                       xmat=self.xmat[b], xipos=self.xipos[b], ximat=self.ximat[b],
+                       xfrc_applied=self.xfrc_applied[b])
+
+    def geom(self, name):
+        """Copies of geom ``name``'s ``xpos`` and ``xmat``."""
+        g = _id(self.model, "geom", name)
+        return _copies(id=g, name=self.model.geom_names[g], xpos=self.geom_xpos[g], xmat=self.geom_xmat[g])
+
+    def site(self, name):
+        """Copies of site ``name``'s ``xpos`` and ``xmat``."""
+        s = _id(self.model, "site", name)
+        return _copies(id=s, name=self.model.site_names[s], xpos=self.site_xpos[s], xmat=self.site_xmat[s])
+
+    def actuator(self, name):
+        """Copies of actuator ``name``'s ``ctrl`` and its activation ``act`` (empty if it
+        has none)."""
+        m = self.model
+        a = _id(m, "actuator", name)
+        adr, n = m.actuator_actadr[a], m.actuator_actnum[a]
+        return _copies(id=a, name=m.actuator_names[a], ctrl=self.ctrl[a:a + 1],
+                       act=self.act[adr:adr + n] if adr >= 0 else np.zeros(0))
+
+
+def _id(model, kind, name):
+    """``name`` (or an integer id, checked) as the id of a ``kind`` object."""
+    names = getattr(model, {"joint": "jnt"}.get(kind, kind) + "_names")
+    if isinstance(name, (int, np.integer)):
+        if not 0 <= name < len(names):
+            raise IndexError(f"{kind} id {name} out of range (the model has {len(names)})")
+        return int(name)
+    return model.id(kind, name)
+
+
+def _copies(**fields):
+    """A namespace holding copies of the given arrays (so nothing in it changes later)."""
+    return SimpleNamespace(**{k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in fields.items()})

@@ -1,0 +1,250 @@
+"""MJCF beyond the tree: materials, actuators (:mod:`~rbdl_edu.io.mjcf_actuators`), sensors,
+contact pairs/excludes, equalities, fixed and spatial tendons and keyframes, added to the
+spec in document order (their ids are MuJoCo's).
+
+>>> from rbdl_edu.io.mjcf import load_mjcf
+>>> m = load_mjcf('''<mujoco><worldbody><body name="b"><joint name="j"/><geom size=".1"/></body></worldbody>
+...   <sensor><jointpos joint="j"/></sensor><contact><exclude body1="world" body2="b"/></contact></mujoco>''')
+>>> m.sensor_type, m.sensor_objid, m.exclude_signature
+(array([9]), array([0]), array([1]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import defaults as D
+from ..enums import GEOM_NAMES, JOINT_NAMES, JOINT_NQ, JOINT_NV, SENSORS
+from .mjcf_actuators import lookup, read_actuators, read_limited
+from .mjcf_defaults import check_attributes
+
+
+def add_objects(c):
+    """Add everything after ``<worldbody>`` to ``c.spec``, in MuJoCo's order."""
+    c.names["tendon"] = _tendons(c)
+    read_actuators(c)
+    _sensors(c)
+    _contacts(c)
+    _equalities(c)
+    _keyframes(c)
+
+
+def _sections(c, tag):
+    return [n for s in c.root.children if s.tag == tag for n in s.children]
+
+
+def add_materials(c):
+    """Add every ``<asset><material>`` (white unless it says otherwise); name -> id."""
+    ids = {}
+    for asset in (s for s in c.root.children if s.tag == "asset"):
+        for node in asset.children:
+            if node.tag == "material" and node.get("name"):
+                m = c.defaults.resolve(node, node.get("class", "main"))
+                ids[node.get("name")] = c.spec.add_material(node.get("name"),
+                                                            m.floats("rgba", 4, default=[1.0, 1.0, 1.0, 1.0]))
+    return ids
+
+
+# a sensor's object: the attribute that names it, by the kind SENSORS gives
+_OBJ_ATTRIBUTE = {"site": "site", "joint": "joint", "tendon": "tendon", "actuator": "actuator",
+                  "body": "body"}
+_FRAME_KINDS = {"body": "body", "xbody": "body", "geom": "geom", "site": "site"}
+
+
+def _sensors(c):
+    for raw in _sections(c, "sensor"):
+        check_attributes(raw)
+        if raw.tag not in SENSORS:
+            raise raw.error(f"<{raw.tag}> sensors are not supported")
+        kind = SENSORS[raw.tag].obj
+        obj, objtype, ref, reftype = None, kind, None, None
+        if kind == "frame":                      # frame sensors (and insidesite) name any frame
+            objtype = raw.keyword("objtype", tuple(_FRAME_KINDS) + ("camera",))
+            if objtype is None or objtype == "camera":
+                raise raw.error(f"a <{raw.tag}> sensor needs objtype body, xbody, geom or site", "objtype")
+            obj = lookup(c, raw, _FRAME_KINDS[objtype], "objname")
+            if raw.tag == "insidesite":          # is the frame inside this site?
+                reftype, ref = "site", lookup(c, raw, "site", "site")
+            elif raw.has("reftype") or raw.has("refname"):
+                reftype = raw.keyword("reftype", tuple(_FRAME_KINDS))
+                if reftype is None:
+                    raise raw.error("refname needs reftype", "reftype")
+                ref = lookup(c, raw, _FRAME_KINDS[reftype], "refname")
+        elif kind:
+            obj = lookup(c, raw, kind, _OBJ_ATTRIBUTE[kind])
+            limited = {"joint": "joint", "tendon": "tendon"}.get(kind)
+            if "limit" in raw.tag and not c.spec.objects[limited][obj]["limited"]:
+                raise raw.error(f"a <{raw.tag}> sensor needs a limited {kind}", kind)
+        noise = raw.float("noise", 0.0)
+        if noise < 0:
+            raise raw.error("noise must not be negative", "noise")
+        cutoff = raw.float("cutoff", 0.0)
+        if cutoff < 0:
+            raise raw.error("cutoff must not be negative", "cutoff")
+        c.spec.add_sensor(raw.tag, obj, raw.get("name"), objtype=objtype or None, ref=ref,
+                          reftype=reftype, noise=noise, cutoff=cutoff)
+
+
+def _contacts(c):
+    for raw in _sections(c, "contact"):
+        check_attributes(raw)
+        if raw.tag == "exclude":
+            c.spec.add_exclude(lookup(c, raw, "body", "body1"), lookup(c, raw, "body", "body2"),
+                               raw.get("name"))
+        elif raw.tag == "pair":
+            p = c.defaults.resolve(raw, "main")
+            cls = raw.get("class", "main")
+            condim = p.int("condim", D.GEOM_CONDIM)
+            if condim not in (1, 3, 4, 6):
+                raise p.error("condim must be 1, 3, 4 or 6", "condim")
+            c.spec.add_pair(lookup(c, p, "geom", "geom1"), lookup(c, p, "geom", "geom2"), p.get("name"),
+                            condim=condim, friction=c.vector(raw, cls, "friction", D.PAIR_FRICTION),
+                            solref=c.vector(raw, cls, "solref", D.SOLREF),
+                            solreffriction=c.vector(raw, cls, "solreffriction", [0.0, 0.0]),
+                            solimp=c.vector(raw, cls, "solimp", D.SOLIMP),
+                            margin=p.float("margin", 0.0), gap=p.float("gap", 0.0))
+        else:
+            raise raw.error(f"<{raw.tag}> is not supported inside <contact>")
+
+
+def _equalities(c):
+    for raw in _sections(c, "equality"):
+        kind = raw.tag
+        if kind not in ("connect", "weld", "joint", "tendon"):
+            raise raw.error(f"<{kind}> equality constraints are not supported")
+        check_attributes(raw, {"joint": "equality_joint", "tendon": "equality_tendon"}.get(kind, kind))
+        e = c.defaults.resolve(raw, "main", tag="equality")
+        cls = raw.get("class", "main")
+        objtype, data = kind, np.array(D.EQ_DATA)
+        if kind in ("connect", "weld"):
+            if e.has("site1") or e.has("site2"):
+                objtype = "site"
+                o1, o2 = lookup(c, e, "site", "site1"), lookup(c, e, "site", "site2")
+            else:
+                objtype = "body"
+                o1 = lookup(c, e, "body", "body1")
+                o2 = lookup(c, e, "body", "body2", required=False)
+                o2 = 0 if o2 == -1 else o2             # the world by default
+            if kind == "connect" and objtype == "body":
+                if not e.has("anchor"):
+                    raise e.error("a connect constraint between bodies needs anchor", "anchor")
+                data[:6] = 0.0
+                data[:3] = e.floats("anchor", 3)
+            elif kind == "weld" and objtype == "body":
+                data[:3] = e.floats("anchor", 3, default=np.zeros(3))
+                data[3:10] = e.floats("relpose", 7, default=np.zeros(7))
+                data[11] = 0.0 if e.has("relpose") else 1.0     # 1: the pose at qpos0 (set_const)
+            if kind == "weld":
+                data[10] = e.float("torquescale", 1.0)
+        else:
+            o1 = lookup(c, e, kind, f"{kind}1")
+            o2 = lookup(c, e, kind, f"{kind}2", required=False)
+            data[:5] = c.vector(raw, cls, "polycoef", D.EQ_POLYCOEF, tag="equality")
+        c.spec.add_equality(kind, o1, o2, e.get("name"), objtype=objtype, active=e.bool("active", True),
+                            solref=c.vector(raw, cls, "solref", D.SOLREF, tag="equality"),
+                            solimp=c.vector(raw, cls, "solimp", D.SOLIMP, tag="equality"), data=data)
+
+
+def _tendons(c):
+    """Fixed tendons (joints and coefficients) and spatial tendons (a path of sites, wrapping
+    geoms and pulleys), in document order as MuJoCo numbers them; name -> id."""
+    names = {}
+    for raw in _sections(c, "tendon"):
+        if raw.tag not in ("fixed", "spatial"):
+            raise raw.error(f"<{raw.tag}> tendons are not supported")
+        check_attributes(raw)
+        t = c.defaults.resolve(raw, "main", tag="tendon")
+        cls = raw.get("class", "main")
+        limited, rng = read_limited(c, t, "limited", "range")
+        actfrclimited, actfrcrange = read_limited(c, t, "actuatorfrclimited", "actuatorfrcrange")
+        sl = t.floats("springlength", at_least=1) if t.has("springlength") else np.array(D.TENDON_SPRINGLENGTH)
+        if len(sl) > 2:
+            raise t.error("springlength takes 1 or 2 numbers", "springlength")
+        values = dict(limited=limited, range=rng, actfrclimited=actfrclimited, actfrcrange=actfrcrange,
+                      springlength=np.resize(sl, 2),               # one number: both ends of the band
+                      solref_lim=c.vector(raw, cls, "solreflimit", D.SOLREF, tag="tendon"),
+                      solimp_lim=c.vector(raw, cls, "solimplimit", D.SOLIMP, tag="tendon"),
+                      solref_fri=c.vector(raw, cls, "solreffriction", D.SOLREF, tag="tendon"),
+                      solimp_fri=c.vector(raw, cls, "solimpfriction", D.SOLIMP, tag="tendon"))
+        for key in ("stiffness", "damping", "frictionloss", "armature", "margin"):
+            values[key] = t.float(key, 0.0)
+            if values[key] < 0:
+                raise t.error(f"{key} must not be negative", key)
+        path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw)
+        k = c.spec.add_tendon(path, t.get("name"), **values)
+        names[t.get("name") or f"#{k}"] = k
+    return names
+
+
+def _fixed_path(c, raw):
+    path = []
+    for j in raw.children:
+        if j.tag != "joint":
+            raise j.error(f"<{j.tag}> cannot be inside a fixed tendon")
+        check_attributes(j, "tendon_joint")
+        if not j.has("coef"):
+            raise j.error("<joint> in a fixed tendon needs coef", "coef")
+        path.append(("joint", lookup(c, j, "joint", "joint"), j.float("coef")))
+    if not path:
+        raise raw.error("a fixed tendon needs at least one joint")
+    return path
+
+
+def _spatial_path(c, raw):
+    path = []
+    for w in raw.children:
+        if w.tag not in ("site", "geom", "pulley"):
+            raise w.error(f"<{w.tag}> cannot be inside a spatial tendon")
+        check_attributes(w, "tendon_" + w.tag)
+        if w.tag == "site":
+            path.append(("site", lookup(c, w, "site", "site"), 0.0))
+        elif w.tag == "geom":
+            g = lookup(c, w, "geom", "geom")
+            kind = GEOM_NAMES[c.spec.geoms[g]["type"]]
+            if kind not in ("sphere", "cylinder"):
+                raise w.error("a tendon can only wrap around a sphere or a cylinder", "geom")
+            path.append((kind, g, float(lookup(c, w, "site", "sidesite", required=False))))
+        else:
+            divisor = w.float("divisor", None)
+            if divisor is None or divisor <= 0:
+                raise w.error("a pulley needs a positive divisor", "divisor")
+            path.append(("pulley", -1, divisor))
+    sites = [p for p in path if p[0] == "site"]
+    if len(sites) < 2 or path[0][0] != "site" or path[-1][0] != "site":
+        raise raw.error("a spatial tendon must start and end at a site (at least two sites)")
+    return path
+
+
+def _keyframes(c):
+    """``<key>`` elements, checked here so that errors name the line; ``<size nkey="n">``
+    asks for at least ``n`` keyframes (the missing ones hold the defaults)."""
+    spec = c.spec
+    kinds = [JOINT_NAMES[j["type"]] for j in spec.joints]
+    nmocap = sum(b["mocap"] for b in spec.bodies)
+    n = dict(qpos=sum(JOINT_NQ[j["type"]] for j in spec.joints),
+             qvel=sum(JOINT_NV[j["type"]] for j in spec.joints),
+             act=sum(a["dyntype"] != 0 for a in spec.objects["actuator"]),
+             ctrl=len(spec.objects["actuator"]), mpos=3 * nmocap, mquat=4 * nmocap)
+    count = 0
+    for raw in _sections(c, "keyframe"):
+        if raw.tag != "key":
+            raise raw.error(f"<{raw.tag}> is not supported inside <keyframe>")
+        check_attributes(raw)
+        given = {}
+        for name, size in n.items():
+            if raw.has(name):
+                given[name] = raw.floats(name, at_least=0)
+                if len(given[name]) != size:
+                    raise raw.error(f"{name} needs {size} numbers, got {len(given[name])}", name)
+        if "qpos" in given:                      # quaternions must have a length to normalize
+            adr = 0
+            for kind in kinds:
+                if kind in ("ball", "free"):
+                    k = adr + (3 if kind == "free" else 0)
+                    if not np.linalg.norm(given["qpos"][k:k + 4]) > 1e-15:
+                        raise raw.error("a quaternion in qpos has zero length", "qpos")
+                adr += {"free": 7, "ball": 4}.get(kind, 1)
+        spec.add_key(raw.get("name"), raw.float("time", 0.0), **given)
+        count += 1
+    nkey = max([s.int("nkey", 0) for s in c.root.children if s.tag == "size"] + [0])
+    for _ in range(nkey - count):
+        spec.add_key()
