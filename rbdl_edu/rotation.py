@@ -21,13 +21,12 @@ def skew(v):
     >>> skew([1.0, 2.0, 3.0]) @ [0.0, 0.0, 1.0]
     array([ 2., -1.,  0.])
     """
-    v = asarray(v)
-    xp = namespace(v)
-    x, y, z = v[..., 0], v[..., 1], v[..., 2]
-    o = xp.zeros_like(x)
-    return xp.stack([xp.stack([o, -z, y], axis=-1),
-                     xp.stack([z, o, -x], axis=-1),
-                     xp.stack([-y, x, o], axis=-1)], axis=-2)
+    # [[0, -z, y], [z, 0, -x], [-y, x, 0]]: entries of v = (x, y, z) times signs
+    return asarray(v)[..., _SKEW_ENTRY] * _SKEW_SIGN
+
+
+_SKEW_ENTRY = np.array([[0, 2, 1], [2, 0, 0], [1, 0, 0]])
+_SKEW_SIGN = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
 
 
 def cross(a, b):
@@ -36,10 +35,11 @@ def cross(a, b):
     >>> cross(np.array([1.0, 0, 0]), np.array([0.0, 1, 0]))
     array([0., 0., 1.])
     """
-    xp = namespace(a, b)
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return xp.stack(xp.broadcast_arrays(a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0), axis=-1)
+    # (a × b)_k = a_{k+1} b_{k+2} − a_{k+2} b_{k+1}, indices mod 3
+    return a[..., _NEXT] * b[..., _AFTER] - a[..., _AFTER] * b[..., _NEXT]
+
+
+_NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
 
 
 def _elementary(theta, i, j):

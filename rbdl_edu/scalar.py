@@ -36,9 +36,11 @@ def namespace(*xs):
     >>> namespace(np.zeros(3)).__name__
     'numpy'
     """
-    if any(is_jax(x) for x in xs):
-        import jax.numpy as jnp
-        return jnp
+    jax = sys.modules.get("jax")
+    if jax is not None:
+        for x in xs:
+            if isinstance(x, jax.Array):
+                return jax.numpy
     return np
 
 
@@ -83,8 +85,11 @@ def concat(*parts):
     (2, 6)
     """
     xp = namespace(*parts)
-    batch = np.broadcast_shapes(*(np.shape(p)[:-1] for p in parts))
-    return xp.concatenate([xp.broadcast_to(p, batch + np.shape(p)[-1:]) for p in parts], axis=-1)
+    leading = [np.shape(p)[:-1] for p in parts]
+    if any(s != leading[0] for s in leading):
+        batch = np.broadcast_shapes(*leading)
+        parts = [xp.broadcast_to(p, batch + np.shape(p)[-1:]) for p in parts]
+    return xp.concatenate(parts, axis=-1)
 
 
 def _elementwise(f_num, f_sym):

@@ -34,12 +34,14 @@ def blocks(A, B, C, D):
     >>> blocks(np.eye(3), 0, 0, 2 * np.eye(3)).diagonal()
     array([1., 1., 1., 2., 2., 2.])
     """
-    given = [M for M in (A, B, C, D) if not np.isscalar(M)]
+    given = [M for M in (A, B, C, D) if not isinstance(M, int)]
     xp = namespace(*given)
     dtype = object if any(M.dtype == object for M in given) else given[0].dtype
-    A, B, C, D = (xp.zeros((3, 3), dtype=dtype) if np.isscalar(M) else M for M in (A, B, C, D))
-    batch = np.broadcast_shapes(*(np.shape(M)[:-2] for M in (A, B, C, D)))
-    A, B, C, D = (xp.broadcast_to(M, batch + (3, 3)) for M in (A, B, C, D))
+    A, B, C, D = (xp.zeros((3, 3), dtype=dtype) if isinstance(M, int) else M for M in (A, B, C, D))
+    leading = [M.shape[:-2] for M in (A, B, C, D)]
+    if any(s != leading[0] for s in leading):
+        batch = np.broadcast_shapes(*leading)
+        A, B, C, D = (xp.broadcast_to(M, batch + (3, 3)) for M in (A, B, C, D))
     return xp.concatenate([xp.concatenate([A, B], axis=-1), xp.concatenate([C, D], axis=-1)], axis=-2)
 
 

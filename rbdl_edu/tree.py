@@ -153,15 +153,10 @@ def by_dof_blocks(model, blocks, batch, dtype):
            [0., 2.]])
     """
     xp = namespace(*blocks.values())
-    moving = [i for i in range(1, model.nbody) if model.body_dofnum[i]]
-    rows = []
-    for i in moving:
-        row = []
-        for j in moving:
-            shape = batch + (int(model.body_dofnum[i]), int(model.body_dofnum[j]))
-            block = blocks.get((i, j))
-            row.append(xp.zeros(shape, dtype=dtype) if block is None else xp.broadcast_to(block, shape))
-        rows.append(xp.concatenate(row, axis=-1))
-    if not rows:
-        return xp.zeros(batch + (0, 0), dtype=dtype)
-    return xp.concatenate(rows, axis=-2)
+    M = xp.zeros(batch + (model.nv, model.nv), dtype=dtype)
+    for (i, j), block in blocks.items():
+        if xp is np:
+            M[..., dofs(model, i), dofs(model, j)] = block
+        else:                                         # JAX arrays are immutable
+            M = M.at[..., dofs(model, i), dofs(model, j)].set(block)
+    return M
