@@ -31,12 +31,32 @@ class Data:
     coordinates at each body's center of mass), ``mocap_pos (nmocap, 3)``,
     ``mocap_quat (nmocap, 4)``.
 
-    Filled by :func:`rbdl_edu.kinematics.kinematics`: ``xpos (nbody, 3)``,
-    ``xquat (nbody, 4)``, ``xmat (nbody, 3, 3)``, ``xipos``, ``ximat`` (the inertial
-    frames), ``xanchor (njnt, 3)``, ``xaxis (njnt, 3)``, ``geom_xpos (ngeom, 3)``,
-    ``geom_xmat (ngeom, 3, 3)``, ``site_xpos (nsite, 3)``, ``site_xmat (nsite, 3, 3)``.
-    By :func:`rbdl_edu.collision.collision`: ``contact`` (a list of contacts).
-    By the dynamics: ``qacc (nv,)``, ``qfrc_bias (nv,)``.
+    Filled by the stages of :func:`rbdl_edu.forward.forward`, in order:
+
+    ============================  ===========================================================
+    kinematics                    ``xpos (nbody, 3)``, ``xquat (nbody, 4)``, ``xmat (nbody, 3, 3)``,
+                                  ``xipos``, ``ximat`` (inertial frames), ``xanchor (njnt, 3)``,
+                                  ``xaxis (njnt, 3)``, ``geom_xpos (ngeom, 3)``, ``geom_xmat``,
+                                  ``site_xpos (nsite, 3)``, ``site_xmat``
+    com frames (comframe)         ``subtree_com (nbody, 3)``, ``cdof (nv, 6)``; later ``cvel``,
+                                  ``cacc (nbody, 6)``
+    tendons                       ``ten_length (ntendon,)``, ``ten_J (ntendon, nv)``,
+                                  ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
+                                  ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
+    mass matrix                   ``qM (nv, nv)`` (dense, with armature)
+    transmission                  ``actuator_length (nu,)``, ``actuator_moment (nu, nv)``,
+                                  ``actuator_velocity (nu,)``
+    collision                     ``contact`` (a list of contacts)
+    velocity                      ``qfrc_bias (nv,)`` (Coriolis, centrifugal, gravity)
+    passive                       ``qfrc_spring``, ``qfrc_damper``, ``qfrc_gravcomp``,
+                                  ``qfrc_fluid``, ``qfrc_passive (nv,)``
+    actuation                     ``act_dot (na,)``, ``actuator_force (nu,)``, ``qfrc_actuator (nv,)``
+    acceleration                  ``qfrc_smooth``, ``qacc_smooth``, ``qfrc_constraint``, ``qacc (nv,)``
+    sensors                       ``sensordata (nsensordata,)``, ``subtree_linvel``,
+                                  ``subtree_angmom (nbody, 3)``, ``cfrc_int``, ``cfrc_ext (nbody, 6)``
+    ============================  ===========================================================
+
+    ``warning`` lists what went wrong (a diverging simulation), each with its time.
     """
 
     def __init__(self, model):
@@ -67,10 +87,33 @@ class Data:
         self.geom_xmat = np.tile(np.eye(3), (m.ngeom, 1, 1))
         self.site_xpos = np.zeros((m.nsite, 3))
         self.site_xmat = np.tile(np.eye(3), (m.nsite, 1, 1))
-        # collision and dynamics
+        # com frames, tendons, mass matrix, transmission
+        self.subtree_com = np.zeros((m.nbody, 3))
+        self.cdof = np.zeros((m.nv, 6))
+        self.cvel, self.cacc = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
+        self.ten_length, self.ten_velocity = np.zeros(m.ntendon), np.zeros(m.ntendon)
+        self.ten_J = np.zeros((m.ntendon, m.nv))
+        self.ten_wrapadr, self.ten_wrapnum = np.zeros(m.ntendon, dtype=int), np.zeros(m.ntendon, dtype=int)
+        self.wrap_obj, self.wrap_xpos = np.zeros(2 * m.nwrap, dtype=int), np.zeros((2 * m.nwrap, 3))
+        self.qM = np.zeros((m.nv, m.nv))
+        self.actuator_length, self.actuator_velocity = np.zeros(m.nu), np.zeros(m.nu)
+        self.actuator_moment = np.zeros((m.nu, m.nv))
+        # collision, forces and accelerations
         self.contact = []
-        self.qacc = np.zeros(m.nv)
         self.qfrc_bias = np.zeros(m.nv)
+        self.qfrc_spring, self.qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_gravcomp, self.qfrc_fluid = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_passive = np.zeros(m.nv)
+        self.act_dot, self.actuator_force = np.zeros(m.na), np.zeros(m.nu)
+        self.qfrc_actuator = np.zeros(m.nv)
+        self.qfrc_smooth, self.qacc_smooth = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_constraint, self.qfrc_inverse = np.zeros(m.nv), np.zeros(m.nv)
+        self.qacc = np.zeros(m.nv)
+        # sensors
+        self.sensordata = np.zeros(m.nsensordata)
+        self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))
+        self.cfrc_int, self.cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
+        self.warning = []
 
     def __repr__(self):
         return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
@@ -111,7 +154,22 @@ class Data:
         a = _id(m, "actuator", name)
         adr, n = m.actuator_actadr[a], m.actuator_actnum[a]
         return _copies(id=a, name=m.actuator_names[a], ctrl=self.ctrl[a:a + 1],
-                       act=self.act[adr:adr + n] if adr >= 0 else np.zeros(0))
+                       act=self.act[adr:adr + n] if adr >= 0 else np.zeros(0),
+                       length=self.actuator_length[a], velocity=self.actuator_velocity[a],
+                       force=self.actuator_force[a])
+
+    def tendon(self, name):
+        """Copies of tendon ``name``'s ``length`` and ``velocity``."""
+        t = _id(self.model, "tendon", name)
+        return _copies(id=t, name=self.model.tendon_names[t], length=self.ten_length[t],
+                       velocity=self.ten_velocity[t])
+
+    def sensor(self, name):
+        """A copy of sensor ``name``'s numbers, ``(sensor_dim,)``: ``sensordata`` from
+        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)"""
+        m = self.model
+        s = _id(m, "sensor", name)
+        return self.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]].copy()
 
 
 def _id(model, kind, name):
