@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .joints import jcalc
+from .enums import FREE
+from .joints import jcalc, joint_transform
 from .rotation import mat_to_quat, quat_to_mat, skew
 from .scalar import namespace
 from .spatial import plucker_inv, pose_from_plucker
@@ -188,22 +189,29 @@ def kinematics(model, data):
     array([-1.,  0.,  0.])
     """
     m = model
-    xpos, xmat = forward_kinematics(m, data.qpos)
-    for b in np.flatnonzero(m.body_mocapid >= 0):
-        # a mocap body (a child of the world) sits where the user puts it, and carries
-        # everything below it along: x' = p_new + R_new R_old^T (x - p_old)
-        k = m.body_mocapid[b]
-        R_new = quat_to_mat(data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k]))
-        T = R_new @ xmat[b].T
-        below = m.body_rootid == b
-        xpos[below] = data.mocap_pos[k] + (xpos[below] - xpos[b]) @ T.T
-        xmat[below] = T @ xmat[below]
+    q = np.asarray(data.qpos, dtype=float)
+    xpos, xmat = np.zeros((m.nbody, 3)), np.tile(np.eye(3), (m.nbody, 1, 1))
+    data.xanchor, data.xaxis = np.zeros((m.njnt, 3)), np.zeros((m.njnt, 3))
+    for i in range(1, m.nbody):
+        p, k = m.body_parentid[i], m.body_mocapid[i]
+        if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
+            x, R = data.mocap_pos[k], quat_to_mat(data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k]))
+        else:                   # the parent's pose, then the fixed offset (x_T, R_T) to this body
+            x = xpos[p] + xmat[p] @ m.body_pos[i]
+            R = xmat[p] @ quat_to_mat(m.body_quat[i])
+        for j in range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i]):
+            R_j, t_j, _ = joint_transform(m, j, q)        # x_before = R_j x_after + t_j
+            if m.jnt_type[j] == FREE:           # qpos is the pose in the world
+                x, R = t_j, R_j
+                data.xanchor[j], data.xaxis[j] = x, m.jnt_axis[j]
+                continue
+            # each joint moves the frame the previous joints left: anchor and axis before it
+            data.xanchor[j], data.xaxis[j] = x + R @ m.jnt_pos[j], R @ m.jnt_axis[j]
+            x, R = x + R @ t_j, R @ R_j
+        xpos[i], xmat[i] = x, R
     data.xpos, data.xmat, data.xquat = xpos, xmat, mat_to_quat(xmat)
     data.xipos = xpos + np.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ quat_to_mat(m.body_iquat)
-    b = m.jnt_bodyid
-    data.xanchor = xpos[b] + np.matvec(xmat[b], m.jnt_pos)
-    data.xaxis = np.matvec(xmat[b], m.jnt_axis)
     b = m.geom_bodyid
     data.geom_xpos = xpos[b] + np.matvec(xmat[b], m.geom_pos)
     data.geom_xmat = xmat[b] @ quat_to_mat(m.geom_quat)
