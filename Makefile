@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e ".[test,book]"
+	$(PY) -m pip install -e ".[test,book,jax]"
 	touch $(STAMP)
 
 # the widget manager, require.js, the pythreejs bundle and MathJax, served by the site

@@ -24,31 +24,47 @@ from __future__ import annotations
 
 import numpy as np
 
+from .memo import per_model
+from .scalar import namespace
 
+
+@per_model
 def ancestors(model, i):
     """Dof ``i`` followed by its ancestors in the dof tree: ``[i, parent(i), ...]``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> ancestors(double_pendulum(), 1)
-    [1, 0]
+    (1, 0)
     """
     chain = []
     while i >= 0:
         chain.append(i)
         i = int(model.dof_parentid[i])
-    return chain
+    return tuple(chain)
 
 
 def layout(model):
-    """Start address of each row, ``Madr (nv,)``, and the total size ``nM``.
+    """Start address of each row, ``Madr (nv,)`` (``model.dof_Madr``), and the total size ``nM``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> layout(double_pendulum())
     (array([0, 1]), 3)
     """
-    depth = np.array([len(ancestors(model, i)) for i in range(model.nv)], dtype=int)
-    Madr = np.concatenate([[0], np.cumsum(depth)[:-1]]).astype(int) if model.nv else np.zeros(0, int)
-    return Madr, int(depth.sum())
+    return model.dof_Madr, sum(len(ancestors(model, i)) for i in range(model.nv))
+
+
+@per_model
+def _sparse_index(model):
+    """Row and column of every tree-sparse entry, and for every dense ``(i, j)`` the entry that
+    holds it (``nM``, an extra zero, where none does)."""
+    Madr, nM = layout(model)
+    rows, cols = np.zeros(nM, dtype=int), np.zeros(nM, dtype=int)
+    where = np.full((model.nv, model.nv), nM, dtype=int)
+    for i in range(model.nv):
+        for k, j in enumerate(ancestors(model, i)):
+            rows[Madr[i] + k], cols[Madr[i] + k] = i, j
+            where[i, j] = Madr[i] + k
+    return rows, cols, where
 
 
 def to_tree_sparse(model, M):
@@ -58,12 +74,8 @@ def to_tree_sparse(model, M):
     >>> to_tree_sparse(double_pendulum(), np.array([[4.0, 2.0], [2.0, 3.0]]))
     array([4., 3., 2.])
     """
-    Madr, nM = layout(model)
-    out = np.zeros(M.shape[:-2] + (nM,), dtype=M.dtype)
-    for i in range(model.nv):
-        for k, j in enumerate(ancestors(model, i)):
-            out[..., Madr[i] + k] = M[..., i, j]
-    return out
+    rows, cols, _ = _sparse_index(model)
+    return M[..., rows, cols]
 
 
 def from_tree_sparse(model, Msp, symmetric=True):
@@ -74,38 +86,37 @@ def from_tree_sparse(model, Msp, symmetric=True):
     array([[4., 2.],
            [2., 3.]])
     """
-    Madr, _ = layout(model)
-    M = np.zeros(Msp.shape[:-1] + (model.nv, model.nv), dtype=Msp.dtype)
-    for i in range(model.nv):
-        for k, j in enumerate(ancestors(model, i)):
-            M[..., i, j] = Msp[..., Madr[i] + k]
-            if symmetric:
-                M[..., j, i] = Msp[..., Madr[i] + k]
-    return M
+    _, _, where = _sparse_index(model)
+    if symmetric:
+        where = np.where(where < len(_sparse_index(model)[0]), where, where.T)
+    xp = namespace(Msp)
+    padded = xp.concatenate([Msp, xp.zeros(Msp.shape[:-1] + (1,), dtype=Msp.dtype)], axis=-1)
+    return padded[..., where]
 
 
 def factor_ltdl(model, Msp):
-    r"""Factor :math:`M = L^T D L` in place of the tree-sparse entries ``(..., nM)``.
+    r"""Factor :math:`M = L^T D L` from the tree-sparse entries ``(..., nM)``.
 
     The result ``qLD`` holds :math:`D_i` on each row's diagonal slot and :math:`L_{ij}`
-    (unit lower triangular, same sparsity as ``M``) in the others.
+    (unit lower triangular, same sparsity as ``M``) in the others. (The entries are kept
+    in a list while they change, so the same lines run on NumPy, SymPy and JAX.)
 
     >>> from rbdl_edu.models import double_pendulum
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
     array([2.66666667, 3.        , 0.66666667])
     """
-    Madr, _ = layout(model)
-    qLD = np.array(Msp, copy=True)
+    Madr, nM = layout(model)
+    qLD = [Msp[..., k] for k in range(nM)]
     for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
         chain = ancestors(model, k)
-        Dk = qLD[..., Madr[k]]
+        Dk = qLD[Madr[k]]
         for a, i in enumerate(chain[1:], start=1):
             # L_ki = M_ki / D_k, and the Schur update M_ij -= M_ki M_kj / D_k for j in chain(i)
-            tmp = qLD[..., Madr[k] + a] / Dk
+            tmp = qLD[Madr[k] + a] / Dk
             for b, j in enumerate(ancestors(model, i)):
-                qLD[..., Madr[i] + b] = qLD[..., Madr[i] + b] - tmp * qLD[..., Madr[k] + a + b]
-            qLD[..., Madr[k] + a] = tmp
-    return qLD
+                qLD[Madr[i] + b] = qLD[Madr[i] + b] - tmp * qLD[Madr[k] + a + b]
+            qLD[Madr[k] + a] = tmp
+    return namespace(Msp).stack(qLD, axis=-1) if nM else Msp
 
 
 def solve_ltdl(model, qLD, b):
@@ -118,19 +129,18 @@ def solve_ltdl(model, qLD, b):
     array([1., 1.])
     """
     Madr, _ = layout(model)
-    x = np.array(b, dtype=np.result_type(qLD, b), copy=True)
+    x = [b[..., i] for i in range(model.nv)]
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
     for i in range(model.nv - 1, -1, -1):
         for a, j in enumerate(ancestors(model, i)[1:], start=1):
-            x[..., j] = x[..., j] - qLD[..., Madr[i] + a] * x[..., i]
+            x[j] = x[j] - qLD[..., Madr[i] + a] * x[i]
     # x <- D^{-1} x
-    for i in range(model.nv):
-        x[..., i] = x[..., i] / qLD[..., Madr[i]]
+    x = [x[i] / qLD[..., Madr[i]] for i in range(model.nv)]
     # x <- L^{-1} x : root to leaves, pull from the ancestors
     for i in range(model.nv):
         for a, j in enumerate(ancestors(model, i)[1:], start=1):
-            x[..., i] = x[..., i] - qLD[..., Madr[i] + a] * x[..., j]
-    return x
+            x[i] = x[i] - qLD[..., Madr[i] + a] * x[j]
+    return namespace(qLD, b).stack(x, axis=-1) if model.nv else b
 
 
 def unpack_ltdl(model, qLD):
@@ -142,8 +152,7 @@ def unpack_ltdl(model, qLD):
     >>> np.allclose(L.T @ np.diag(D) @ L, [[4.0, 2.0], [2.0, 3.0]])
     True
     """
-    Madr, _ = layout(model)
     L = from_tree_sparse(model, qLD, symmetric=False)
-    D = L[..., np.arange(model.nv), np.arange(model.nv)].copy()
-    L[..., np.arange(model.nv), np.arange(model.nv)] = 1.0
-    return L, D
+    D = qLD[..., model.dof_Madr]
+    eye = namespace(qLD).eye(model.nv, dtype=bool)
+    return namespace(qLD).where(eye, 1.0, L), D

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tree import state
 from .enums import BALL, FREE
 from .rotation import quat_integrate
+from .scalar import concat
+from .tree import state
 
 
 def integrate_pos(model, q, qd, dt):
@@ -26,20 +27,17 @@ def integrate_pos(model, q, qd, dt):
     array([0.707107, 0.      , 0.      , 0.707107])
     """
     q, qd = state(model, q, qd)
-    batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
-    q = np.broadcast_to(np.asarray(q, dtype=float), batch + (model.nq,))
-    qd = np.broadcast_to(np.asarray(qd, dtype=float), batch + (model.nv,))
-    out = q.copy()
+    parts = []
     for j in range(model.njnt):
         a, d = model.jnt_qposadr[j], model.jnt_dofadr[j]
         if model.jnt_type[j] == FREE:
-            out[..., a:a + 3] = q[..., a:a + 3] + qd[..., d:d + 3] * dt
-            out[..., a + 3:a + 7] = quat_integrate(q[..., a + 3:a + 7], qd[..., d + 3:d + 6], dt)
+            parts += [q[..., a:a + 3] + qd[..., d:d + 3] * dt,
+                      quat_integrate(q[..., a + 3:a + 7], qd[..., d + 3:d + 6], dt)]
         elif model.jnt_type[j] == BALL:
-            out[..., a:a + 4] = quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt)
+            parts.append(quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
         else:
-            out[..., a] = q[..., a] + qd[..., d] * dt
-    return out
+            parts.append(q[..., a:a + 1] + qd[..., d:d + 1] * dt)
+    return concat(*parts) if parts else q + 0 * dt
 
 
 def random_qpos(model, rng, scale=1.0):

@@ -198,12 +198,15 @@ def quat_exp(r):
     >>> np.round(quat_exp([0.0, 0.0, np.pi / 2]), 12)
     array([0.70710678, 0.        , 0.        , 0.70710678])
     """
-    r = np.asarray(r, dtype=float)
-    theta = np.linalg.norm(r, axis=-1)
-    # sin(θ/2)/θ, with its Taylor series 1/2 - θ²/48 near zero
-    small = theta < 1e-8
-    k = np.where(small, 0.5 - theta**2 / 48, np.sin(theta / 2) / np.where(small, 1.0, theta))
-    return np.concatenate([np.cos(theta / 2)[..., None], k[..., None] * r], axis=-1)
+    r = asarray(r)
+    xp = namespace(r)
+    theta2 = (r * r).sum(-1, keepdims=True)                     # θ², smooth at r = 0
+    small = theta2 < 1e-16
+    theta = xp.sqrt(xp.where(small, 1.0, theta2))               # never 0: derivatives stay finite
+    # cos(θ/2) and sin(θ/2)/θ, with their Taylor series 1 - θ²/8 and 1/2 - θ²/48 near zero
+    w = xp.where(small, 1 - theta2 / 8, xp.cos(theta / 2))
+    k = xp.where(small, 0.5 - theta2 / 48, xp.sin(theta / 2) / theta)
+    return concat(w, k * r)
 
 
 def quat_log(q):
@@ -234,9 +237,8 @@ def quat_integrate(q, omega, dt):
     >>> np.round(quat_integrate([1.0, 0, 0, 0], [0.0, 0.0, np.pi], 0.5), 12)
     array([0.70710678, 0.        , 0.        , 0.70710678])
     """
-    dq = quat_exp(np.asarray(omega, dtype=float) * np.asarray(dt, dtype=float)[..., None]
-                  if np.ndim(dt) else np.asarray(omega, dtype=float) * dt)
-    return quat_normalize(quat_mul(q, dq))
+    dt = asarray(dt)
+    return quat_normalize(quat_mul(q, quat_exp(asarray(omega) * dt[..., None])))
 
 
 def axis_rotation(axis, theta):

@@ -46,7 +46,12 @@ def state(model, q, qd=None, qdd=None):
             raise ValueError(f"{name} has shape {x.shape}; expected (..., {n}) for this model ({size}={n})")
         out.append(x)
     if any(is_jax(x) for x in out):               # JAX: every input becomes a JAX array
-        out = [namespace(*out).asarray(x) for x in out]
+        xp = namespace(*out)
+        out = [xp.asarray(x) for x in out]
+        if any(x.dtype != xp.float64 for x in out):
+            raise TypeError(f"JAX arrays of dtype {[str(x.dtype) for x in out]}: the algorithms need "
+                            "float64; import rbdl_edu.compiled (or set jax_enable_x64) before making any "
+                            "JAX array")
     return out
 
 

@@ -1,0 +1,63 @@
+"""The same algorithms, compiled with JAX (``pip install rbdl_edu[jax]``).
+
+Nothing here is a second copy of an algorithm: :func:`jit` hands ``rnea``, ``crba``,
+``aba``, the kinematics or the factorization *as they are* to ``jax.jit``. They run on
+JAX arrays because every line is written over arrays (``@``, ``.mT``, ``xp.matvec``, with
+``xp`` the array library of the inputs, :func:`rbdl_edu.scalar.namespace`) and builds its
+results from per-body pieces instead of writing into arrays.
+
+What to know:
+
+* importing this module switches JAX to 64-bit floats (``jax_enable_x64``); it must happen
+  before any JAX array exists, else JAX silently computes in 32 bits (the algorithms
+  refuse float32 JAX input with a clear error);
+* a model's numbers are constants of the compiled function (the loops over bodies unroll
+  at trace time), so a compiled function belongs to one model: :func:`jit` keeps one per
+  ``(model, function)`` and a notebook pays the compile once;
+* ``jax.vmap`` gives batches (``batched=True``), ``jax.jacfwd``/``jax.grad`` derivatives
+  (:mod:`rbdl_edu.derivatives`).
+
+>>> import rbdl_edu as rbd
+>>> from rbdl_edu import compiled
+>>> model = rbd.models.double_pendulum()
+>>> rnea = compiled.jit(model, rbd.rnea)
+>>> rnea([0.3, -0.2], [0.0, 0.0], [1.0, 1.0]).round(6)
+Array([9.071449, 2.577043], dtype=float64)
+>>> compiled.jit(model, rbd.rnea) is rnea        # compiled once per model
+True
+"""
+from __future__ import annotations
+
+import weakref
+
+try:
+    import jax
+    import jax.numpy as jnp
+except ImportError as e:                      # the optional extra is missing
+    raise ImportError("rbdl_edu.compiled needs JAX: pip install 'rbdl_edu[jax]'") from e
+
+jax.config.update("jax_enable_x64", True)
+
+_compiled = weakref.WeakKeyDictionary()       # model -> {(function, batched): compiled}
+
+
+def jit(model, function, batched=False):
+    """``function(model, *arrays)`` compiled for ``model`` with ``jax.jit`` (and
+    ``jax.vmap`` over a leading batch axis of every argument if ``batched``); cached per
+    model. The arguments may be NumPy arrays or lists; the result is a JAX array.
+
+    Parameters
+    ----------
+    model : Model
+    function : callable ``function(model, *arrays)``, e.g. ``rbd.rnea``, ``rbd.aba``
+    batched : bool
+    """
+    cache = _compiled.setdefault(model, {})
+    key = (function, batched)
+    if key not in cache:
+        def run(*arrays):
+            return function(model, *arrays)
+        f = jax.vmap(run) if batched else run
+        compiled = jax.jit(f)
+        cache[key] = lambda *arrays: compiled(*(jnp.asarray(a, dtype=jnp.float64) for a in arrays))
+    return cache[key]

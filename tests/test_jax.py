@@ -1,0 +1,139 @@
+"""The JAX path: the same functions under ``jax.jit``, ``jax.vmap`` and ``jax.jacfwd``.
+
+* on random trees with every joint type, compiled ``rnea``, ``crba``, ``aba``, forward
+  kinematics, the tree-sparse factorization and ``integrate_pos`` equal the NumPy path to
+  1e-12 (relative), unbatched and batched (``vmap``);
+* the derivatives of inverse and forward dynamics (:mod:`rbdl_edu.derivatives`) equal
+  Pinocchio's analytical ones (``computeRNEADerivatives``, ``computeABADerivatives``) to 1e-8
+  on URDF robots, and central finite differences;
+* float32 input is refused, a compiled function is made once per model.
+
+JAX is an optional extra (``rbdl_edu[jax]``): without it this module is skipped, with the
+reason; ``make test`` installs it, so CI runs it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="JAX is the optional extra rbdl_edu[jax]; the NumPy path is tested without it")
+
+import pinocchio as pin  # noqa: E402
+from pinocchio_oracle import joint_maps  # noqa: E402
+from test_urdf import ROBOTS  # noqa: E402
+
+import rbdl_edu as rbd  # noqa: E402
+from rbdl_edu import compiled, factor  # noqa: E402
+from rbdl_edu.derivatives import aba_derivatives, rnea_derivatives  # noqa: E402
+from rbdl_edu.kinematics import forward_kinematics  # noqa: E402
+
+jnp = jax.numpy
+ROOT = Path(__file__).resolve().parents[1]
+TREES = [rbd.models.auto_tree(n, bf=bf, joint_types=types, seed=n, root_joint=root)
+         for n, bf, types, root in [(5, 1.0, ("hinge", "slide"), None), (6, 2.0, ("hinge", "slide", "ball"), None),
+                                    (4, 1.5, ("hinge", "ball"), "free"), (3, 1.0, ("ball",), None)]]
+
+
+def rel(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return np.abs(a - b).max(initial=0) / max(1.0, np.abs(b).max(initial=0))
+
+
+def random_state(model, rng, batch=()):
+    q = np.array([rbd.random_qpos(model, rng) for _ in range(int(np.prod(batch)))]).reshape(batch + (model.nq,)) \
+        if batch else rbd.random_qpos(model, rng)
+    return q, rng.normal(size=batch + (model.nv,)), rng.normal(size=batch + (model.nv,))
+
+
+@pytest.mark.parametrize("model", TREES, ids=lambda m: f"nv{m.nv}")
+def test_compiled_equals_numpy(model):
+    rng = np.random.default_rng(0)
+    q, qd, x = random_state(model, rng)
+    for name, f, args in [("rnea", rbd.rnea, (q, qd, x)), ("aba", rbd.aba, (q, qd, x)), ("crba", rbd.crba, (q,)),
+                          ("bias", rbd.bias, (q, qd))]:
+        assert rel(compiled.jit(model, f)(*args), f(model, *args)) < 1e-12, name
+    xpos, xmat = compiled.jit(model, forward_kinematics)(q)
+    assert rel(xpos, forward_kinematics(model, q)[0]) < 1e-12 and rel(xmat, forward_kinematics(model, q)[1]) < 1e-12
+    assert rel(compiled.jit(model, rbd.integrate_pos)(q, qd, 0.01), rbd.integrate_pos(model, q, qd, 0.01)) < 1e-12
+    Msp = factor.to_tree_sparse(model, rbd.crba(model, q))
+    qLD = compiled.jit(model, factor.factor_ltdl)(Msp)
+    assert rel(qLD, factor.factor_ltdl(model, Msp)) < 1e-12
+    assert rel(compiled.jit(model, factor.solve_ltdl)(qLD, x), np.linalg.solve(rbd.crba(model, q), x)) < 1e-10
+
+
+@pytest.mark.parametrize("model", TREES[:2], ids=lambda m: f"nv{m.nv}")
+def test_vmap_equals_numpy_batches(model):
+    rng = np.random.default_rng(1)
+    q, qd, x = random_state(model, rng, batch=(16,))
+    for f, args in [(rbd.rnea, (q, qd, x)), (rbd.aba, (q, qd, x)), (rbd.crba, (q,))]:
+        assert rel(compiled.jit(model, f, batched=True)(*args), f(model, *args)) < 1e-12, f.__name__
+
+
+def test_float32_is_refused_and_compiled_once():
+    model = TREES[0]
+    with pytest.raises(TypeError, match="float64"):
+        rbd.rnea(model, jnp.zeros(model.nq, dtype=jnp.float32), np.zeros(model.nv), np.zeros(model.nv))
+    assert compiled.jit(model, rbd.rnea) is compiled.jit(model, rbd.rnea)
+    assert compiled.jit(model, rbd.rnea) is not compiled.jit(model, rbd.rnea, batched=True)
+
+
+def test_grad_of_a_scalar():
+    """``jax.grad`` of the kinetic energy through ``crba``: ∂T/∂q̇ = M q̇."""
+    model = TREES[1]
+    rng = np.random.default_rng(2)
+    q, qd, _ = random_state(model, rng)
+    g = jax.grad(lambda qd: 0.5 * qd @ rbd.crba(model, jnp.asarray(q)) @ qd)(jnp.asarray(qd))
+    assert rel(g, rbd.crba(model, q) @ qd) < 1e-12
+
+
+def central_differences(f, model, q, h=1e-6, tangent=True):
+    """Columns ``(f(q ⊕ h e_k) - f(q ⊖ h e_k)) / 2h``, in the tangent space at ``q`` (or plain
+    ``q ± h e_k`` for a velocity)."""
+    cols = []
+    for k in range(model.nv):
+        e = np.zeros(model.nv)
+        e[k] = h
+        plus, minus = (rbd.integrate_pos(model, q, e, 1.0), rbd.integrate_pos(model, q, -e, 1.0)) if tangent \
+            else (q + e, q - e)
+        cols.append((f(plus) - f(minus)) / (2 * h))
+    return np.array(cols).T
+
+
+@pytest.mark.parametrize("model", TREES, ids=lambda m: f"nv{m.nv}")
+def test_derivatives_equal_finite_differences(model):
+    rng = np.random.default_rng(3)
+    q, qd, x = random_state(model, rng)
+    dtau_dq, dtau_dqd = rnea_derivatives(model, q, qd, x)
+    assert rel(dtau_dq, central_differences(lambda q: rbd.rnea(model, q, qd, x), model, q)) < 1e-6
+    assert rel(dtau_dqd, central_differences(lambda v: rbd.rnea(model, q, v, x), model, qd, tangent=False)) < 1e-6
+    dqdd_dq, dqdd_dqd, dqdd_dtau = aba_derivatives(model, q, qd, x)
+    assert rel(dqdd_dq, central_differences(lambda q: rbd.aba(model, q, qd, x), model, q)) < 1e-6
+    assert rel(dqdd_dtau, np.linalg.inv(rbd.crba(model, q))) < 1e-10
+
+
+PIN_ROBOTS = [ROOT / "models" / "arm2.urdf"] + [p for p in ROBOTS if p.name == "panda.urdf"]
+
+
+@pytest.mark.parametrize("path", PIN_ROBOTS, ids=lambda p: p.name)
+def test_derivatives_equal_pinocchio(path):
+    assert len(PIN_ROBOTS) == 2, PIN_ROBOTS
+    model, pm = rbd.load_urdf(path), pin.buildModelFromUrdf(str(path))
+    pd = pm.createData()
+    v_index, to_pin = joint_maps(model, pm)
+    P = np.zeros((model.nv, pm.nv))
+    P[np.arange(model.nv), v_index] = 1              # ours = P @ Pinocchio's (dof order)
+    rng = np.random.default_rng(4)
+    for _ in range(2):
+        q = rng.uniform(-1.5, 1.5, model.nq)
+        qd, qdd = rng.normal(size=(2, model.nv))
+        qp, v, a = to_pin(q), P.T @ qd, P.T @ qdd
+        dq, dv, _ = pin.computeRNEADerivatives(pm, pd, qp, v, a)
+        ours_dq, ours_dv = rnea_derivatives(model, q, qd, qdd)
+        assert rel(ours_dq, P @ dq @ P.T) < 1e-8 and rel(ours_dv, P @ dv @ P.T) < 1e-8
+        tau = rng.normal(size=model.nv)
+        dq, dv, dtau = pin.computeABADerivatives(pm, pd, qp, v, P.T @ tau)
+        ours = aba_derivatives(model, q, qd, tau)
+        for k, theirs in enumerate((dq, dv, dtau)):
+            assert rel(ours[k], P @ theirs @ P.T) < 1e-8, k
