@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import weakref
 
+import numpy as np
+
 try:
     import jax
     import jax.numpy as jnp
@@ -59,5 +61,7 @@ def jit(model, function, batched=False):
             return function(model, *arrays)
         f = jax.vmap(run) if batched else run
         compiled = jax.jit(f)
-        cache[key] = lambda *arrays: compiled(*(jnp.asarray(a, dtype=jnp.float64) for a in arrays))
+        # arrays pass straight to the compiled function; lists and numbers become float64 arrays
+        cache[key] = lambda *arrays: compiled(*(a if hasattr(a, "dtype") else np.asarray(a, dtype=float)
+                                                for a in arrays))
     return cache[key]
