@@ -13,6 +13,9 @@ the tree (``subtree_com[body_rootid[i]]``). In that "c-frame" a dof's motion axi
 
 This module fills ``subtree_com``, ``cdof`` (:func:`com_pos`), ``cvel`` and ``cacc``
 (:func:`com_vel_acc`), and answers Jacobian and object-velocity questions from them.
+:func:`to_cframe` and :func:`to_cframe_force` bring a body's motion and force vectors into
+its c-frame (they move differently); the wrenches and momenta the sensors read are in
+:mod:`rbdl_edu.bodyforces`.
 
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
@@ -165,76 +168,3 @@ def _at_object(model, data, cvec, objtype, objid, local):
     w, v = cvec[b, :3], cvec[b, 3:] + cross(cvec[b, :3], pos - data.subtree_com[model.body_rootid[b]])
     return np.concatenate([mat.T @ w, mat.T @ v]) if local else np.concatenate([w, v])
 
-
-def rne_post_constraint(model, data):
-    r"""MuJoCo's ``mj_rnePostConstraint``: RNEA at the final ``(qpos, qvel, qacc)``, with every
-    result in the c-frame (``[torque; force]`` about ``subtree_com[body_rootid[i]]``, world
-    axes):
-
-    * ``cacc (nbody, 6)``: each body's acceleration (as :func:`com_vel_acc`);
-    * ``cfrc_ext (nbody, 6)``: the external wrench on each body:
-      ``xfrc_applied`` ``[F, τ]`` at the center of mass becomes :math:`[\tau + (x_{i,com} - c) \times F;\ F]`;
-    * ``cfrc_int (nbody, 6)``: the wrench the parent exerts on body ``i`` through its joints,
-      :math:`f_i = I_i a_i + v_i \times^* I_i v_i - f_i^{ext} + \sum_{children} f_k` (RNEA's
-      backward pass, :func:`~rbdl_edu.rnea.rnea_passes`, moved by :func:`to_cframe_force`);
-      the world's entry adds up its children's, each about its own tree's point, as MuJoCo does.
-
-    MuJoCo's ``cfrc_ext`` also holds the forces of contacts, connect and weld constraints
-    and spatial tendons; these come with the constraint issue (contacts and equalities) and
-    the tendon wrench; until then ``cfrc_ext`` is ``xfrc_applied`` alone, and the force and
-    torque sensors of :mod:`rbdl_edu.sensors` refuse models where that would be wrong.
-    Needs :func:`com_pos` and ``data.qacc``.
-    """
-    m = model
-    P = rnea_passes(m, data.qpos, data.qvel, data.qacc, data.xfrc_applied)
-    cacc, cfrc_int, cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
-    cacc[0] = P.a[0]
-    for i in range(1, m.nbody):
-        cacc[i] = to_cframe(m, data, i, P.a[i])
-        cfrc_int[i] = to_cframe_force(m, data, i, P.f[i])
-        # [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
-        F, tau = data.xfrc_applied[i, :3], data.xfrc_applied[i, 3:]
-        cfrc_ext[i] = np.concatenate([tau + cross(data.xipos[i] - data.subtree_com[m.body_rootid[i]], F), F])
-    for i in np.flatnonzero(m.body_parentid == 0):
-        if i > 0:
-            cfrc_int[0] += cfrc_int[i]
-    data.cacc, data.cfrc_int, data.cfrc_ext = cacc, cfrc_int, cfrc_ext
-
-
-def subtree_vel(model, data):
-    r"""MuJoCo's ``mj_subtreeVel``: ``subtree_linvel (nbody, 3)``, the velocity of each subtree's
-    center of mass, and ``subtree_angmom (nbody, 3)``, the subtree's angular momentum about it
-    (world axes). Needs :func:`com_pos` and :func:`com_vel_acc` (``cvel``).
-
-    With :math:`v_i`, :math:`\omega_i` the velocity of body ``i``'s center of mass and its angular
-    velocity, :math:`m` the masses and :math:`c` the subtree centers of mass:
-
-    .. math::
-
-        \dot c_i = \frac{1}{m_{sub,i}} \Big(m_i v_i + \sum_{k \in children} m_{sub,k} \dot c_k\Big)
-
-        L_i = I_i \omega_i + (x_{i,com} - c_i) \times m_i (v_i - \dot c_i)
-              + \sum_{k \in children} \big(L_k + (c_k - c_i) \times m_{sub,k} (\dot c_k - \dot c_i)\big)
-
-    >>> import rbdl_edu as rbd
-    >>> from rbdl_edu.kinematics import kinematics
-    >>> model = rbd.models.pendulum(); data = rbd.Data(model); data.qvel[:] = 2.0
-    >>> kinematics(model, data); com_pos(model, data); com_vel_acc(model, data); subtree_vel(model, data)
-    >>> data.subtree_linvel[1], data.subtree_angmom[1]   # the bob, 1 m below: -x at 2 m/s; spin I ω
-    (array([-2.,  0.,  0.]), array([0., 2., 0.]))
-    """
-    m = model
-    vel = np.array([object_velocity(m, data, OBJ_BODY, i) for i in range(m.nbody)])   # [ω; v] at each com
-    # each body's own linear momentum m v and spin I ω (I = R diag(I) R^T, R = ximat)
-    p = m.body_mass[:, None] * vel[:, 3:]
-    L = np.matvec(data.ximat, m.body_inertia * np.matvec(data.ximat.mT, vel[:, :3]))
-    for i in range(m.nbody - 1, 0, -1):               # leaves to root: momentum to the parent
-        p[m.body_parentid[i]] += p[i]
-    linvel = p / np.maximum(m.body_subtreemass, 1e-15)[:, None]     # MuJoCo's mjMINVAL
-    for i in range(m.nbody - 1, 0, -1):
-        parent, c = m.body_parentid[i], data.subtree_com
-        # the body's own motion about its subtree's center of mass
-        L[i] += cross(data.xipos[i] - c[i], m.body_mass[i] * (vel[i, 3:] - linvel[i]))
-        # the subtree's angular momentum, and its center of mass moving about the parent's
-        L[parent] += L[i] + cross(c[i] - c[parent], m.body_subtreemass[i] * (linvel[i] - linvel[parent]))
-    data.subtree_linvel, data.subtree_angmom = linvel, L

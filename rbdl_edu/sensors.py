@@ -14,7 +14,7 @@ position       ``jointpos``, ``ballquat`` (qpos); ``tendonpos``, ``actuatorpos``
 velocity       ``jointvel``, ``ballangvel``, ``tendonvel``, ``actuatorvel``; ``gyro``,
                ``velocimeter`` (a site's angular and linear velocity in its own axes);
                ``framelinvel``, ``frameangvel`` (optionally relative to a moving frame);
-               ``subtreelinvel``, ``subtreeangmom`` (:func:`~rbdl_edu.comframe.subtree_vel`)
+               ``subtreelinvel``, ``subtreeangmom`` (:func:`~rbdl_edu.bodyforces.subtree_vel`)
 acceleration   ``actuatorfrc``, ``jointactuatorfrc``, ``tendonactuatorfrc``;
                ``accelerometer`` (a site's acceleration minus gravity, site axes);
                ``framelinacc``, ``frameangacc``; ``force``, ``torque`` (the wrench a
@@ -22,8 +22,8 @@ acceleration   ``actuatorfrc``, ``jointactuatorfrc``, ``tendonactuatorfrc``;
 =============  ===========================================================================
 
 The acceleration sensors that need body accelerations and joint wrenches call
-:func:`~rbdl_edu.comframe.rne_post_constraint` first, as MuJoCo does; the subtree
-velocity sensors call :func:`~rbdl_edu.comframe.subtree_vel`.
+:func:`~rbdl_edu.bodyforces.rne_post_constraint` first, as MuJoCo does; the subtree
+velocity sensors call :func:`~rbdl_edu.bodyforces.subtree_vel`.
 
 Each reading is then limited by its ``cutoff`` (0: none), by data type: a real number is
 clipped to :math:`[-c, c]`, a positive one (``touch``) to :math:`\le c`; unit vectors and
@@ -50,11 +50,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .comframe import (com_pos, com_vel_acc, frame_of, object_acceleration,  # noqa: F401 (doctest)
-                       object_velocity, rne_post_constraint, subtree_vel)
-from .enums import (BALL, DATATYPE_POSITIVE, DATATYPE_REAL, EQ_CONNECT, EQ_WELD, FREE, OBJ_BODY,
-                    OBJ_GEOM, OBJ_SITE, OBJ_XBODY, SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL,
-                    TRN_TENDON, WRAP_SITE)
+from .bodyforces import rne_post_constraint, spatial_path, subtree_vel
+from .comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
+from .enums import (BALL, DATATYPE_POSITIVE, DATATYPE_REAL, EQ_CONNECT, EQ_TENDON, EQ_WELD, FREE,
+                    OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY, SENSOR_NAMES, STAGE_ACC, STAGE_POS,
+                    STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from .rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
 
 
@@ -240,18 +240,43 @@ def _joint_wrench(model, data, s):
 
 def _refuse_missing_forces(model, data, s):
     """``cfrc_int`` holds every force the model can have except those of contacts, connect and
-    weld constraints and spatial tendons (MuJoCo puts them in ``cfrc_ext``): refuse a
-    force or torque sensor when one of them may act, rather than read a wrong number."""
+    weld constraints, tendon constraints and tendons wrapping around geoms (MuJoCo puts them
+    in ``cfrc_ext``): refuse a force or torque sensor when one of them may act, rather than
+    read a wrong number."""
     m, what = model, f"sensor {_name(model, s)} ({SENSOR_NAMES[int(model.sensor_type[s])]})"
     if data.contact:
         raise NotImplementedError(f"{what}: contact forces are not computed yet (the soft-contact issue)")
-    constrained = not (m.opt.disabled("constraint") or m.opt.disabled("equality"))
-    if constrained and any(m.eq_active0[e] and m.eq_type[e] in (EQ_CONNECT, EQ_WELD) for e in range(m.neq)):
+    constrained = not m.opt.disabled("constraint")
+    if (constrained and not m.opt.disabled("equality")
+            and any(m.eq_active0[e] and m.eq_type[e] in (EQ_CONNECT, EQ_WELD) for e in range(m.neq))):
         raise NotImplementedError(f"{what}: connect and weld constraint forces are not computed yet "
                                   "(the soft-contact issue); disable the equality flag to read it")
-    if any(m.wrap_type[m.tendon_adr[t]] == WRAP_SITE for t in range(m.ntendon) if m.tendon_num[t]):
-        raise NotImplementedError(f"{what}: the forces that spatial tendons apply to bodies "
-                                  "(MuJoCo's cfrc_ext) are not computed yet")
+    for t in range(m.ntendon):
+        if m.wrap_type[m.tendon_adr[t]] != WRAP_SITE:           # fixed tendons act through joints
+            continue
+        name = repr(m.tendon_names[t]) if m.tendon_names[t] else f"#{t}"
+        if constrained and _tendon_constrained(m, t):
+            raise NotImplementedError(f"{what}: the constraint forces of spatial tendon {name} "
+                                      "(limit, friction loss, equality) are not computed yet")
+        if spatial_path(m, t) is None and _tendon_pulls(m, t):
+            raise NotImplementedError(f"{what}: the forces of spatial tendon {name}, which wraps "
+                                      "around geoms, on the bodies it runs over are not computed yet")
+
+
+def _tendon_constrained(m, t):
+    """True if tendon ``t`` has a limit, friction loss or an equality that is switched on."""
+    coupled = np.any((m.eq_type == EQ_TENDON) & ((m.eq_obj1id == t) | (m.eq_obj2id == t)))
+    return bool((m.tendon_limited[t] and not m.opt.disabled("limit"))
+                or (m.tendon_frictionloss[t] > 0 and not m.opt.disabled("frictionloss"))
+                or (coupled and not m.opt.disabled("equality")))
+
+
+def _tendon_pulls(m, t):
+    """True if tendon ``t`` has a spring, a damper, armature or an actuator that is switched on."""
+    actuated = np.any((m.actuator_trntype == TRN_TENDON) & (m.actuator_trnid[:, 0] == t))
+    return bool((m.tendon_stiffness[t] > 0 and not m.opt.disabled("spring"))
+                or (m.tendon_damping[t] > 0 and not m.opt.disabled("damper"))
+                or m.tendon_armature[t] > 0 or (actuated and not m.opt.disabled("actuation")))
 
 
 def _touch(model, data, s):

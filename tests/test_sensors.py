@@ -23,7 +23,8 @@ import pytest
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.comframe import com_pos, com_vel_acc, rne_post_constraint, subtree_vel, to_cframe, to_cframe_force
+from rbdl_edu.bodyforces import rne_post_constraint, subtree_vel
+from rbdl_edu.comframe import com_pos, com_vel_acc, to_cframe, to_cframe_force
 from rbdl_edu.enums import SENSOR_NAMES, SENSORS_NOT_SIMULATED
 from rbdl_edu.io import ModelError
 from rbdl_edu.kinematics import kinematics
@@ -38,7 +39,7 @@ SCENE = """<mujoco model="every sensor">
     <body name="mocap" mocap="true" pos="1 1 1" euler="0 30 0">
       <geom size=".05"/><site name="mocap_site" pos="0.1 0 0" euler="0 0 40"/></body>
     <body name="float" pos="0 0 1" euler="5 10 15">
-      <freejoint name="free"/>
+      <joint name="free" type="free" stiffness="1.5"/>
       <geom type="box" size=".2 .1 .05" mass="2"/>
       <site name="imu" pos="0.1 0.05 0" euler="20 -10 45"/>
       <body name="arm" pos="0.2 0 0" euler="0 0 30">
@@ -69,6 +70,9 @@ SCENE = """<mujoco model="every sensor">
   <tendon>
     <fixed name="coupling" stiffness="3" springlength="0.1 0.3">
       <joint joint="elbow" coef="0.5"/><joint joint="slide" coef="-1"/></fixed>
+    <spatial name="cable" stiffness="20" damping="0.5" armature="0.05" springlength="0.6 0.7">
+      <site site="world_site"/><site site="imu"/><site site="elbow_site"/><pulley divisor="2"/>
+      <site site="elbow_site"/><site site="bob"/></spatial>
   </tendon>
   <actuator>
     <motor name="elbow_motor" joint="elbow" gear="2" ctrlrange="-1 1"/>
@@ -76,6 +80,7 @@ SCENE = """<mujoco model="every sensor">
     <motor name="tendon_motor" tendon="coupling" ctrlrange="-2 2"/>
     <velocity name="hinge_velocity" joint="hinge" kv="2"/>
     <general name="filtered" joint="hinge" dyntype="filter" dynprm="0.1" gainprm="3"/>
+    <motor name="cable_motor" tendon="cable" gear="1.5" ctrlrange="-1 0.5"/>
   </actuator>
   <sensor>
     <jointpos joint="elbow"/><jointpos joint="slide" cutoff="0.05"/><jointpos joint="hinge"/>
@@ -87,6 +92,8 @@ SCENE = """<mujoco model="every sensor">
     <actuatorfrc actuator="elbow_motor"/>
     <jointactuatorfrc joint="elbow"/><jointactuatorfrc joint="hinge"/>
     <tendonpos tendon="coupling"/><tendonvel tendon="coupling"/><tendonactuatorfrc tendon="coupling"/>
+    <tendonpos tendon="cable"/><tendonvel tendon="cable"/><tendonactuatorfrc tendon="cable"/>
+    <actuatorfrc actuator="cable_motor"/>
     <framepos objtype="site" objname="imu"/>
     <framepos objtype="body" objname="arm" reftype="site" refname="imu"/>
     <framepos objtype="xbody" objname="forearm" reftype="xbody" refname="pendulum"/>
@@ -119,7 +126,7 @@ SCENE = """<mujoco model="every sensor">
   </sensor>
 </mujoco>"""
 
-FLAGS = {"default": (), "no gravity": ("gravity",), "no springs": ("spring",)}
+FLAGS = {"default": (), "no gravity": ("gravity",), "no springs": ("spring",), "no dampers": ("damper",)}
 
 
 def both(xml, disable=()):
@@ -150,7 +157,7 @@ def states(m, nstep, every, seed):
         mujoco.mj_step(m, d)
 
 
-def ours_at(model, d):
+def ours_at(model, m, d):
     """Our data at MuJoCo's state: the state, and the stages of other modules copied from
     MuJoCo (tendons, transmission, actuation); then our kinematics, com frames and sensors."""
     data = rbd.Data(model)
@@ -158,7 +165,9 @@ def ours_at(model, d):
     for name in ("qpos", "qvel", "qacc", "act", "ctrl", "xfrc_applied", "qfrc_applied", "ten_length",
                  "ten_velocity", "actuator_length", "actuator_velocity", "actuator_force", "qfrc_actuator"):
         getattr(data, name)[:] = getattr(d, name)
-    data.qM = rbd.crba(model, data.qpos)       # the mass-matrix stage
+    M = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(m, d, M)
+    data.qM = M                                # the mass-matrix stage (with tendon armature)
     kinematics(model, data)
     com_pos(model, data)
     sensor_pos(model, data)
@@ -181,7 +190,7 @@ def run(xml, where, disable=(), nstep=60, every=20, seed=0):
     model, m = both(xml, disable)
     assert model.nsensordata == m.nsensordata and np.array_equal(model.sensor_adr, m.sensor_adr)
     for d in states(m, nstep, every, seed):
-        data = ours_at(model, d)
+        data = ours_at(model, m, d)
         compare_sensors(model, m, d, data, f"{where} at t={d.time:.3f}")
     return model, m
 
@@ -422,21 +431,35 @@ def test_contact_sensors_refuse_contacts_they_cannot_read():
         sensor_acc(model, data)
 
 
-def test_force_sensors_refuse_constraint_and_spatial_tendon_forces():
-    weld = """<mujoco><worldbody><body name="a"><joint/><geom size=".1"/><site name="s"/>
-      <site name="s2" pos="0 0 1"/></body><body name="c" pos="1 0 0"><joint/><geom size=".1"/></body>
-      </worldbody>{}<sensor><torque name="tq" site="s"/></sensor></mujoco>"""
-    model = rbd.load_model(weld.format('<equality><weld body1="a" body2="c"/></equality>'))
+def test_force_sensors_refuse_forces_not_computed_yet():
+    """Connect and weld constraints, tendon limits and tendons wrapping around geoms push on
+    bodies (MuJoCo's ``cfrc_ext``) with forces we do not compute yet: force and torque sensors
+    refuse, naming the sensor and the cause, unless the flags switch those forces off."""
+    scene = """<mujoco><worldbody><body name="a"><joint/><geom name="g" size=".1"/><site name="s"/>
+      <site name="s2" pos="0 0 1"/><site name="side" pos="0.2 0 0.5"/></body>
+      <body name="c" pos="1 0 0"><joint/><geom size=".1"/></body></worldbody>{}
+      <sensor><torque name="tq" site="s"/></sensor></mujoco>"""
+    cases = [
+        ('<equality><weld body1="a" body2="c"/></equality>', "connect and weld", "equality"),
+        ('<tendon><spatial name="rope" limited="true" range="0 2"><site site="s"/><site site="s2"/>'
+         '</spatial></tendon>', "constraint forces of spatial tendon 'rope'", "limit"),
+        ('<tendon><spatial name="rope" stiffness="3"><site site="s"/><geom geom="g" sidesite="side"/>'
+         '<site site="s2"/></spatial></tendon>', "spatial tendon 'rope', which wraps around geoms", "spring"),
+    ]
+    for extra, match, flag in cases:
+        model = rbd.load_model(scene.format(extra))
+        data = rbd.Data(model)
+        kinematics(model, data)
+        com_pos(model, data)
+        with pytest.raises(NotImplementedError, match=f"sensor 'tq' \\(torque\\): .*{match}"):
+            sensor_acc(model, data)
+        off = model.replace(opt=dataclasses.replace(model.opt, disableflags=frozenset({flag})))
+        sensor_acc(off, data)                          # switched off: nothing is missing
+    # a tendon through sites that only measures, or pulls with spring, damper, armature and
+    # actuators: computed (the scene compares it with MuJoCo)
+    model = rbd.load_model(scene.format('<tendon><spatial stiffness="3"><site site="s"/><site site="s2"/>'
+                                        '</spatial></tendon>'))
     data = rbd.Data(model)
     kinematics(model, data)
     com_pos(model, data)
-    with pytest.raises(NotImplementedError, match="sensor 'tq' \\(torque\\): connect and weld"):
-        sensor_acc(model, data)
-    off = model.replace(opt=dataclasses.replace(model.opt, disableflags=frozenset({"equality"})))
-    sensor_acc(off, data)                              # switched off: nothing missing
-    model = rbd.load_model(weld.format('<tendon><spatial><site site="s"/><site site="s2"/></spatial></tendon>'))
-    data = rbd.Data(model)
-    kinematics(model, data)
-    com_pos(model, data)
-    with pytest.raises(NotImplementedError, match="spatial tendons"):
-        sensor_acc(model, data)
+    sensor_acc(model, data)
