@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .comframe import object_acceleration, object_velocity, to_cframe, to_cframe_force
+from .comframe import object_acceleration, object_velocity, posed, to_cframe, to_cframe_force
 from .enums import OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE
 from .rnea import rnea_passes
 from .rotation import cross
@@ -53,7 +53,7 @@ def rne_post_constraint(model, data):
     ``ten_velocity`` and ``actuator_force``.
     """
     m = model
-    P = rnea_passes(m, data.qpos, data.qvel, data.qacc, data.xfrc_applied)
+    P = rnea_passes(posed(m, data), data.qpos, data.qvel, data.qacc, data.xfrc_applied)
     cacc, cfrc_int, cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
     cacc[0] = P.a[0]
     for i in range(1, m.nbody):

@@ -93,12 +93,36 @@ def com_vel_acc(model, data):
     acceleration in its tree's c-frame (MuJoCo's ``mj_comVel`` and ``mj_rnePostConstraint``),
     from RNEA's forward pass at ``(qpos, qvel, qacc)``. ``cacc`` holds the fictitious upward
     acceleration of gravity (``cacc[0] = [0; -g]``), as an accelerometer feels it."""
-    P = rnea_passes(model, data.qpos, data.qvel, data.qacc)
+    P = rnea_passes(posed(model, data), data.qpos, data.qvel, data.qacc)
     cvel, cacc = np.zeros((model.nbody, 6)), np.zeros((model.nbody, 6))
     cacc[0] = P.a[0]
     for i in range(1, model.nbody):
         cvel[i], cacc[i] = to_cframe(model, data, i, P.v[i]), to_cframe(model, data, i, P.a[i])
     data.cvel, data.cacc = cvel, cacc
+
+
+def posed(model, data):
+    """``model`` with its mocap bodies where ``data`` put them (``mocap_pos``, ``mocap_quat``), for
+    the recursive algorithms, which read a body's place in its parent from ``body_pos`` and
+    ``body_quat`` (a mocap body's parent is the world); ``model`` itself if none has moved.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('<mujoco><worldbody><body mocap="true"/></worldbody></mujoco>')
+    >>> data = rbd.Data(model); posed(model, data) is model
+    True
+    >>> data.mocap_pos[0] = [1.0, 2.0, 3.0]; posed(model, data).body_pos[1]
+    array([1., 2., 3.])
+    """
+    b = np.flatnonzero(model.body_mocapid >= 0)
+    if not len(b):
+        return model
+    k = model.body_mocapid[b]
+    pos, quat = data.mocap_pos[k], data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k], axis=-1, keepdims=True)
+    if np.array_equal(pos, model.body_pos[b]) and np.array_equal(quat, model.body_quat[b]):
+        return model
+    body_pos, body_quat = model.body_pos.copy(), model.body_quat.copy()
+    body_pos[b], body_quat[b] = pos, quat
+    return model.replace(body_pos=body_pos, body_quat=body_quat)
 
 
 @per_model

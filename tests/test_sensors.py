@@ -37,7 +37,10 @@ SCENE = """<mujoco model="every sensor">
   <worldbody>
     <site name="world_site" pos="0.3 0.2 0.1" euler="10 20 30"/>
     <body name="mocap" mocap="true" pos="1 1 1" euler="0 30 0">
-      <geom size=".05"/><site name="mocap_site" pos="0.1 0 0" euler="0 0 40"/></body>
+      <geom size=".05"/><site name="mocap_site" pos="0.1 0 0" euler="0 0 40"/>
+      <body name="hanging" pos="0 0 -0.1"><joint name="swing" axis="1 0 0"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.3" size=".02"/><site name="swing_site" pos="0 0 -0.3"/></body>
+    </body>
     <body name="float" pos="0 0 1" euler="5 10 15">
       <joint name="free" type="free" stiffness="1.5"/>
       <geom type="box" size=".2 .1 .05" mass="2"/>
@@ -121,6 +124,8 @@ SCENE = """<mujoco model="every sensor">
     <magnetometer site="imu"/><magnetometer site="world_site" cutoff="0.2"/>
     <force site="ft"/><torque site="ft"/><force site="elbow_site" cutoff="3"/><torque site="elbow_site"/>
     <force site="imu"/><torque site="tip"/><force site="world_site"/><torque site="world_site"/>
+    <force site="swing_site"/><torque site="swing_site"/><accelerometer site="swing_site"/>
+    <framequat objtype="site" objname="mocap_site"/><jointpos joint="swing"/>
     <touch site="imu"/><touch site="tip" cutoff="1"/>
     <clock/><clock cutoff="0.1"/><e_potential/><e_kinetic/><e_potential cutoff="1"/>
   </sensor>
@@ -142,7 +147,8 @@ def both(xml, disable=()):
 
 def states(m, nstep, every, seed):
     """MuJoCo's data at every ``every``-th state of an ``nstep`` trajectory from ``qpos0`` with a
-    small random velocity, random controls (in their ranges) and random pushes."""
+    small random velocity, random controls (in their ranges), random pushes, and the mocap
+    bodies moved and turned at random."""
     rng = np.random.default_rng(seed)
     d = mujoco.MjData(m)
     d.qvel[:] = 0.5 * rng.normal(size=m.nv)
@@ -151,6 +157,8 @@ def states(m, nstep, every, seed):
     for k in range(nstep + 1):
         d.ctrl[:] = np.where(limited, rng.uniform(lo, hi), rng.normal(size=m.nu))
         d.xfrc_applied[1:] = rng.normal(size=(m.nbody - 1, 6))
+        d.mocap_pos[:] = d.mocap_pos + 0.01 * rng.normal(size=(m.nmocap, 3))      # the user moves them
+        d.mocap_quat[:] = d.mocap_quat + 0.05 * rng.normal(size=(m.nmocap, 4))
         if k % every == 0:
             mujoco.mj_forward(m, d)            # sensordata of this state, not the last one
             yield d
@@ -162,7 +170,8 @@ def ours_at(model, m, d):
     MuJoCo (tendons, transmission, actuation); then our kinematics, com frames and sensors."""
     data = rbd.Data(model)
     data.time = d.time
-    for name in ("qpos", "qvel", "qacc", "act", "ctrl", "xfrc_applied", "qfrc_applied", "ten_length",
+    for name in ("qpos", "qvel", "qacc", "act", "ctrl", "xfrc_applied", "qfrc_applied", "mocap_pos",
+                 "mocap_quat", "ten_length",
                  "ten_velocity", "actuator_length", "actuator_velocity", "actuator_force", "qfrc_actuator"):
         getattr(data, name)[:] = getattr(d, name)
     M = np.zeros((model.nv, model.nv))
