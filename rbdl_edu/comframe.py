@@ -191,4 +191,3 @@ def _at_object(model, data, cvec, objtype, objid, local):
     pos, mat, b = frame_of(model, data, objtype, objid)
     w, v = cvec[b, :3], cvec[b, 3:] + cross(cvec[b, :3], pos - data.subtree_com[model.body_rootid[b]])
     return np.concatenate([mat.T @ w, mat.T @ v]) if local else np.concatenate([w, v])
-

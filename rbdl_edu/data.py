@@ -168,7 +168,8 @@ class Data:
 
     def sensor(self, name):
         """A copy of sensor ``name``'s numbers, ``(sensor_dim,)``: ``sensordata`` from
-        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)"""
+        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)
+        An unknown name raises a ``KeyError`` that lists the model's sensor names."""
         m = self.model
         s = _id(m, "sensor", name)
         return self.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]].copy()
