@@ -13,6 +13,9 @@ the tree (``subtree_com[body_rootid[i]]``). In that "c-frame" a dof's motion axi
 
 This module fills ``subtree_com``, ``cdof`` (:func:`com_pos`), ``cvel`` and ``cacc``
 (:func:`com_vel_acc`), and answers Jacobian and object-velocity questions from them.
+:func:`to_cframe` and :func:`to_cframe_force` bring a body's motion and force vectors into
+its c-frame (they move differently); the wrenches and momenta the sensors read are in
+:mod:`rbdl_edu.bodyforces`.
 
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
@@ -64,17 +67,62 @@ def to_cframe(model, data, i, m_body):
     return np.concatenate([w, R @ m_body[3:] + cross(w, c - x)])
 
 
+def to_cframe_force(model, data, i, f_body):
+    r"""A spatial force on body ``i`` given in its own frame (``[n_O; f]``: moment about the body
+    origin and force, body axes) in the c-frame of its tree. A force moves differently from
+    a motion: the force is the same at every point, the moment about ``c`` gains
+    :math:`(x_i - c) \times f`:
+
+    .. math:: [R n_O + (x_i - c) \times R f;\ R f]
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.kinematics import kinematics
+    >>> model = rbd.models.double_pendulum(); data = rbd.Data(model)
+    >>> kinematics(model, data); com_pos(model, data)
+    >>> f = to_cframe_force(model, data, 2, np.array([0, 0, 0, 1.0, 0, 0]))   # 1 N along x
+    >>> f[3:], bool(np.allclose(f[:3], cross(data.xpos[2] - data.subtree_com[0], np.array([1.0, 0, 0]))))
+    (array([1., 0., 0.]), True)
+    """
+    R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
+    F = R @ f_body[3:]
+    return np.concatenate([R @ f_body[:3] + cross(x - c, F), F])
+
+
 def com_vel_acc(model, data):
     """``cvel (nbody, 6)`` and ``cacc (nbody, 6)``: every body's spatial velocity and
     acceleration in its tree's c-frame (MuJoCo's ``mj_comVel`` and ``mj_rnePostConstraint``),
     from RNEA's forward pass at ``(qpos, qvel, qacc)``. ``cacc`` holds the fictitious upward
     acceleration of gravity (``cacc[0] = [0; -g]``), as an accelerometer feels it."""
-    P = rnea_passes(model, data.qpos, data.qvel, data.qacc)
+    P = rnea_passes(posed(model, data), data.qpos, data.qvel, data.qacc)
     cvel, cacc = np.zeros((model.nbody, 6)), np.zeros((model.nbody, 6))
     cacc[0] = P.a[0]
     for i in range(1, model.nbody):
         cvel[i], cacc[i] = to_cframe(model, data, i, P.v[i]), to_cframe(model, data, i, P.a[i])
     data.cvel, data.cacc = cvel, cacc
+
+
+def posed(model, data):
+    """``model`` with its mocap bodies where ``data`` put them (``mocap_pos``, ``mocap_quat``), for
+    the recursive algorithms, which read a body's place in its parent from ``body_pos`` and
+    ``body_quat`` (a mocap body's parent is the world); ``model`` itself if none has moved.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('<mujoco><worldbody><body mocap="true"/></worldbody></mujoco>')
+    >>> data = rbd.Data(model); posed(model, data) is model
+    True
+    >>> data.mocap_pos[0] = [1.0, 2.0, 3.0]; posed(model, data).body_pos[1]
+    array([1., 2., 3.])
+    """
+    b = np.flatnonzero(model.body_mocapid >= 0)
+    if not len(b):
+        return model
+    k = model.body_mocapid[b]
+    pos, quat = data.mocap_pos[k], data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k], axis=-1, keepdims=True)
+    if np.array_equal(pos, model.body_pos[b]) and np.array_equal(quat, model.body_quat[b]):
+        return model
+    body_pos, body_quat = model.body_pos.copy(), model.body_quat.copy()
+    body_pos[b], body_quat[b] = pos, quat
+    return model.replace(body_pos=body_pos, body_quat=body_quat)
 
 
 @per_model

@@ -53,7 +53,8 @@ class Data:
     actuation                     ``act_dot (na,)``, ``actuator_force (nu,)``, ``qfrc_actuator (nv,)``
     acceleration                  ``qfrc_smooth``, ``qacc_smooth``, ``qfrc_constraint``, ``qacc (nv,)``
     sensors                       ``sensordata (nsensordata,)``, ``subtree_linvel``,
-                                  ``subtree_angmom (nbody, 3)``, ``cfrc_int``, ``cfrc_ext (nbody, 6)``
+                                  ``subtree_angmom (nbody, 3)``, ``cfrc_int``, ``cfrc_ext (nbody, 6)``,
+                                  ``energy (2,)`` (potential, kinetic)
     ============================  ===========================================================
 
     ``warning`` lists what went wrong (a diverging simulation), each with its time.
@@ -113,6 +114,7 @@ class Data:
         self.sensordata = np.zeros(m.nsensordata)
         self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))
         self.cfrc_int, self.cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
+        self.energy = np.zeros(2)
         self.warning = []
 
     def __repr__(self):
@@ -166,7 +168,8 @@ class Data:
 
     def sensor(self, name):
         """A copy of sensor ``name``'s numbers, ``(sensor_dim,)``: ``sensordata`` from
-        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)"""
+        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)
+        An unknown name raises a ``KeyError`` that lists the model's sensor names."""
         m = self.model
         s = _id(m, "sensor", name)
         return self.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]].copy()

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .enums import FREE
+from .enums import BALL, FREE, HINGE
 from .joints import jcalc, joint_transform
-from .rotation import mat_to_quat, quat_to_mat, skew
+from .rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from .scalar import namespace
 from .spatial import plucker_inv, pose_from_plucker
 from .tree import Xtree, body_inertia, dofs, gravity_acceleration, state
@@ -191,25 +191,30 @@ def kinematics(model, data):
     m = model
     q = np.asarray(data.qpos, dtype=float)
     xpos, xmat = np.zeros((m.nbody, 3)), np.tile(np.eye(3), (m.nbody, 1, 1))
+    xquat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nbody, 1))
     data.xanchor, data.xaxis = np.zeros((m.njnt, 3)), np.zeros((m.njnt, 3))
     for i in range(1, m.nbody):
         p, k = m.body_parentid[i], m.body_mocapid[i]
         if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
-            x, R = data.mocap_pos[k], quat_to_mat(data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k]))
+            x, quat = data.mocap_pos[k], quat_normalize(data.mocap_quat[k])
+            R = quat_to_mat(quat)
         else:                   # the parent's pose, then the fixed offset (x_T, R_T) to this body
             x = xpos[p] + xmat[p] @ m.body_pos[i]
             R = xmat[p] @ quat_to_mat(m.body_quat[i])
+            quat = quat_mul(xquat[p], m.body_quat[i])
         for j in range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i]):
             R_j, t_j, _ = joint_transform(m, j, q)        # x_before = R_j x_after + t_j
             if m.jnt_type[j] == FREE:           # qpos is the pose in the world
-                x, R = t_j, R_j
+                x, R, quat = t_j, R_j, quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
                 data.xanchor[j], data.xaxis[j] = x, m.jnt_axis[j]
                 continue
             # each joint moves the frame the previous joints left: anchor and axis before it
             data.xanchor[j], data.xaxis[j] = x + R @ m.jnt_pos[j], R @ m.jnt_axis[j]
-            x, R = x + R @ t_j, R @ R_j
-        xpos[i], xmat[i] = x, R
-    data.xpos, data.xmat, data.xquat = xpos, xmat, mat_to_quat(xmat)
+            x, R, quat = x + R @ t_j, R @ R_j, quat_mul(quat, joint_quat(m, j, q))
+        # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
+        # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which)
+        xpos[i], xmat[i], xquat[i] = x, R, quat_normalize(quat)
+    data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
     data.xipos = xpos + np.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ quat_to_mat(m.body_iquat)
     b = m.geom_bodyid
@@ -218,3 +223,20 @@ def kinematics(model, data):
     b = m.site_bodyid
     data.site_xpos = xpos[b] + np.matvec(xmat[b], m.site_pos)
     data.site_xmat = xmat[b] @ quat_to_mat(m.site_quat)
+
+
+def joint_quat(model, j, q):
+    """The rotation of hinge or ball joint ``j`` as a quaternion (identity for a slide):
+    ``(cos θ/2, sin θ/2 a)`` for a hinge turned by ``θ = q - ref``, the normalized ``qpos``
+    quaternion for a ball.
+
+    >>> from rbdl_edu.models import pendulum
+    >>> joint_quat(pendulum(), 0, np.array([np.pi])).round(12)
+    array([0., 0., 1., 0.])
+    """
+    adr = model.jnt_qposadr[j]
+    if model.jnt_type[j] == HINGE:
+        return axis_angle_to_quat(model.jnt_axis[j], q[adr] - model.qpos0[adr])
+    if model.jnt_type[j] == BALL:
+        return quat_normalize(q[adr:adr + 4])
+    return np.array([1.0, 0.0, 0.0, 0.0])

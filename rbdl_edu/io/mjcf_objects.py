@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import defaults as D
-from ..enums import GEOM_NAMES, JOINT_NAMES, JOINT_NQ, JOINT_NV, SENSORS
+from ..enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ, JOINT_NV,
+                     SENSORS, SENSORS_NOT_SIMULATED)
 from .mjcf_actuators import lookup, read_actuators, read_limited
 from .mjcf_defaults import check_attributes
 
@@ -48,6 +49,9 @@ def add_materials(c):
 _OBJ_ATTRIBUTE = {"site": "site", "joint": "joint", "tendon": "tendon", "actuator": "actuator",
                   "body": "body"}
 _FRAME_KINDS = {"body": "body", "xbody": "body", "geom": "geom", "site": "site"}
+# the sensors that can measure in another frame (reftype, refname), as MuJoCo's schema
+_RELATIVE = {"framepos", "framequat", "framexaxis", "frameyaxis", "framezaxis", "framelinvel",
+             "frameangvel"}
 
 
 def _sensors(c):
@@ -55,31 +59,37 @@ def _sensors(c):
         check_attributes(raw)
         if raw.tag not in SENSORS:
             raise raw.error(f"<{raw.tag}> sensors are not supported")
+        if raw.tag in SENSORS_NOT_SIMULATED:
+            raise raw.error(f"<{raw.tag}> sensors are not supported: {SENSORS_NOT_SIMULATED[raw.tag]}")
+        for key in ("nsample", "delay", "interval"):     # MuJoCo's sensor history buffers
+            if raw.has(key) and raw.floats(key).any():
+                raise raw.error(f"{key}: sensor history (delayed or sampled readings) is not supported", key)
         kind = SENSORS[raw.tag].obj
         obj, objtype, ref, reftype = None, kind, None, None
-        if kind == "frame":                      # frame sensors (and insidesite) name any frame
+        if kind == "frame":                      # frame sensors name any frame
             objtype = raw.keyword("objtype", tuple(_FRAME_KINDS) + ("camera",))
             if objtype is None or objtype == "camera":
                 raise raw.error(f"a <{raw.tag}> sensor needs objtype body, xbody, geom or site", "objtype")
             obj = lookup(c, raw, _FRAME_KINDS[objtype], "objname")
-            if raw.tag == "insidesite":          # is the frame inside this site?
-                reftype, ref = "site", lookup(c, raw, "site", "site")
-            elif raw.has("reftype") or raw.has("refname"):
-                reftype = raw.keyword("reftype", tuple(_FRAME_KINDS))
-                if reftype is None:
-                    raise raw.error("refname needs reftype", "reftype")
-                ref = lookup(c, raw, _FRAME_KINDS[reftype], "refname")
         elif kind:
             obj = lookup(c, raw, kind, _OBJ_ATTRIBUTE[kind])
-            limited = {"joint": "joint", "tendon": "tendon"}.get(kind)
-            if "limit" in raw.tag and not c.spec.objects[limited][obj]["limited"]:
-                raise raw.error(f"a <{raw.tag}> sensor needs a limited {kind}", kind)
+        if raw.has("reftype") or raw.has("refname"):      # measured in another frame
+            if raw.tag not in _RELATIVE:
+                raise raw.error(f"a <{raw.tag}> sensor has no reference frame",
+                                "reftype" if raw.has("reftype") else "refname")
+            if not (raw.has("reftype") and raw.has("refname")):
+                raise raw.error("reftype and refname must be given together",
+                                "refname" if raw.has("reftype") else "reftype")
+            reftype = raw.keyword("reftype", tuple(_FRAME_KINDS))
+            ref = lookup(c, raw, _FRAME_KINDS[reftype], "refname")
         noise = raw.float("noise", 0.0)
         if noise < 0:
             raise raw.error("noise must not be negative", "noise")
         cutoff = raw.float("cutoff", 0.0)
         if cutoff < 0:
             raise raw.error("cutoff must not be negative", "cutoff")
+        if cutoff > 0 and SENSORS[raw.tag].datatype in (DATATYPE_AXIS, DATATYPE_QUATERNION):
+            raise raw.error(f"a <{raw.tag}> sensor gives a unit vector or quaternion: no cutoff", "cutoff")
         c.spec.add_sensor(raw.tag, obj, raw.get("name"), objtype=objtype or None, ref=ref,
                           reftype=reftype, noise=noise, cutoff=cutoff)
 
