@@ -35,8 +35,9 @@ float-only, like every simulation stage.
 Switches, as MuJoCo 4.0: ``spring`` and ``damper`` turn off their forces; with both off
 the whole stage is off (no gravity compensation, no fluid); gravity compensation needs
 gravity (the ``gravity`` flag and a nonzero ``opt.gravity``); the fluid acts when
-``opt.density`` or ``opt.viscosity`` is nonzero. The ``passive`` flag (MuJoCo before 3.0;
-MuJoCo 4.0 has none) turns the whole stage off.
+``opt.density`` or ``opt.viscosity`` is nonzero. The ``passive`` flag (MuJoCo's until
+3.3.6, which replaced it by these two; MuJoCo 4.0's MJCF refuses it) turns the whole stage
+off, as both would.
 
 >>> import rbdl_edu as rbd
 >>> spec = rbd.spec.ModelSpec()
@@ -54,7 +55,7 @@ from .comframe import jac
 from .enums import BALL, FREE, HINGE, SLIDE
 from .fluid import fluid_wrenches
 from .rotation import quat_conj, quat_log, quat_mul, quat_normalize
-from .scalar import is_symbolic
+from .scalar import asarray, is_symbolic
 
 
 def passive(model, data):
@@ -142,9 +143,8 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     (array([k*(-q + q0)], dtype=object), array([-b*qd], dtype=object))
     """
     m = model
+    q, qd = asarray(q), asarray(qd)
     symbolic = is_symbolic(q, qd, m.jnt_stiffness, m.dof_damping, m.qpos_spring)
-    if not symbolic:
-        q, qd = np.asarray(q, dtype=float), np.asarray(qd, dtype=float)
     if q.shape[-1:] != (m.nq,) or qd.shape[-1:] != (m.nv,):
         raise ValueError(f"q {q.shape} and qd {qd.shape} must end in nq = {m.nq} and nv = {m.nv}")
     batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
