@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from .comframe import jac
-from .enums import BALL, FREE, HINGE, SLIDE
+from .enums import FREE, HINGE, SLIDE
 from .fluid import fluid_wrenches
 from .rotation import quat_conj, quat_log, quat_mul, quat_normalize
 from .scalar import asarray, is_symbolic
@@ -98,14 +98,14 @@ def passive(model, data):
 
 
 def poly_force(linear, poly, x, odd=False):
-    r"""The coefficient :math:`c(x)` of a (nonlinear) spring or damper whose force is
-    :math:`-c(x)\,x` (MuJoCo's ``mju_polyForce``):
+    r"""The coefficient :math:`\kappa(x)` of a (nonlinear) spring or damper whose force is
+    :math:`-\kappa(x)\,x` (MuJoCo's ``mju_polyForce``):
 
-    .. math:: c(x) = a + b\,x + c\,x^2 \quad (\text{spring}), \qquad
-              c(v) = a + b\,|v| + c\,v^2 \quad (\text{damper, } \mathtt{odd}=\mathrm{True})
+    .. math:: \kappa(x) = a + b\,x + c\,x^2 \quad (\text{spring}), \qquad
+              \kappa(v) = a + b\,|v| + c\,v^2 \quad (\text{damper, } \mathtt{odd}=\mathrm{True})
 
-    ``poly = (b, c)``; zero coefficients are left out (so symbols meet no ``|v|`` they do
-    not need).
+    ``linear = a``, ``poly = (b, c)``; zero coefficients are left out (so symbols meet no
+    ``|v|`` they do not need).
 
     >>> poly_force(2.0, [0.0, 1.0], -3.0), poly_force(2.0, [1.0, 0.0], -3.0, odd=True)
     (11.0, 5.0)
@@ -119,6 +119,23 @@ def poly_force(linear, poly, x, odd=False):
     return c
 
 
+def damper_slope(model, qvel):
+    r"""``(nv,)``: how fast each dof's damper force grows with its speed,
+    :math:`\frac{d}{dv}\big(\kappa_b(v)\,v\big) = a + 2b|v| + 3c\,v^2` (MuJoCo's
+    ``mjd_xPolyForce``): the diagonal that the Euler integrator adds, times the timestep, to
+    ``M`` to take the dampers implicitly.
+
+    >>> import rbdl_edu as rbd
+    >>> spec = rbd.spec.ModelSpec()
+    >>> _ = spec.add_joint(spec.add_body(0, mass=1.0, inertia=[1, 1, 1]), damping=[2.0, 1.0, 0.5])
+    >>> damper_slope(spec.compile(), np.array([-2.0]))       # 2 + 2 * 1 * 2 + 3 * 0.5 * 4
+    array([12.])
+    """
+    speed = np.abs(np.asarray(qvel, dtype=float))
+    b, (b2, b3) = model.dof_damping, model.dof_dampingpoly.T
+    return b + 2 * b2 * speed + 3 * b3 * speed ** 2
+
+
 def _zero(c):
     """True for a coefficient that is exactly zero (a number; never a free symbol)."""
     return not isinstance(c, np.ndarray) and c == 0
@@ -126,10 +143,10 @@ def _zero(c):
 
 def joint_spring_damper(model, q, qd, spring=True, damper=True):
     r"""The joint springs' and dampers' forces ``(qfrc_spring, qfrc_damper)``, each
-    ``(..., nv)``: on every joint :math:`-c_k(x)\,x` with ``x`` its displacement from
+    ``(..., nv)``: on every joint :math:`-\kappa_k(x)\,x` with ``x`` its displacement from
     ``qpos_spring`` (a rotation vector for ball and free joints, with a linear part for a
     free joint's position, whose spring uses the length :math:`|x|`), and on every dof
-    :math:`-c_b(\dot q)\,\dot q` (:func:`poly_force`).
+    :math:`-\kappa_b(\dot q)\,\dot q` (:func:`poly_force`).
 
     Works on numbers, batches ``q (..., nq)``, ``qd (..., nv)``, and on SymPy symbols
     for hinge and slide joints (a quaternion spring needs numbers: ``ValueError``).
@@ -190,9 +207,9 @@ def _stack(pieces, batch, symbolic):
 
 def tendon_spring_damper(model, data, spring=True, damper=True):
     r"""The tendons' springs and dampers as joint forces ``(spring (nv,), damper (nv,))``:
-    :math:`J_t^T f` with :math:`f = -c_k(x)\,x`, where ``x`` is how far the length is
+    :math:`J_t^T f` with :math:`f = -\kappa_k(x)\,x`, where ``x`` is how far the length is
     outside the dead band ``tendon_lengthspring = [lo, hi]`` (zero inside it), and
-    :math:`f = -c_b(\dot l)\,\dot l`. Reads ``ten_length``, ``ten_velocity``, ``ten_J``."""
+    :math:`f = -\kappa_b(\dot l)\,\dot l`. Reads ``ten_length``, ``ten_velocity``, ``ten_J``."""
     m = model
     qfrc_spring, qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
     for t in range(m.ntendon):

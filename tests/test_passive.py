@@ -26,7 +26,7 @@ import rbdl_edu as rbd
 from rbdl_edu.comframe import com_pos, com_vel_acc
 from rbdl_edu.io import ModelError
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.passive import joint_spring_damper, passive
+from rbdl_edu.passive import damper_slope, joint_spring_damper, passive
 from rbdl_edu.symbolic import is_identically_zero, state_symbols
 
 TOL = 1e-8
@@ -279,6 +279,33 @@ def test_equations_of_motion_with_springs_and_dampers():
     tau = rbd.rnea(model, q, qd, qdd) - spring - damper
     for i in range(2):
         assert is_identically_zero(tau[i] - (lagrange[i] + sp.diff(V, q[i]) + sp.diff(R, qd[i])), q)
+
+
+def test_damper_slope_is_the_derivative_of_the_damper():
+    model = rbd.load_model(SPRINGS)
+    qd = np.random.default_rng(4).normal(size=model.nv)
+    h = 1e-6
+    for i in range(model.nv):
+        e = np.eye(model.nv)[i] * h
+        slope = -(joint_spring_damper(model, model.qpos0, qd + e)[1][i]
+                  - joint_spring_damper(model, model.qpos0, qd - e)[1][i]) / (2 * h)
+        assert abs(damper_slope(model, qd)[i] - slope) < 1e-6 * max(1, abs(slope))
+    assert np.any(model.dof_dampingpoly != 0)
+
+
+def test_damper_slope_is_what_mujocos_euler_integrates_implicitly():
+    """MuJoCo's Euler step: (M + h diag(slope)) qacc = qfrc_smooth, qvel += h qacc."""
+    m = mujoco.MjModel.from_xml_string(SPRINGS)
+    m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+    d = mujoco.MjData(m)
+    d.qvel[:] = np.random.default_rng(5).normal(size=m.nv)
+    mujoco.mj_forward(m, d)
+    M = np.zeros((m.nv, m.nv))
+    mujoco.mj_fullM(m, d, M)
+    qvel, h = d.qvel.copy(), m.opt.timestep
+    qacc = np.linalg.solve(M + h * np.diag(damper_slope(rbd.load_model(SPRINGS), qvel)), d.qfrc_smooth)
+    mujoco.mj_step(m, d)
+    np.testing.assert_allclose(d.qvel, qvel + h * qacc, rtol=0, atol=1e-12)
 
 
 def test_quaternion_spring_refuses_symbols():
