@@ -13,6 +13,7 @@ MuJoCo's ``tendon_lengthspring`` (set_const's, once the tendon stage is there).
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import mujoco
@@ -59,7 +60,7 @@ def compare_along_trajectory(source, disable=(), nstep=30, every=6, seed=0):
         else:
             m.opt.disableflags |= FLAGS[flag]
         ours_flags.add(flag)
-    model = model.replace(opt=rbd.model.Option(**{**model.opt.__dict__, "disableflags": frozenset(ours_flags)}),
+    model = model.replace(opt=dataclasses.replace(model.opt, disableflags=frozenset(ours_flags)),
                           tendon_lengthspring=m.tendon_lengthspring.copy())
     d, data = mujoco.MjData(m), rbd.Data(model)
     rng = np.random.default_rng(seed)
@@ -232,52 +233,71 @@ def test_springdamper_sets_stiffness_and_damping_from_the_inertia():
 
 
 # -- the joint spring-damper on symbols and batches -------------------------------------------------
-def _spring_damper_cart_pole():
-    """A cart on a slider and a pole on a hinge, both with nonlinear springs (rest at
-    symbolic ``springref``) and dampers; every parameter a symbol."""
-    s = {n: sp.Symbol(n, positive=True) for n in "mc mp l I g".split()}
-    k = sp.symbols("k1:3 k1b:3 k1c:3", real=True)
-    b = sp.symbols("b1:3 b1c:3", real=True)
-    r = sp.symbols("r1:3", real=True)
-    spec = rbd.spec.ModelSpec(gravity=[0, 0, -s["g"]])
-    cart = spec.add_body(0, "cart", mass=s["mc"], inertia=[0, 0, 0])
-    spec.add_joint(cart, "slide", "x", axis=[1, 0, 0], stiffness=[k[0], k[2], k[4]],
-                   damping=[b[0], 0, b[2]], springref=r[0])
-    pole = spec.add_body(cart, "pole", mass=s["mp"], ipos=[0, 0, s["l"]], inertia=[s["I"], s["I"], s["I"]])
-    spec.add_joint(pole, "hinge", "theta", axis=[0, 1, 0], stiffness=[k[1], k[3], k[5]],
-                   damping=[b[1], 0, b[3]], springref=r[1])
-    return spec.compile(), k, b, r
-
-
-def test_spring_damper_is_minus_the_gradients_of_V_and_R():
-    r"""τ_spring = -∂V/∂q with V = Σ ∫ s (k + k_b s + k_c s²) ds, τ_damper = -∂R/∂q̇ with
-    R = Σ ∫ v (b + b_c v²) dv, exactly, for symbolic stiffness, damping and rest positions."""
-    model, k, b, r = _spring_damper_cart_pole()
+def spring_damper_pendulum():
+    """A pendulum (mass m, center of mass l below the hinge, inertia I) with a linear
+    spring k resting at the angle r and a linear damper b; every parameter a symbol. Returns
+    the model, and the spring potential V and Rayleigh function R in :func:`state_symbols`."""
+    m, l, I, g, k, b = sp.symbols("m l I g k b", positive=True)
+    r = sp.Symbol("r", real=True)
+    spec = rbd.spec.ModelSpec(gravity=[0, 0, -g])
+    pole = spec.add_body(0, "pole", mass=m, ipos=[0, 0, -l], inertia=[I, I, I])
+    spec.add_joint(pole, "hinge", "theta", axis=[0, 1, 0], stiffness=k, damping=b, springref=r)
+    model = spec.compile()
     q, qd, _ = state_symbols(model)
-    x = [q[0] - r[0], q[1] - r[1]]
-    V = sum(k[j] * x[j] ** 2 / 2 + k[j + 2] * x[j] ** 3 / 3 + k[j + 4] * x[j] ** 4 / 4 for j in range(2))
-    R = sum(b[j] * qd[j] ** 2 / 2 + b[j + 2] * qd[j] ** 4 / 4 for j in range(2))
+    return model, k * (q[0] - r) ** 2 / 2, b * qd[0] ** 2 / 2
+
+
+def spring_damper_cart_pole():
+    """A cart on a slider and a pole on a hinge, both with nonlinear springs
+    (:math:`k x + k_b x^2 + k_c x^3`, resting at symbolic ``springref``) and dampers
+    (:math:`b v + b_c v^3`); every parameter a symbol. Returns the model, V and R."""
+    mc, mp, l, I, g = sp.symbols("mc mp l I g", positive=True)
+    k, kb, kc = sp.symbols("k1:3", real=True), sp.symbols("kb1:3", real=True), sp.symbols("kc1:3", real=True)
+    b, bc, r = sp.symbols("b1:3", real=True), sp.symbols("bc1:3", real=True), sp.symbols("r1:3", real=True)
+    spec = rbd.spec.ModelSpec(gravity=[0, 0, -g])
+    cart = spec.add_body(0, "cart", mass=mc, inertia=[0, 0, 0])
+    spec.add_joint(cart, "slide", "x", axis=[1, 0, 0], stiffness=[k[0], kb[0], kc[0]],
+                   damping=[b[0], 0, bc[0]], springref=r[0])
+    pole = spec.add_body(cart, "pole", mass=mp, ipos=[0, 0, l], inertia=[I, I, I])
+    spec.add_joint(pole, "hinge", "theta", axis=[0, 1, 0], stiffness=[k[1], kb[1], kc[1]],
+                   damping=[b[1], 0, bc[1]], springref=r[1])
+    model = spec.compile()
+    q, qd, _ = state_symbols(model)
+    # V = sum of the integrals of (k + kb s + kc s^2) s, R of (b + bc v^2) v
+    V = sum(k[j] * (q[j] - r[j]) ** 2 / 2 + kb[j] * (q[j] - r[j]) ** 3 / 3 + kc[j] * (q[j] - r[j]) ** 4 / 4
+            for j in range(2))
+    R = sum(b[j] * qd[j] ** 2 / 2 + bc[j] * qd[j] ** 4 / 4 for j in range(2))
+    return model, V, R
+
+
+SYMBOLIC = {"pendulum": spring_damper_pendulum, "cart_pole": spring_damper_cart_pole}
+
+
+@pytest.mark.parametrize("build", SYMBOLIC.values(), ids=SYMBOLIC.keys())
+def test_spring_damper_is_minus_the_gradients_of_V_and_R(build):
+    r"""τ_spring = -∂V/∂q and τ_damper = -∂R/∂q̇, exactly, with symbolic stiffness, damping
+    and rest positions."""
+    model, V, R = build()
+    q, qd, _ = state_symbols(model)
     spring, damper = joint_spring_damper(model, q, qd)
-    for i in range(2):
+    for i in range(model.nv):
         assert is_identically_zero(spring[i] + sp.diff(V, q[i]), q)
         assert is_identically_zero(damper[i] + sp.diff(R, qd[i]), q)
-    # and the test can fail: a wrong sign is not zero
+    # and the check can fail: the wrong sign is not zero
     assert not is_identically_zero(spring[0] - sp.diff(V, q[0]), q)
 
 
-def test_equations_of_motion_with_springs_and_dampers():
+@pytest.mark.parametrize("build", SYMBOLIC.values(), ids=SYMBOLIC.keys())
+def test_equations_of_motion_with_springs_and_dampers(build):
     r"""RNEA with the passive forces moved to the left, τ = M q̈ + c - τ_passive, equals
     Lagrange's equations with Rayleigh's dissipation:
     d/dt ∂L/∂q̇ - ∂L/∂q + ∂R/∂q̇ with L = T - V_gravity - V_spring."""
-    model, k, b, r = _spring_damper_cart_pole()
+    model, V, R = build()
     q, qd, qdd = state_symbols(model)
-    x = [q[0] - r[0], q[1] - r[1]]
-    V = sum(k[j] * x[j] ** 2 / 2 + k[j + 2] * x[j] ** 3 / 3 + k[j + 4] * x[j] ** 4 / 4 for j in range(2))
-    R = sum(b[j] * qd[j] ** 2 / 2 + b[j + 2] * qd[j] ** 4 / 4 for j in range(2))
     lagrange = rbd.symbolic.lagrangian_tau(model)
     spring, damper = joint_spring_damper(model, q, qd)
     tau = rbd.rnea(model, q, qd, qdd) - spring - damper
-    for i in range(2):
+    for i in range(model.nv):
         assert is_identically_zero(tau[i] - (lagrange[i] + sp.diff(V, q[i]) + sp.diff(R, qd[i])), q)
 
 

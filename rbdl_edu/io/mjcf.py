@@ -41,8 +41,8 @@ from ..defaults import SOLIMP, SOLREF
 from ..rotation import quat_mul, quat_to_mat
 from ..spec import ModelSpec
 from . import mjcf_objects
-from .errors import ModelError
 from .added_mass import added_mass
+from .errors import ModelError
 from .inertia import MINVAL, geom_mass_inertia
 from .mjcf_actuators import read_limited
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
