@@ -53,13 +53,15 @@ def compile_spec(spec) -> Model:
     B, J = O["body"], O["joint"]
     option = dict(spec.option)
     symbolic = any(is_symbolic(b[k]) for b in B for k in ("mass", "pos", "ipos", "inertia")) \
+        or any(is_symbolic(j[k]) for j in J for k in ("stiffness", "damping", "springref")) \
         or is_symbolic(option["gravity"])
     if symbolic:
         # a symbolic model keeps every number exact (0.5 -> 1/2), so that its equations of
         # motion simplify to exactly zero, never to 1e-17
         B = [{k: (_exact(v) if k in ("pos", "quat", "mass", "ipos", "iquat", "inertia") else v)
               for k, v in b.items()} for b in B]
-        J = [{k: (_exact(v) if k in ("axis", "pos", "ref", "armature", "springref") else v)
+        J = [{k: (_exact(v) if k in ("axis", "pos", "ref", "armature", "springref", "stiffness", "damping")
+                  else v)
               for k, v in j.items()} for j in J]
         option["gravity"] = _exact(option["gravity"])
     kw = dict(name=spec.name, opt=Option(**option))
@@ -128,6 +130,8 @@ def _tree(B, J, symbolic):
     for i in range(nbody - 1, 0, -1):
         subtree[parent[i]] = subtree[parent[i]] + subtree[i]
     per_dof = [J[k] for k in dof_jntid]
+    # a spring or damper: the linear coefficient and the two nonlinear ones
+    stiffness, damping = _stack(J, "stiffness", (3,), num), _stack(per_dof, "damping", (3,), num)
     return dict(
         nq=nq, nv=nv, nbody=nbody, njnt=njnt, nmocap=nmocap,
         qpos0=qpos0.astype(num), qpos_spring=qpos_spring.astype(num),
@@ -143,14 +147,15 @@ def _tree(B, J, symbolic):
         jnt_limited=_stack(J, "limited", (), bool), jnt_actfrclimited=_stack(J, "actfrclimited", (), bool),
         jnt_actgravcomp=_stack(J, "actgravcomp", (), bool), jnt_solref=_stack(J, "solref", (2,)),
         jnt_solimp=_stack(J, "solimp", (5,)), jnt_pos=_stack(J, "pos", (3,), num),
-        jnt_axis=_stack(J, "axis", (3,), num), jnt_stiffness=_stack(J, "stiffness"),
+        jnt_axis=_stack(J, "axis", (3,), num), jnt_stiffness=stiffness[:, 0],
+        jnt_stiffnesspoly=stiffness[:, 1:], jnt_springdamper=_stack(J, "springdamper", (2,)),
         jnt_range=_stack(J, "range", (2,)), jnt_actfrcrange=_stack(J, "actfrcrange", (2,)),
         jnt_margin=_stack(J, "margin"),
         dof_bodyid=dof_bodyid, dof_jntid=dof_jntid, dof_parentid=dof_parentid, dof_Madr=dof_Madr,
         dof_solref=_stack(per_dof, "solreffriction", (2,)), dof_solimp=_stack(per_dof, "solimpfriction", (5,)),
         dof_frictionloss=_stack(per_dof, "frictionloss"),
         dof_armature=_stack(per_dof, "armature", (), num),
-        dof_damping=_stack(per_dof, "damping"))
+        dof_damping=damping[:, 0], dof_dampingpoly=damping[:, 1:])
 
 
 def _count_and_first(owner, n):
@@ -242,10 +247,12 @@ def _tendons(T):
                               ("solref_lim", (2,), float), ("solimp_lim", (5,), float),
                               ("solref_fri", (2,), float), ("solimp_fri", (5,), float),
                               ("range", (2,), float), ("actfrcrange", (2,), float),
-                              ("margin", (), float), ("stiffness", (), float), ("damping", (), float),
-                              ("armature", (), float), ("frictionloss", (), float),
+                              ("margin", (), float), ("armature", (), float), ("frictionloss", (), float),
                               ("lengthspring", (2,), float)):
         out["tendon_" + key] = _stack(T, key, shape, dtype)
+    for key in ("stiffness", "damping"):          # the linear coefficient and the nonlinear ones
+        coef = _stack(T, key, (3,), float)
+        out["tendon_" + key], out[f"tendon_{key}poly"] = coef[:, 0], coef[:, 1:]
     return out
 
 
@@ -330,12 +337,13 @@ def spec_from_model(spec, model):
         a, d = m.jnt_qposadr[j], m.jnt_dofadr[j]
         spec.add_joint(int(m.jnt_bodyid[j]), JOINT_NAMES[m.jnt_type[j]], m.jnt_names[j], m.jnt_axis[j],
                        m.jnt_pos[j], ref=m.qpos0[a], range=m.jnt_range[j], limited=m.jnt_limited[j],
-                       armature=m.dof_armature[d], damping=m.dof_damping[d],
-                       stiffness=m.jnt_stiffness[j], springref=m.qpos_spring[a],
+                       armature=m.dof_armature[d], damping=[m.dof_damping[d], *m.dof_dampingpoly[d]],
+                       stiffness=[m.jnt_stiffness[j], *m.jnt_stiffnesspoly[j]], springref=m.qpos_spring[a],
                        frictionloss=m.dof_frictionloss[d], margin=m.jnt_margin[j], group=m.jnt_group[j],
                        solref=m.jnt_solref[j], solimp=m.jnt_solimp[j], solreffriction=m.dof_solref[d],
                        solimpfriction=m.dof_solimp[d], actfrclimited=m.jnt_actfrclimited[j],
-                       actfrcrange=m.jnt_actfrcrange[j], actgravcomp=m.jnt_actgravcomp[j])
+                       actfrcrange=m.jnt_actfrcrange[j], actgravcomp=m.jnt_actgravcomp[j],
+                       springdamper=m.jnt_springdamper[j])
     for k in range(m.nmesh):
         v, f = m.mesh_vertadr[k], m.mesh_faceadr[k]
         spec.add_mesh(m.mesh_names[k], m.mesh_vert[v:v + m.mesh_vertnum[k]],
@@ -369,7 +377,10 @@ def spec_from_model(spec, model):
         a, n = m.tendon_adr[t], m.tendon_num[t]
         rec = {f[len("tendon_"):]: getattr(m, f)[t] for f in m.__dataclass_fields__
                if f.startswith("tendon_") and f not in ("tendon_names", "tendon_adr", "tendon_num",
-                                                        "tendon_length0", "tendon_invweight0")}
+                                                        "tendon_length0", "tendon_invweight0",
+                                                        "tendon_stiffnesspoly", "tendon_dampingpoly")}
+        for key in ("stiffness", "damping"):
+            rec[key] = np.concatenate([[rec[key]], getattr(m, f"tendon_{key}poly")[t]])
         path = [(int(m.wrap_type[w]), int(m.wrap_objid[w]), float(m.wrap_prm[w])) for w in range(a, a + n)]
         spec._add("tendon", dict(rec, name=m.tendon_names[t], path=path))
     for k in range(m.nkey):

@@ -56,6 +56,17 @@ def _fill(values, n, base=0.0):
     return v
 
 
+def _poly(x, what):
+    """A stiffness or damping: one number ``a`` or up to three ``a, b, c`` (the linear
+    coefficient and the nonlinear ones, as MJCF writes them), as 3 numbers (symbols stay)."""
+    a = np.atleast_1d(asarray(x))
+    if a.ndim != 1 or len(a) > 3:
+        raise ValueError(f"{what}: expected 1 to 3 coefficients, got shape {a.shape}")
+    out = np.zeros(3, dtype=a.dtype)
+    out[:len(a)] = a
+    return out
+
+
 def _unit(a, what):
     a = asarray(a)
     if is_symbolic(a):
@@ -134,12 +145,19 @@ class ModelSpec:
                   range=None, limited=False, armature=0.0, damping=0.0, stiffness=0.0,
                   springref=0.0, frictionloss=0.0, margin=0.0, group=0, solref=D.SOLREF,
                   solimp=D.SOLIMP, solreffriction=D.SOLREF, solimpfriction=D.SOLIMP,
-                  actfrclimited=False, actfrcrange=(0.0, 0.0), actgravcomp=False):
+                  actfrclimited=False, actfrcrange=(0.0, 0.0), actgravcomp=False,
+                  springdamper=(0.0, 0.0)):
         """Add a joint (``"hinge"``, ``"slide"``, ``"ball"``, ``"free"``) to ``body``; returns its id.
 
         ``ref`` (hinge/slide) is the joint value at which the body sits where the file puts
         it: ``qpos0 = ref``. ``solref``/``solimp`` soften the limit, ``solreffriction``/
-        ``solimpfriction`` the friction loss."""
+        ``solimpfriction`` the friction loss. The spring pulls towards ``springref`` with
+        ``stiffness`` ``k`` or ``(k, k2, k3)``: :math:`f = -(k x + k_2 x^2 + k_3 x^3)`; the
+        damper resists with ``damping`` ``b`` or ``(b, b2, b3)``:
+        :math:`f = -(b v + b_2 v|v| + b_3 v^3)`. ``springdamper = (timeconst, dampratio)``,
+        both positive, replaces ``k`` and ``b`` by the values that give this joint that time
+        constant and damping ratio with its inertia at ``qpos0`` (set by
+        :func:`~rbdl_edu.setconst.set_const`)."""
         body = self.id("body", body)
         jtype = _code(JOINT_NAMES, type, "joint type")
         if body < 1:
@@ -153,7 +171,8 @@ class ModelSpec:
             name=name, type=jtype, body=body, axis=_unit(_vec(axis, 3, "axis"), f"joint {name!r}"),
             pos=_vec(pos, 3, "pos"), ref=ref, springref=springref,
             range=np.asarray(range if range is not None else [0.0, 0.0], dtype=float),
-            limited=bool(limited), armature=armature, damping=damping, stiffness=stiffness,
+            limited=bool(limited), armature=armature, damping=_poly(damping, f"joint {name!r}: damping"),
+            stiffness=_poly(stiffness, f"joint {name!r}: stiffness"), springdamper=_fill(springdamper, 2),
             frictionloss=frictionloss, margin=float(margin), group=int(group),
             solref=_fill(solref, 2), solimp=_fill(solimp, 5, D.SOLIMP),
             solreffriction=_fill(solreffriction, 2), solimpfriction=_fill(solimpfriction, 5, D.SOLIMP),
@@ -238,15 +257,17 @@ class ModelSpec:
                    solimp_fri=D.SOLIMP, actfrclimited=False, actfrcrange=(0.0, 0.0)):
         """Add a tendon. ``path`` lists ``(wrap type, object, prm)``: a fixed tendon's
         ``("joint", joint, coef)``, a spatial tendon's ``("site", site, 0)``,
-        ``("sphere"|"cylinder", geom, side site or -1)``, ``("pulley", -1, divisor)``."""
+        ``("sphere"|"cylinder", geom, side site or -1)``, ``("pulley", -1, divisor)``.
+        ``stiffness`` and ``damping`` take 1 to 3 coefficients, as a joint's."""
         wraps = []
         for kind, obj, prm in path:
             code = _code(WRAP_NAMES, kind, "tendon path element")
             of = {"joint": "joint", "site": "site", "sphere": "geom", "cylinder": "geom"}.get(WRAP_NAMES[code])
             wraps.append((code, self.id(of, obj) if of else -1, float(prm)))
         return self._add("tendon", dict(
-            name=name, path=wraps, limited=bool(limited), range=_fill(range, 2), stiffness=float(stiffness),
-            damping=float(damping), frictionloss=float(frictionloss), armature=float(armature),
+            name=name, path=wraps, limited=bool(limited), range=_fill(range, 2),
+            stiffness=_fill(stiffness, 3), damping=_fill(damping, 3), frictionloss=float(frictionloss),
+            armature=float(armature),
             lengthspring=_fill(springlength, 2), margin=float(margin), solref_lim=_fill(solref_lim, 2),
             solimp_lim=_fill(solimp_lim, 5, D.SOLIMP), solref_fri=_fill(solref_fri, 2),
             solimp_fri=_fill(solimp_fri, 5, D.SOLIMP), actfrclimited=bool(actfrclimited),

@@ -41,6 +41,7 @@ from ..defaults import SOLIMP, SOLREF
 from ..rotation import quat_mul, quat_to_mat
 from ..spec import ModelSpec
 from . import mjcf_objects
+from .added_mass import added_mass
 from .errors import ModelError
 from .inertia import MINVAL, geom_mass_inertia
 from .mjcf_actuators import read_limited
@@ -268,8 +269,6 @@ class MJCFCompiler:
             raise j.error("range[0] must be smaller than range[1]", "range")
         if limited and kind == "ball" and not (rng[0] == 0 and rng[1] > 0):
             raise j.error("a ball joint range must be 0 and a positive angle", "range")
-        if j.has("springdamper") and np.any(j.floats("springdamper", 2) != 0):
-            raise j.error("springdamper is not supported; give stiffness and damping", "springdamper")
         axis = j.floats("axis", 3, default=[0.0, 0.0, 1.0])
         if np.linalg.norm(axis) < 1e-14:
             raise j.error("axis has zero length", "axis")
@@ -278,11 +277,25 @@ class MJCFCompiler:
         if kind == "hinge":
             ref, springref = float(self.angle(ref)), float(self.angle(springref))
         values = {}
-        for key in ("armature", "damping", "stiffness", "frictionloss"):
+        for key in ("armature", "frictionloss"):
             values[key] = j.float(key, 0.0)
             if values[key] < 0:
                 raise j.error(f"{key} must not be negative", key)
         jcls = raw.get("class", cls)
+        # a spring and a damper: a linear coefficient and two nonlinear ones (a <freejoint>
+        # takes none of them from the defaults, as in MuJoCo)
+        for key in ("stiffness", "damping"):
+            values[key] = self.vector(raw, jcls, key, np.zeros(3)) if raw.tag == "joint" else np.zeros(3)
+            if values[key][0] < 0:
+                raise j.error(f"{key} must not be negative", key)
+        if j.float("springyield", 0.0) != 0:
+            raise j.error("springyield (an elasto-plastic spring) is not supported", "springyield")
+        # springdamper = (time constant, damping ratio): set_const turns it into the
+        # stiffness and damping of the joint's inertia at qpos0, as MuJoCo's compiler does
+        values["springdamper"] = self.vector(raw, jcls, "springdamper", np.zeros(2)) \
+            if raw.tag == "joint" else np.zeros(2)
+        if np.any(values["springdamper"] != 0) and not np.all(values["springdamper"] > 0):
+            raise j.error("springdamper needs a positive time constant and damping ratio", "springdamper")
         for key, attr, base in (("solref", "solreflimit", SOLREF), ("solimp", "solimplimit", SOLIMP),
                                 ("solreffriction", "solreffriction", SOLREF),
                                 ("solimpfriction", "solimpfriction", SOLIMP)):
@@ -355,7 +368,7 @@ class MJCFCompiler:
                     solref=self.vector(raw, geom_cls, "solref", SOLREF),
                     solimp=self.vector(raw, geom_cls, "solimp", SOLIMP),
                     margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), mesh=dataid, group=group,
-                    material=self.material(g), fluid=self._fluid(g, geom_cls, raw))
+                    material=self.material(g), fluid=self._fluid(g, geom_cls, raw, kind, size))
         lo, hi = self.settings.inertiagrouprange
         part = (m, pos, quat, inertia) if lo <= group <= hi and m > MJEPS else None
         return dict(node=g, spec=spec, part=part)
@@ -369,13 +382,18 @@ class MJCFCompiler:
             raise node.error(f"unknown material {name!r}", "material")
         return self.materials[name]
 
-    def _fluid(self, g, cls, raw):
-        """``geom_fluid``'s first 6 numbers: ``fluidshape="ellipsoid"`` (1) and ``fluidcoef``
-        (blunt drag, slender drag, angular drag, Kutta lift, Magnus lift)."""
+    def _fluid(self, g, cls, raw, kind, size):
+        """``geom_fluid``: ``fluidshape="ellipsoid"`` (1), ``fluidcoef`` (blunt drag, slender
+        drag, angular drag, Kutta lift, Magnus lift), and the fluid's virtual mass and
+        inertia per unit density (:func:`~rbdl_edu.io.added_mass.added_mass`)."""
         fluid = np.zeros(12)
         if g.keyword("fluidshape", ("none", "ellipsoid"), "none") == "ellipsoid":
             fluid[0] = 1.0
             fluid[1:6] = self.vector(raw, cls, "fluidcoef", [0.5, 0.25, 1.5, 1.0, 1.0])
+            # a flat geom (a plane, a flat mesh) has no ellipsoid: NaN, as in MuJoCo, which
+            # is harmless on the world and refused on a body (_add_geom)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                fluid[6:9], fluid[9:12] = added_mass(kind, size)
         return fluid
 
     def _fromto(self, g, kind, size):
@@ -400,6 +418,8 @@ class MJCFCompiler:
 
     def _add_geom(self, bid, g):
         spec = g["spec"]
+        if bid and not np.all(np.isfinite(spec["fluid"])):
+            raise g["node"].error(f"a flat {spec['type']} has no ellipsoid for the fluid model", "fluidshape")
         name = spec["name"]
         if name:
             if name in self.names["geom"]:

@@ -175,10 +175,16 @@ def _tendons(c):
                       solimp_lim=c.vector(raw, cls, "solimplimit", D.SOLIMP, tag="tendon"),
                       solref_fri=c.vector(raw, cls, "solreffriction", D.SOLREF, tag="tendon"),
                       solimp_fri=c.vector(raw, cls, "solimpfriction", D.SOLIMP, tag="tendon"))
-        for key in ("stiffness", "damping", "frictionloss", "armature", "margin"):
+        for key in ("frictionloss", "armature", "margin"):
             values[key] = t.float(key, 0.0)
             if values[key] < 0:
                 raise t.error(f"{key} must not be negative", key)
+        for key in ("stiffness", "damping"):          # linear and two nonlinear coefficients
+            values[key] = c.vector(raw, cls, key, np.zeros(3), tag="tendon")
+            if values[key][0] < 0:
+                raise t.error(f"{key} must not be negative", key)
+        if t.float("springyield", 0.0) != 0:
+            raise t.error("springyield (an elasto-plastic spring) is not supported", "springyield")
         path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw)
         k = c.spec.add_tendon(path, t.get("name"), **values)
         names[t.get("name") or f"#{k}"] = k
