@@ -4,6 +4,11 @@ The compiler (:mod:`rbdl_edu.io`) imports no algorithm, so what needs one is com
 here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does both.
 
 * ``dof_M0``: the diagonal of the mass matrix at ``qpos0``;
+* ``tendon_length0``, ``actuator_length0``: lengths at ``qpos0``; ``actuator_acc0``: the
+  size of the joint acceleration a unit actuator force causes at ``qpos0``,
+  :math:`|M^{-1}\,\mathrm{moment}^T|` (``M`` with joint and tendon armature);
+* ``tendon_lengthspring``: a spring length of ``-1`` (not given) becomes the tendon's length
+  at ``qpos_spring`` (the spring rest configuration), as MuJoCo's ``mj_setConst`` does;
 * a position actuator's ``dampratio`` ζ (kept positive in ``biasprm[2]`` by the compiler)
   becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the reflected inertia
   :math:`m = \sum_d M_{dd}(q_0) / g_d^2` of its joint's dofs (``g`` the gear): critical
@@ -20,16 +25,52 @@ from __future__ import annotations
 
 import numpy as np
 
+from .comframe import com_pos
 from .crba import crba
+from .data import Data
 from .enums import BIAS_AFFINE, GAIN_FIXED, JOINT_NV, TRN_JOINT, TRN_JOINTINPARENT
+from .kinematics import kinematics
+from .tendon import tendon
+from .transmission import transmission
 
 
 def set_const(model):
     """``model`` with the constants of the module docstring filled in."""
-    if model.is_symbolic or model.nv == 0:
+    if model.is_symbolic:
         return model
-    M0 = np.diagonal(crba(model, model.qpos0))
-    return model.replace(dof_M0=M0, actuator_biasprm=_dampratio(model, M0))
+    at0 = _lengths(model, model.qpos0)
+    changes = dict(tendon_length0=at0.ten_length, actuator_length0=at0.actuator_length,
+                   tendon_lengthspring=_spring_lengths(model))
+    if model.nv:
+        M = crba(model, model.qpos0)
+        diag = np.diagonal(M).copy()
+        # tendon armature adds the inertia a J^T J of each tendon's length (MuJoCo's M has it)
+        M = M + np.einsum("t,ti,tj->ij", model.tendon_armature, at0.ten_J, at0.ten_J)
+        changes.update(dof_M0=diag, actuator_biasprm=_dampratio(model, diag))
+        if model.nu:
+            changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0))
+    return model.replace(**changes)
+
+
+def _lengths(model, qpos):
+    """Tendon and actuator lengths and Jacobians at ``qpos`` (a ``Data`` after the position
+    stages that give them)."""
+    data = Data(model)
+    data.qpos[:] = qpos
+    kinematics(model, data)
+    com_pos(model, data)
+    tendon(model, data)
+    transmission(model, data)
+    return data
+
+
+def _spring_lengths(model):
+    """``tendon_lengthspring`` with each ``(-1, -1)`` replaced by the length at ``qpos_spring``."""
+    spring = np.array(model.tendon_lengthspring, dtype=float)
+    unset = (spring == -1).all(axis=1)
+    if unset.any():
+        spring[unset] = _lengths(model, model.qpos_spring).ten_length[unset, None]
+    return spring
 
 
 def _dampratio(model, M0):

@@ -29,10 +29,6 @@ NOT_YET = {
     "body_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
     "dof_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
     "tendon_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
-    "tendon_length0": "tendon lengths at qpos0: the simulation issue",
-    "actuator_length0": "actuator lengths at qpos0: the simulation issue",
-    "actuator_acc0": "actuator accelerations at qpos0: the simulation issue",
-    "tendon_lengthspring": "a spring length of -1 means the length at qpos0: the simulation issue",
 }
 QUATERNIONS = {"body_quat", "body_iquat", "geom_quat", "site_quat"}
 NAMED = {"body": mujoco.mjtObj.mjOBJ_BODY, "jnt": mujoco.mjtObj.mjOBJ_JOINT,

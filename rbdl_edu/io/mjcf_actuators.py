@@ -105,6 +105,20 @@ def _fill(values):
     return tuple(float(x) for x in v)
 
 
+def _refuse_unsupported(a, dyn, gain, bias):
+    """Muscles, user callbacks, extra activations and delayed controls change the physics
+    in ways not reproduced here: refuse them, naming the attribute."""
+    for key, value in (("dyntype", dyn), ("gaintype", gain), ("biastype", bias)):
+        if value in ("muscle", "user"):
+            raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact '
+                          'dynamics, fixed/affine gains and none/affine biases)', key)
+    if a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
+        raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
+    for key in ("delay", "nsample"):
+        if a.float(key, 0.0) != 0:
+            raise a.error(f"delayed controls ({key}) are not supported", key)
+
+
 def read_actuators(c):
     """Add the ``<actuator>`` section's actuators to the spec; returns their names -> ids."""
     c.names["actuator"] = {}
@@ -120,6 +134,8 @@ def read_actuators(c):
             raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, "
                           "body, cranksite")
         trn = given[0]
+        if trn == "body":
+            raise a.error("body transmission (adhesion) needs contacts: not supported", "body")
         cranklength = 0.0
         if trn == "slidercrank":
             # a rod of length cranklength from the crank site pushes along the slider site's z
@@ -172,6 +188,7 @@ def read_actuators(c):
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        _refuse_unsupported(a, dyn, gain, bias)
         ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
         if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
             ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
