@@ -105,8 +105,8 @@ def actuation(model, data):
     4. a tendon's ``actuatorfrcrange`` scales the forces of all actuators on it so that
        their sum fits the range; each actuator's ``forcerange`` clamps its force;
     5. :math:`\tau = \mathrm{moment}^T f`; joints with ``actuatorgravcomp`` add their
-       gravity compensation here (instead of in ``qfrc_passive``); a joint's
-       ``actuatorfrcrange`` clamps :math:`\tau` at its (first) dof.
+       gravity compensation here (instead of in ``qfrc_passive``); a hinge's or slide's
+       ``actuatorfrcrange`` clamps :math:`\tau` at its dof.
 
     With the ``actuation`` flag disabled the forces are zero (and ``act`` does not move).
     """
@@ -147,7 +147,7 @@ def actuation(model, data):
             d = slice(m.jnt_dofadr[j], m.jnt_dofadr[j] + JOINT_NV[int(m.jnt_type[j])])
             tau[d] += data.qfrc_gravcomp[d]
     for j in np.flatnonzero(m.jnt_actfrclimited):
-        d = m.jnt_dofadr[j]        # MuJoCo clamps a joint's first dof only (all of a hinge/slide)
+        d = m.jnt_dofadr[j]        # a hinge's or slide's dof (the compiler never limits others)
         tau[d] = np.clip(tau[d], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1])
     data.qfrc_actuator = tau
 

@@ -10,9 +10,9 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
 * ``tendon_lengthspring``: a spring length of ``-1`` (not given) becomes the tendon's length
   at ``qpos_spring`` (the spring rest configuration), as MuJoCo's ``mj_setConst`` does;
 * a position actuator's ``dampratio`` ζ (kept positive in ``biasprm[2]`` by the compiler)
-  becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the reflected inertia
-  :math:`m = \sum_d M_{dd}(q_0) / g_d^2` of its joint's dofs (``g`` the gear): critical
-  damping at ζ = 1, and ``biasprm[2] = -kv``.
+  becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the inertia the actuator
+  feels at ``qpos0``, :math:`m = (J M^{-1} J^T)^{-1}` (``J`` its moment arm; MuJoCo 4.0's
+  rule): critical damping at ζ = 1, and ``biasprm[2] = -kv``.
 
 >>> import rbdl_edu as rbd
 >>> m = rbd.io.load_mjcf('''<mujoco><worldbody><body><joint name="j" axis="0 1 0"/>
@@ -28,10 +28,11 @@ import numpy as np
 from .comframe import com_pos
 from .crba import crba
 from .data import Data
-from .enums import BIAS_AFFINE, GAIN_FIXED, JOINT_NV, TRN_JOINT, TRN_JOINTINPARENT
 from .kinematics import kinematics
 from .tendon import tendon
 from .transmission import transmission
+
+MINVAL = 1e-15            # MuJoCo's mjMINVAL
 
 
 def set_const(model):
@@ -46,9 +47,10 @@ def set_const(model):
         diag = np.diagonal(M).copy()
         # tendon armature adds the inertia a J^T J of each tendon's length (MuJoCo's M has it)
         M = M + np.einsum("t,ti,tj->ij", model.tendon_armature, at0.ten_J, at0.ten_J)
-        changes.update(dof_M0=diag, actuator_biasprm=_dampratio(model, diag))
+        changes.update(dof_M0=diag)
         if model.nu:
-            changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0))
+            changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0),
+                           actuator_biasprm=_dampratio(model, M, at0.actuator_moment))
     return model.replace(**changes)
 
 
@@ -73,20 +75,17 @@ def _spring_lengths(model):
     return spring
 
 
-def _dampratio(model, M0):
-    """``actuator_biasprm`` with every position actuator's damping ratio turned into a damping."""
+def _dampratio(model, M, moment):
+    """``actuator_biasprm`` with every position-like actuator's damping ratio turned into a
+    damping, from the mass matrix ``M`` and the moment arms ``moment (nu, nv)`` at qpos0."""
     biasprm = model.actuator_biasprm.copy()
     for k in range(model.nu):
         gain, bias = model.actuator_gainprm[k], biasprm[k]
-        # a position servo (gain kp, bias -kp q) whose third bias number is a ratio, not -kv
-        if not (model.actuator_gaintype[k] == GAIN_FIXED and model.actuator_biastype[k] == BIAS_AFFINE
-                and gain[0] == -bias[1] and bias[2] > 0):
+        # a position servo (gain kp, bias -kp l) whose third bias number is a ratio, not -kv
+        if not (gain[0] == -bias[1] and bias[2] > 0):
             continue
-        if model.actuator_trntype[k] not in (TRN_JOINT, TRN_JOINTINPARENT):
-            raise ValueError(f"actuator {model.actuator_names[k] or k}: dampratio needs a joint transmission")
-        j = model.actuator_trnid[k, 0]
-        adr, gear = model.jnt_dofadr[j], model.actuator_gear[k]
-        mass = sum(M0[adr + d] / gear[d] ** 2 for d in range(JOINT_NV[int(model.jnt_type[j])])
-                   if gear[d] ** 2 > 1e-15)
+        # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm
+        inverse_mass = moment[k] @ np.linalg.solve(M, moment[k])
+        mass = 1 / inverse_mass if inverse_mass > MINVAL else 0.0
         biasprm[k, 2] = -bias[2] * 2 * np.sqrt(gain[0] * mass)
     return biasprm

@@ -157,6 +157,8 @@ def _tendons(c):
         cls = raw.get("class", "main")
         limited, rng = read_limited(c, t, "limited", "range")
         actfrclimited, actfrcrange = read_limited(c, t, "actuatorfrclimited", "actuatorfrcrange")
+        if actfrclimited and not actfrcrange[0] <= 0 <= actfrcrange[1]:
+            raise t.error("a tendon's actuatorfrcrange must contain 0", "actuatorfrcrange")
         sl = t.floats("springlength", at_least=1) if t.has("springlength") else np.array(D.TENDON_SPRINGLENGTH)
         if len(sl) > 2:
             raise t.error("springlength takes 1 or 2 numbers", "springlength")
