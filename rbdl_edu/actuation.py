@@ -168,13 +168,13 @@ def activation_rate(model, u, act):
     return act_dot
 
 
-def next_act(model, data, act_dot=None):
-    r"""The activations after one step ``(na,)``, what MuJoCo's integrators do to ``act``
+def next_act(model, data, dt=None, act_dot=None):
+    r"""The activations after a step ``(na,)``, what MuJoCo's integrators do to ``act``
     (``mj_advance``): Euler :math:`w + h\,\dot w`, except a ``filterexact`` actuator, whose
     filter is integrated exactly, :math:`w + \dot w\,\tau (1 - e^{-h/\tau})`; then clamped to
-    ``actrange`` where ``actlimited``. ``h`` is ``model.opt.timestep``; ``act_dot`` defaults
-    to ``data.act_dot`` (RK4 passes its combined rate). With the ``actuation`` flag
-    disabled ``act`` does not change.
+    ``actrange`` where ``actlimited``. ``h`` is ``dt``, by default ``model.opt.timestep`` (the
+    step MuJoCo always uses, in RK4 too); ``act_dot`` defaults to ``data.act_dot`` (RK4
+    passes its combined rate). With the ``actuation`` flag disabled ``act`` does not change.
 
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
@@ -186,10 +186,10 @@ def next_act(model, data, act_dot=None):
     m = model
     act = np.array(data.act, dtype=float)
     rate = np.asarray(data.act_dot if act_dot is None else act_dot, dtype=float)
+    h = m.opt.timestep if dt is None else dt
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
-    return np.array([_next(m, i, act[a], rate[a], m.opt.timestep)
-                     for i in range(m.nu) if (a := m.actuator_actadr[i]) >= 0])
+    return np.array([_next(m, i, act[a], rate[a], h) for i in range(m.nu) if (a := m.actuator_actadr[i]) >= 0])
 
 
 def _next(model, i, w, wdot, h):

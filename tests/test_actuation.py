@@ -59,6 +59,7 @@ SCENE = """<mujoco model="every actuator"><compiler autolimits="true"/>
     <position name="lagged" joint="slide" kp="20" timeconst="0.05" ctrlrange="-0.5 0.5"/>
     <velocity name="vel" joint="hinge" kv="2"/>
     <intvelocity name="intvel" joint="hinge" kp="3" actrange="-1 1"/>
+    <intvelocity name="intvel_critical" tendon="couple" kp="2" dampratio="0.7" actrange="-0.3 0.3"/>
     <damper name="damper" joint="slide" kv="0.5" ctrlrange="0 1"/>
     <general name="ball_filter" joint="ball" gear="0.3 -0.2 0.5" dyntype="filter" dynprm="0.1"
       gaintype="affine" gainprm="1 0.5 0.1" biastype="affine" biasprm="0.1 -0.2 -0.3" actrange="-0.1 0.1"/>
@@ -118,7 +119,8 @@ def test_clamps_are_active_along_the_trajectory():
     model, m = load_both(scene())
     lo_hi = dict(ctrl=model.actuator_ctrlrange, force=model.actuator_forcerange)
     hits = dict(ctrl=0, force=0, act=0, tendon=0, joint=0)
-    couple = [model.id("actuator", "tendon_a"), model.id("actuator", "tendon_b")]
+    couple = np.flatnonzero((model.actuator_trntype == TRN_TENDON)
+                            & (model.actuator_trnid[:, 0] == model.id("tendon", "couple")))
     slide = model.jnt_dofadr[model.id("joint", "slide")]
     for d in mujoco_states(m, nstate=8, nskip=12, seed=1):
         data = ours_at(model, d)
@@ -127,7 +129,7 @@ def test_clamps_are_active_along_the_trajectory():
         f = data.actuator_force
         hits["force"] += int(np.any(model.actuator_forcelimited & np.any(f[:, None] == lo_hi["force"], axis=1)))
         hits["act"] += int(np.any(np.isin(d.act, model.actuator_actrange[model.actuator_actlimited])))
-        hits["tendon"] += int(np.any(np.isclose(f[couple].sum(), model.tendon_actfrcrange[0])))
+        hits["tendon"] += int(np.any(np.isclose(f[couple].sum(), model.tendon_actfrcrange[model.id("tendon", "couple")])))
         hits["joint"] += int(abs(data.qfrc_actuator[slide]) == 3)
     assert min(hits.values()) > 0, hits
 
@@ -147,11 +149,10 @@ def test_slider_crank_beyond_reach_matches_mujoco():
     compare(model, m, d, ("actuator_length", "actuator_moment"))
 
 
-@pytest.mark.parametrize("path", [p for p in MODELS + GYM if b"<actuator" in p.read_bytes()],
-                         ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", MODELS + GYM, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_assets_match_mujoco(path):
-    """Every model file with actuators: motors with ctrlrange and gear (gymnasium's ant,
-    humanoid, walker, ..., our arm7's ball shoulder)."""
+    """Every model file: motors with ctrlrange and gear (gymnasium's ant, humanoid, walker,
+    ..., our arm7's ball shoulder); no actuator, no force on the others."""
     model, m = load_both(path)
     for d in mujoco_states(m, nstate=3, nskip=10, seed=len(path.name)):
         compare(model, m, d, FIELDS)
@@ -181,7 +182,8 @@ def test_compiled_scene_matches_mujoco():
     limit on a ball joint even with a range (MuJoCo ignores it)."""
     model, m = load_both(scene())
     compare_fields(model, m)
-    assert model.actuator_biasprm[model.id("actuator", "critical"), 2] < 0
+    for name in ("critical", "intvel_critical"):
+        assert model.actuator_biasprm[model.id("actuator", name), 2] < 0
     assert not model.jnt_actfrclimited[model.id("joint", "ball")]
 
 

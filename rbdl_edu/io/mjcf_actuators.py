@@ -105,6 +105,19 @@ def _fill(values):
     return tuple(float(x) for x in v)
 
 
+def _servo_bias(a, kp):
+    """A position servo's bias ``(0, -kp, -kv)``; a ``dampratio`` is kept positive in
+    ``biasprm[2]``, as MuJoCo does, and becomes a damping in
+    :func:`rbdl_edu.setconst.set_const` once the mass matrix is known."""
+    if not a.has("dampratio"):
+        return _fill([0.0, -kp, -a.float("kv", 0.0)])
+    if a.has("kv"):
+        raise a.error("give kv or dampratio, not both", "dampratio")
+    if a.float("dampratio") < 0:
+        raise a.error("dampratio must not be negative", "dampratio")
+    return _fill([0.0, -kp, a.float("dampratio")])
+
+
 def _refuse_unsupported(a, dyn, gain, bias):
     """Muscles, user callbacks, extra activations and delayed controls change the physics
     in ways not reproduced here: refuse them, naming the attribute."""
@@ -161,28 +174,17 @@ def read_actuators(c):
             bias = a.keyword("biastype", BIASTYPES, "none")
             dynprm, gainprm, biasprm = _prm(a, "dynprm", [1.0]), _prm(a, "gainprm", [1.0]), _prm(a, "biasprm", [])
         elif raw.tag == "position":
-            kp, kv, tc = a.float("kp", 1.0), a.float("kv", None), a.float("timeconst", 0.0)
-            gainprm, bias = _fill([kp]), "affine"
-            # kv as a (negative) bias; a dampratio is kept positive in biasprm[2], as MuJoCo
-            # does, and turned into a damping by set_dampratio once the model is compiled
-            biasprm = _fill([0.0, -kp, -(kv or 0.0)])
-            if a.has("dampratio"):
-                if kv is not None:
-                    raise a.error("give kv or dampratio, not both", "dampratio")
-                if a.float("dampratio") < 0:
-                    raise a.error("dampratio must not be negative", "dampratio")
-                biasprm = _fill([0.0, -kp, a.float("dampratio")])
+            kp, tc = a.float("kp", 1.0), a.float("timeconst", 0.0)
+            gainprm, bias, biasprm = _fill([kp]), "affine", _servo_bias(a, kp)
             if tc > 0:
                 dyn, dynprm = "filterexact", _fill([tc])
         elif raw.tag == "velocity":
             kv = a.float("kv", 1.0)
             gainprm, bias, biasprm = _fill([kv]), "affine", _fill([0.0, 0.0, -kv])
         elif raw.tag == "intvelocity":
-            if a.has("dampratio"):
-                raise a.error("dampratio is not supported for intvelocity; give kv", "dampratio")
-            kp, kv = a.float("kp", 1.0), a.float("kv", 0.0)
+            kp = a.float("kp", 1.0)
             dyn, gainprm = "integrator", _fill([kp])
-            bias, biasprm = "affine", _fill([0.0, -kp, -kv])
+            bias, biasprm = "affine", _servo_bias(a, kp)
         elif raw.tag == "damper":
             kv = a.float("kv", 0.0)
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
