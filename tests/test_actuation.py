@@ -242,3 +242,33 @@ def test_actuator_group_disable_is_refused():
       <geom size=".1"/></body></worldbody><actuator><motor joint="j" group="1"/></actuator></mujoco>"""
     with pytest.raises(ModelError, match="actuatorgroupdisable"):
         rbd.load_model(xml)
+
+
+@pytest.mark.parametrize("autolimits, attributes", [
+    ("true", 'ctrlrange="-1 1" forcerange="-2 2" actrange="0 1"'),
+    ("true", 'ctrllimited="false" ctrlrange="-1 1" forcelimited="false" forcerange="-2 2"'),
+    ("false", 'ctrllimited="true" ctrlrange="-1 1" actlimited="true" actrange="0 1"'),
+    ("false", 'ctrlrange="-1 1"'),
+    ("false", 'forcerange="-1 1"'),
+    ("true", 'ctrllimited="true"'),
+    ("true", 'ctrlrange="1 -1" forcerange="2 2"'),
+    ("false", 'ctrlrange="0 0"'),
+    ("false", 'ctrllimited="true" ctrlrange="1 -1"'),
+])
+def test_limited_rules_match_mujoco(autolimits, attributes):
+    """MuJoCo's ``*limited`` rules: ``auto`` with a range given (not zeros) is an error
+    without ``autolimits``, and limits only an increasing range; ``true`` needs an
+    increasing range. Where MuJoCo compiles the actuator so do we, with the same flags;
+    where it refuses so do we."""
+    xml = f"""<mujoco><compiler autolimits="{autolimits}"/><worldbody><body><joint name="j"/>
+      <geom size=".1"/></body></worldbody><actuator><general joint="j" dyntype="integrator" {attributes}/>
+      </actuator></mujoco>"""
+    try:
+        m = mujoco.MjModel.from_xml_string(xml)
+    except ValueError:
+        with pytest.raises(ModelError):
+            rbd.load_model(xml)
+        return
+    model = rbd.load_model(xml)
+    for name in ("ctrllimited", "forcelimited", "actlimited", "ctrlrange", "forcerange", "actrange"):
+        np.testing.assert_array_equal(getattr(model, "actuator_" + name), getattr(m, "actuator_" + name), name)

@@ -56,16 +56,18 @@ def lookup(c, node, kind, attribute, required=True):
 
 
 def read_limited(c, node, flag, rng_name):
-    """MuJoCo's ``*limited`` tristate: ``auto`` means limited if a range is given (with
-    ``autolimits``)."""
+    """MuJoCo's ``*limited`` tristate. ``auto``: a range given (not all zeros) needs
+    ``autolimits``, and then limits only if it is increasing (MuJoCo 4.0 leaves an empty or
+    inverted range unlimited); an explicit ``true`` needs an increasing range."""
     value = node.tristate(flag)
+    rng = node.floats(rng_name, 2, default=[0.0, 0.0])
     if value == "auto":
-        if node.has(rng_name) and not c.settings.autolimits:
+        given = node.has(rng_name) and bool(np.any(np.asarray(rng) != 0))
+        if given and not c.settings.autolimits:
             raise node.error(f'{rng_name} given but {flag} is not set; set {flag} or autolimits="true"',
                              rng_name)
-        value = "true" if node.has(rng_name) else "false"
+        value = "true" if given and rng[0] < rng[1] else "false"
     limited = value == "true"
-    rng = node.floats(rng_name, 2, default=[0.0, 0.0])
     if limited and not rng[0] < rng[1]:
         raise node.error(f"{rng_name}[0] must be smaller than {rng_name}[1]", rng_name)
     return limited, tuple(float(x) for x in rng)
