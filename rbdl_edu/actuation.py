@@ -34,6 +34,9 @@ Stages (each ``stage(model, data)``, float-only NumPy like all simulation stages
 ``actuator_force``, ``qfrc_actuator``), and :func:`next_act`, the integrator's step of
 ``act``. The transmissions themselves are in :mod:`rbdl_edu.transmission`.
 
+Reference: chapter 8 (Simulation: actuators); MuJoCo's documentation, Computation,
+"Actuation model".
+
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
 >>> from rbdl_edu.comframe import com_pos
@@ -75,6 +78,18 @@ def clamped_ctrl(model, data):
     Bad controls raise ``ValueError``: a ``ctrl`` of the wrong shape, or one that is NaN
     or beyond 1e10 after clamping (MuJoCo warns and zeroes all controls instead; a silent
     zero would hide the bug that made the NaN).
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
+    ...   </worldbody><actuator><motor name="m" joint="j" ctrlrange="-1 1"/><motor joint="j"/>
+    ...   </actuator></mujoco>''')
+    >>> data = rbd.Data(model); data.ctrl[:] = [3.0, 3.0]
+    >>> clamped_ctrl(model, data)               # only the first is limited
+    array([1., 3.])
+    >>> data.ctrl[0] = float("nan"); clamped_ctrl(model, data)
+    Traceback (most recent call last):
+    ...
+    ValueError: bad control for actuator(s) m: ctrl = [nan] (NaN, or beyond 1e10 and not clamped by a ctrlrange)
     """
     m = model
     ctrl = np.asarray(data.ctrl, dtype=float)
@@ -189,7 +204,8 @@ def next_act(model, data, dt=None, act_dot=None):
     h = m.opt.timestep if dt is None else dt
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
-    return np.array([_next(m, i, act[a], rate[a], h) for i in range(m.nu) if (a := m.actuator_actadr[i]) >= 0])
+    stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
+    return np.array([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful])
 
 
 def _next(model, i, w, wdot, h):

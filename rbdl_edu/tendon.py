@@ -25,6 +25,9 @@ for a tangent point, ``-2`` a pulley (its position is zero).
 The simulation stages are float-only (NumPy); the recursive algorithms of chapters 5-7 are
 the ones that also run on SymPy symbols and JAX arrays.
 
+Reference: chapter 8 (Simulation: tendons); MuJoCo's documentation, Modeling, "Tendons",
+and XML reference ``tendon/spatial``.
+
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
 >>> from rbdl_edu.comframe import com_pos

@@ -28,6 +28,9 @@ actuator is a force :math:`g f` on what it drives.
 
 ``body`` (adhesion) needs contacts and is refused by the compiler.
 
+Reference: chapter 8 (Simulation: actuators); MuJoCo's documentation, Computation,
+"Actuation model", and XML reference ``actuator/general``.
+
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
 >>> from rbdl_edu.comframe import com_pos

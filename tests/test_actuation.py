@@ -48,7 +48,8 @@ SCENE = """<mujoco model="every actuator"><compiler autolimits="true"/>
       <site name="float_site" pos="0.1 0 0" euler="5 -10 15"/></body>
   </worldbody>
   <tendon>
-    <fixed name="couple" actuatorfrcrange="-0.5 0.8"><joint joint="slide" coef="1"/><joint joint="hinge" coef="-0.5"/></fixed>
+    <fixed name="couple" actuatorfrcrange="-0.5 0.8">
+      <joint joint="slide" coef="1"/><joint joint="hinge" coef="-0.5"/></fixed>
     <spatial name="rope"><site site="anchor"/><site site="head_tip"/><pulley divisor="2"/>
       <site site="cart_site"/><site site="float_site"/></spatial>
   </tendon>
@@ -129,7 +130,8 @@ def test_clamps_are_active_along_the_trajectory():
         f = data.actuator_force
         hits["force"] += int(np.any(model.actuator_forcelimited & np.any(f[:, None] == lo_hi["force"], axis=1)))
         hits["act"] += int(np.any(np.isin(d.act, model.actuator_actrange[model.actuator_actlimited])))
-        hits["tendon"] += int(np.any(np.isclose(f[couple].sum(), model.tendon_actfrcrange[model.id("tendon", "couple")])))
+        total = f[couple].sum()                      # the couple tendon's actuators, scaled together
+        hits["tendon"] += int(np.any(np.isclose(total, model.tendon_actfrcrange[model.id("tendon", "couple")])))
         hits["joint"] += int(abs(data.qfrc_actuator[slide]) == 3)
     assert min(hits.values()) > 0, hits
 

@@ -172,7 +172,7 @@ def _tendons(c):
             values[key] = t.float(key, 0.0)
             if values[key] < 0:
                 raise t.error(f"{key} must not be negative", key)
-        path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw)
+        path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw, values["armature"])
         k = c.spec.add_tendon(path, t.get("name"), **values)
         names[t.get("name") or f"#{k}"] = k
     return names
@@ -198,7 +198,7 @@ def _fixed_path(c, raw):
     return path
 
 
-def _spatial_path(c, raw):
+def _spatial_path(c, raw, armature):
     """A spatial tendon's path, checked with MuJoCo's rules: a site needs a neighbor that is
     not a pulley, a geom sits between two sites, pulleys are never consecutive nor last."""
     path, nodes = [], []
@@ -235,7 +235,7 @@ def _spatial_path(c, raw):
             raise w.error("the same site twice in a row", "site")
         if kind in ("sphere", "cylinder") and (before != "site" or kinds[i + 1] != "site"):
             raise w.error("a wrapped geom must be between two sites")
-    if any(p[0] in ("sphere", "cylinder") for p in path) and c.defaults.resolve(raw, "main", tag="tendon").float("armature", 0.0) > 0:
+    if armature > 0 and any(p[0] in ("sphere", "cylinder") for p in path):
         raise raw.error("a tendon with armature cannot wrap geoms (as in MuJoCo)", "armature")
     return path
 
