@@ -48,7 +48,7 @@ SCENE = """<mujoco model="every actuator"><compiler autolimits="true"/>
       <site name="float_site" pos="0.1 0 0" euler="5 -10 15"/></body>
   </worldbody>
   <tendon>
-    <fixed name="couple" actuatorfrcrange="-0.5 0.8">
+    <fixed name="couple" actuatorfrcrange="-0.5 0.8" armature="0.05">
       <joint joint="slide" coef="1"/><joint joint="hinge" coef="-0.5"/></fixed>
     <spatial name="rope"><site site="anchor"/><site site="head_tip"/><pulley divisor="2"/>
       <site site="cart_site"/><site site="float_site"/></spatial>
