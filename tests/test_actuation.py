@@ -274,3 +274,24 @@ def test_limited_rules_match_mujoco(autolimits, attributes):
     model = rbd.load_model(xml)
     for name in ("ctrllimited", "forcelimited", "actlimited", "ctrlrange", "forcerange", "actrange"):
         np.testing.assert_array_equal(getattr(model, "actuator_" + name), getattr(m, "actuator_" + name), name)
+
+
+@pytest.mark.parametrize("tag, attributes", [
+    ("position", 'inheritrange="0.5"'), ("intvelocity", 'inheritrange="0.5"'), ("intvelocity", ""),
+    ("position", 'inheritrange="0.5" ctrlrange="-1 1"'), ("intvelocity", 'inheritrange="0.5" actrange="-1 1"'),
+    ("intvelocity", 'inheritrange="0.5" ctrlrange="-1 1"')])
+def test_inheritrange_matches_mujoco(tag, attributes):
+    """``inheritrange`` scales the joint's range into a position servo's ``ctrlrange`` and
+    an integrated-velocity servo's ``actrange``; giving that range as well is an error."""
+    xml = f"""<mujoco><worldbody><body><joint name="j" range="-30 60"/><geom size=".1"/></body></worldbody>
+      <actuator><{tag} joint="j" kp="3" {attributes}/></actuator></mujoco>"""
+    try:
+        m = mujoco.MjModel.from_xml_string(xml)
+    except ValueError:
+        with pytest.raises(ModelError, match="inheritrange"):
+            rbd.load_model(xml)
+        return
+    model = rbd.load_model(xml)
+    for name in ("ctrllimited", "ctrlrange", "actlimited", "actrange", "dyntype", "biasprm"):
+        np.testing.assert_allclose(getattr(model, "actuator_" + name), getattr(m, "actuator_" + name),
+                                   rtol=0, atol=1e-12, err_msg=name)

@@ -194,12 +194,18 @@ def read_actuators(c):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
         _refuse_unsupported(a, dyn, gain, bias)
         ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
-        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
-            ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
         forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
-        if raw.tag == "intvelocity" and not actlimited:
-            raise a.error("an intvelocity actuator needs actrange", "actrange")
+        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
+            # the joint's range becomes the setpoint's: a position servo's control, an
+            # integrated-velocity servo's activation (as MuJoCo)
+            inherited = "ctrlrange" if raw.tag == "position" else "actrange"
+            if a.has(inherited):
+                raise a.error(f"{inherited} and inheritrange cannot both be given", "inheritrange")
+            if raw.tag == "position":
+                ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
+            else:
+                actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
         name = c.unique_name("actuator", a)
         k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
                                 biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
