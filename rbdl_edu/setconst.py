@@ -12,10 +12,15 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
   damping, as a constraint's ``solref`` does: with the joint's inertia
   :math:`m = n / \sum_d \mathrm{invweight0}_d` over its ``n`` dofs,
   :math:`k = m / (\tau\zeta)^2` and :math:`b = 2m/\tau`;
+* ``tendon_length0``, ``actuator_length0``: lengths at ``qpos0``; ``actuator_acc0``: the
+  size of the joint acceleration a unit actuator force causes at ``qpos0``,
+  :math:`|M^{-1}\,\mathrm{moment}^T|` (``M`` with joint and tendon armature);
+* ``tendon_lengthspring``: a spring length of ``-1`` (not given) becomes the tendon's length
+  at ``qpos_spring`` (the spring rest configuration), as MuJoCo's ``mj_setConst`` does;
 * a position actuator's ``dampratio`` ζ (kept positive in ``biasprm[2]`` by the compiler)
-  becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the reflected inertia
-  :math:`m = \sum_d M_{dd}(q_0) / g_d^2` of its joint's dofs (``g`` the gear): critical
-  damping at ζ = 1, and ``biasprm[2] = -kv``.
+  becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the inertia the actuator
+  feels at ``qpos0``, :math:`m = (J M^{-1} J^T)^{-1}` (``J`` its moment arm; MuJoCo 4.0's
+  rule): critical damping at ζ = 1, and ``biasprm[2] = -kv``.
 
 >>> import rbdl_edu as rbd
 >>> m = rbd.io.load_mjcf('''<mujoco><worldbody><body><joint name="j" axis="0 1 0"/>
@@ -28,28 +33,40 @@ from __future__ import annotations
 
 import numpy as np
 
+from .comframe import com_pos
 from .crba import crba
-from .enums import (BIAS_AFFINE, GAIN_FIXED, JOINT_NV, SLIDE, TRN_JOINT, TRN_JOINTINPARENT, WRAP_CYLINDER,
-                    WRAP_SITE, WRAP_SPHERE)
+from .data import Data
+from .enums import JOINT_NV, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
+from .kinematics import kinematics
+from .tendon import tendon
+from .transmission import transmission
 
-
-MINVAL = 1e-15             # MuJoCo's mjMINVAL
+MINVAL = 1e-15            # MuJoCo's mjMINVAL
 
 
 def set_const(model):
     """``model`` with the constants of the module docstring filled in."""
     if model.is_symbolic and np.any(model.jnt_springdamper != 0):
         raise ValueError("springdamper needs a numeric model (it depends on the inertia at qpos0)")
-    if model.is_symbolic or model.nv == 0:
+    if model.is_symbolic:
         return model
-    M = crba(model, model.qpos0)
-    M0 = np.diagonal(M)
-    try:
-        invweight = _dof_invweight0(model, np.linalg.inv(M))
-    except np.linalg.LinAlgError:
-        raise ValueError("the mass matrix at qpos0 is singular: a joint moves no mass") from None
-    return model.replace(dof_M0=M0, dof_invweight0=invweight, actuator_biasprm=_dampratio(model, M0),
-                         **_springdamper(model, invweight))
+    at0 = _lengths(model, model.qpos0)
+    changes = dict(tendon_length0=at0.ten_length, actuator_length0=at0.actuator_length,
+                   tendon_lengthspring=_spring_lengths(model))
+    if model.nv:
+        M = crba(model, model.qpos0)
+        diag = np.diagonal(M).copy()
+        # tendon armature adds the inertia a J^T J of each tendon's length (MuJoCo's M has it)
+        M = M + np.einsum("t,ti,tj->ij", model.tendon_armature, at0.ten_J, at0.ten_J)
+        try:
+            invweight = _dof_invweight0(model, np.linalg.inv(M))
+        except np.linalg.LinAlgError:
+            raise ValueError("the mass matrix at qpos0 is singular: a joint moves no mass") from None
+        changes.update(dof_M0=diag, dof_invweight0=invweight, **_springdamper(model, invweight))
+        if model.nu:
+            changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0),
+                           actuator_biasprm=_dampratio(model, M, at0.actuator_moment))
+    return model.replace(**changes)
 
 
 def _dof_invweight0(model, Minv):
@@ -109,20 +126,38 @@ def _springdamper(model, invweight):
     return dict(jnt_stiffness=stiffness, dof_damping=damping)
 
 
-def _dampratio(model, M0):
-    """``actuator_biasprm`` with every position actuator's damping ratio turned into a damping."""
+def _lengths(model, qpos):
+    """Tendon and actuator lengths and Jacobians at ``qpos`` (a ``Data`` after the position
+    stages that give them)."""
+    data = Data(model)
+    data.qpos[:] = qpos
+    kinematics(model, data)
+    com_pos(model, data)
+    tendon(model, data)
+    transmission(model, data)
+    return data
+
+
+def _spring_lengths(model):
+    """``tendon_lengthspring`` with each ``(-1, -1)`` replaced by the length at ``qpos_spring``."""
+    spring = np.array(model.tendon_lengthspring, dtype=float)
+    unset = (spring == -1).all(axis=1)
+    if unset.any():
+        spring[unset] = _lengths(model, model.qpos_spring).ten_length[unset, None]
+    return spring
+
+
+def _dampratio(model, M, moment):
+    """``actuator_biasprm`` with every position-like actuator's damping ratio turned into a
+    damping, from the mass matrix ``M`` and the moment arms ``moment (nu, nv)`` at qpos0."""
     biasprm = model.actuator_biasprm.copy()
     for k in range(model.nu):
         gain, bias = model.actuator_gainprm[k], biasprm[k]
-        # a position servo (gain kp, bias -kp q) whose third bias number is a ratio, not -kv
-        if not (model.actuator_gaintype[k] == GAIN_FIXED and model.actuator_biastype[k] == BIAS_AFFINE
-                and gain[0] == -bias[1] and bias[2] > 0):
+        # a position servo (gain kp, bias -kp l) whose third bias number is a ratio, not -kv
+        if not (gain[0] == -bias[1] and bias[2] > 0):
             continue
-        if model.actuator_trntype[k] not in (TRN_JOINT, TRN_JOINTINPARENT):
-            raise ValueError(f"actuator {model.actuator_names[k] or k}: dampratio needs a joint transmission")
-        j = model.actuator_trnid[k, 0]
-        adr, gear = model.jnt_dofadr[j], model.actuator_gear[k]
-        mass = sum(M0[adr + d] / gear[d] ** 2 for d in range(JOINT_NV[int(model.jnt_type[j])])
-                   if gear[d] ** 2 > 1e-15)
+        # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm
+        inverse_mass = moment[k] @ np.linalg.solve(M, moment[k])
+        mass = 1 / inverse_mass if inverse_mass > MINVAL else 0.0
         biasprm[k, 2] = -bias[2] * 2 * np.sqrt(gain[0] * mass)
     return biasprm

@@ -28,10 +28,6 @@ def quat_close(a, b, tol=FIELD_TOL):
 NOT_YET = {
     "body_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
     "tendon_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
-    "tendon_length0": "tendon lengths at qpos0: the simulation issue",
-    "actuator_length0": "actuator lengths at qpos0: the simulation issue",
-    "actuator_acc0": "actuator accelerations at qpos0: the simulation issue",
-    "tendon_lengthspring": "a spring length of -1 means the length at qpos0: the simulation issue",
 }
 # Fields of ours that mjModel does not have, each with where MuJoCo keeps it instead.
 OURS_ONLY = {

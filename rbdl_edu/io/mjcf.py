@@ -300,7 +300,13 @@ class MJCFCompiler:
                                 ("solreffriction", "solreffriction", SOLREF),
                                 ("solimpfriction", "solimpfriction", SOLIMP)):
             values[key] = self.vector(raw, jcls, attr, base)
-        actfrclimited, actfrcrange = read_limited(self, j, "actuatorfrclimited", "actuatorfrcrange")
+        if kind in ("ball", "free"):
+            # MuJoCo limits the actuator force only on scalar joints: it keeps a ball's or a
+            # free joint's range but never applies it
+            actfrclimited = False
+            actfrcrange = tuple(float(x) for x in j.floats("actuatorfrcrange", 2, default=[0.0, 0.0]))
+        else:
+            actfrclimited, actfrcrange = read_limited(self, j, "actuatorfrclimited", "actuatorfrcrange")
         name = self.unique_name("joint", j)
         self.spec.add_joint(bid, kind, name, axis=axis if kind in ("hinge", "slide") else [0.0, 0.0, 1.0],
                             pos=j.floats("pos", 3, default=np.zeros(3)), ref=ref, range=rng,

@@ -56,16 +56,18 @@ def lookup(c, node, kind, attribute, required=True):
 
 
 def read_limited(c, node, flag, rng_name):
-    """MuJoCo's ``*limited`` tristate: ``auto`` means limited if a range is given (with
-    ``autolimits``)."""
+    """MuJoCo's ``*limited`` tristate. ``auto``: a range given (not all zeros) needs
+    ``autolimits``, and then limits only if it is increasing (MuJoCo 4.0 leaves an empty or
+    inverted range unlimited); an explicit ``true`` needs an increasing range."""
     value = node.tristate(flag)
+    rng = node.floats(rng_name, 2, default=[0.0, 0.0])
     if value == "auto":
-        if node.has(rng_name) and not c.settings.autolimits:
+        given = node.has(rng_name) and bool(np.any(np.asarray(rng) != 0))
+        if given and not c.settings.autolimits:
             raise node.error(f'{rng_name} given but {flag} is not set; set {flag} or autolimits="true"',
                              rng_name)
-        value = "true" if node.has(rng_name) else "false"
+        value = "true" if given and rng[0] < rng[1] else "false"
     limited = value == "true"
-    rng = node.floats(rng_name, 2, default=[0.0, 0.0])
     if limited and not rng[0] < rng[1]:
         raise node.error(f"{rng_name}[0] must be smaller than {rng_name}[1]", rng_name)
     return limited, tuple(float(x) for x in rng)
@@ -105,6 +107,33 @@ def _fill(values):
     return tuple(float(x) for x in v)
 
 
+def _servo_bias(a, kp):
+    """A position servo's bias ``(0, -kp, -kv)``; a ``dampratio`` is kept positive in
+    ``biasprm[2]``, as MuJoCo does, and becomes a damping in
+    :func:`rbdl_edu.setconst.set_const` once the mass matrix is known."""
+    if not a.has("dampratio"):
+        return _fill([0.0, -kp, -a.float("kv", 0.0)])
+    if a.has("kv"):
+        raise a.error("give kv or dampratio, not both", "dampratio")
+    if a.float("dampratio") < 0:
+        raise a.error("dampratio must not be negative", "dampratio")
+    return _fill([0.0, -kp, a.float("dampratio")])
+
+
+def _refuse_unsupported(a, dyn, gain, bias):
+    """Muscles, user callbacks, extra activations and delayed controls change the physics
+    in ways not reproduced here: refuse them, naming the attribute."""
+    for key, value in (("dyntype", dyn), ("gaintype", gain), ("biastype", bias)):
+        if value in ("muscle", "user"):
+            raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact '
+                          'dynamics, fixed/affine gains and none/affine biases)', key)
+    if a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
+        raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
+    for key in ("delay", "nsample"):
+        if a.float(key, 0.0) != 0:
+            raise a.error(f"delayed controls ({key}) are not supported", key)
+
+
 def read_actuators(c):
     """Add the ``<actuator>`` section's actuators to the spec; returns their names -> ids."""
     c.names["actuator"] = {}
@@ -120,6 +149,8 @@ def read_actuators(c):
             raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, "
                           "body, cranksite")
         trn = given[0]
+        if trn == "body":
+            raise a.error("body transmission (adhesion) needs contacts: not supported", "body")
         cranklength = 0.0
         if trn == "slidercrank":
             # a rod of length cranklength from the crank site pushes along the slider site's z
@@ -145,40 +176,36 @@ def read_actuators(c):
             bias = a.keyword("biastype", BIASTYPES, "none")
             dynprm, gainprm, biasprm = _prm(a, "dynprm", [1.0]), _prm(a, "gainprm", [1.0]), _prm(a, "biasprm", [])
         elif raw.tag == "position":
-            kp, kv, tc = a.float("kp", 1.0), a.float("kv", None), a.float("timeconst", 0.0)
-            gainprm, bias = _fill([kp]), "affine"
-            # kv as a (negative) bias; a dampratio is kept positive in biasprm[2], as MuJoCo
-            # does, and turned into a damping by set_dampratio once the model is compiled
-            biasprm = _fill([0.0, -kp, -(kv or 0.0)])
-            if a.has("dampratio"):
-                if kv is not None:
-                    raise a.error("give kv or dampratio, not both", "dampratio")
-                if a.float("dampratio") < 0:
-                    raise a.error("dampratio must not be negative", "dampratio")
-                biasprm = _fill([0.0, -kp, a.float("dampratio")])
+            kp, tc = a.float("kp", 1.0), a.float("timeconst", 0.0)
+            gainprm, bias, biasprm = _fill([kp]), "affine", _servo_bias(a, kp)
             if tc > 0:
                 dyn, dynprm = "filterexact", _fill([tc])
         elif raw.tag == "velocity":
             kv = a.float("kv", 1.0)
             gainprm, bias, biasprm = _fill([kv]), "affine", _fill([0.0, 0.0, -kv])
         elif raw.tag == "intvelocity":
-            if a.has("dampratio"):
-                raise a.error("dampratio is not supported for intvelocity; give kv", "dampratio")
-            kp, kv = a.float("kp", 1.0), a.float("kv", 0.0)
+            kp = a.float("kp", 1.0)
             dyn, gainprm = "integrator", _fill([kp])
-            bias, biasprm = "affine", _fill([0.0, -kp, -kv])
+            bias, biasprm = "affine", _servo_bias(a, kp)
         elif raw.tag == "damper":
             kv = a.float("kv", 0.0)
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        _refuse_unsupported(a, dyn, gain, bias)
         ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
-        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
-            ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
         forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
-        if raw.tag == "intvelocity" and not actlimited:
-            raise a.error("an intvelocity actuator needs actrange", "actrange")
+        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
+            # the joint's range becomes the setpoint's: a position servo's control, an
+            # integrated-velocity servo's activation (as MuJoCo)
+            inherited = "ctrlrange" if raw.tag == "position" else "actrange"
+            if a.has(inherited):
+                raise a.error(f"{inherited} and inheritrange cannot both be given", "inheritrange")
+            if raw.tag == "position":
+                ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
+            else:
+                actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
         name = c.unique_name("actuator", a)
         k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
                                 biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,

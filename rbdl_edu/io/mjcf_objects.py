@@ -15,6 +15,7 @@ import numpy as np
 from .. import defaults as D
 from ..enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ, JOINT_NV,
                      SENSORS, SENSORS_NOT_SIMULATED)
+from ..rotation import quat_to_mat
 from .mjcf_actuators import lookup, read_actuators, read_limited
 from .mjcf_defaults import check_attributes
 
@@ -166,6 +167,8 @@ def _tendons(c):
         cls = raw.get("class", "main")
         limited, rng = read_limited(c, t, "limited", "range")
         actfrclimited, actfrcrange = read_limited(c, t, "actuatorfrclimited", "actuatorfrcrange")
+        if actfrclimited and not actfrcrange[0] <= 0 <= actfrcrange[1]:
+            raise t.error("a tendon's actuatorfrcrange must contain 0", "actuatorfrcrange")
         sl = t.floats("springlength", at_least=1) if t.has("springlength") else np.array(D.TENDON_SPRINGLENGTH)
         if len(sl) > 2:
             raise t.error("springlength takes 1 or 2 numbers", "springlength")
@@ -185,7 +188,7 @@ def _tendons(c):
                 raise t.error(f"{key} must not be negative", key)
         if t.float("springyield", 0.0) != 0:
             raise t.error("springyield (an elasto-plastic spring) is not supported", "springyield")
-        path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw)
+        path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw, values["armature"])
         k = c.spec.add_tendon(path, t.get("name"), **values)
         names[t.get("name") or f"#{k}"] = k
     return names
@@ -199,14 +202,22 @@ def _fixed_path(c, raw):
         check_attributes(j, "tendon_joint")
         if not j.has("coef"):
             raise j.error("<joint> in a fixed tendon needs coef", "coef")
-        path.append(("joint", lookup(c, j, "joint", "joint"), j.float("coef")))
+        k = lookup(c, j, "joint", "joint")
+        # L = sum coef q: only scalar joints, each once (as MuJoCo 4.0 requires)
+        if JOINT_NAMES[c.spec.joints[k]["type"]] not in ("hinge", "slide"):
+            raise j.error("a fixed tendon can only use hinge and slide joints", "joint")
+        if any(p[1] == k for p in path):
+            raise j.error("a joint appears twice in this fixed tendon", "joint")
+        path.append(("joint", k, j.float("coef")))
     if not path:
         raise raw.error("a fixed tendon needs at least one joint")
     return path
 
 
-def _spatial_path(c, raw):
-    path = []
+def _spatial_path(c, raw, armature):
+    """A spatial tendon's path, checked with MuJoCo's rules: a site needs a neighbor that is
+    not a pulley, a geom sits between two sites, pulleys are never consecutive nor last."""
+    path, nodes = [], []
     for w in raw.children:
         if w.tag not in ("site", "geom", "pulley"):
             raise w.error(f"<{w.tag}> cannot be inside a spatial tendon")
@@ -218,16 +229,46 @@ def _spatial_path(c, raw):
             kind = GEOM_NAMES[c.spec.geoms[g]["type"]]
             if kind not in ("sphere", "cylinder"):
                 raise w.error("a tendon can only wrap around a sphere or a cylinder", "geom")
-            path.append((kind, g, float(lookup(c, w, "site", "sidesite", required=False))))
+            side = lookup(c, w, "site", "sidesite", required=False)
+            _check_side_site(c, w, g, side)
+            path.append((kind, g, float(side)))
         else:
             divisor = w.float("divisor", None)
             if divisor is None or divisor <= 0:
                 raise w.error("a pulley needs a positive divisor", "divisor")
             path.append(("pulley", -1, divisor))
-    sites = [p for p in path if p[0] == "site"]
-    if len(sites) < 2 or path[0][0] != "site" or path[-1][0] != "site":
-        raise raw.error("a spatial tendon must start and end at a site (at least two sites)")
+        nodes.append(w)
+    if len(path) < 2:
+        raise raw.error("a spatial tendon needs at least two path elements (two sites)")
+    kinds = [p[0] for p in path] + ["pulley"]            # a virtual pulley after the end
+    for i, (kind, w) in enumerate(zip(kinds, nodes)):
+        before = kinds[i - 1] if i > 0 else "pulley"
+        if kind == "pulley" and (before == "pulley" and i > 0 or i == len(path) - 1):
+            raise w.error("a pulley cannot follow another pulley or end the path")
+        if kind == "site" and before == "pulley" and kinds[i + 1] == "pulley":
+            raise w.error("a site in a spatial tendon needs a neighbor that is not a pulley")
+        if kind == "site" and kinds[i + 1] == "site" and path[i][1] == path[i + 1][1]:
+            raise w.error("the same site twice in a row", "site")
+        if kind in ("sphere", "cylinder") and (before != "site" or kinds[i + 1] != "site"):
+            raise w.error("a wrapped geom must be between two sites")
+    if armature > 0 and any(p[0] in ("sphere", "cylinder") for p in path):
+        raise raw.error("a tendon with armature cannot wrap geoms (as in MuJoCo)", "armature")
     return path
+
+
+def _check_side_site(c, w, g, side):
+    """Refuse a side site inside the wrapped geom (MuJoCo would thread the tendon through
+    the geom; see :func:`rbdl_edu.tendon.tendon`), when both are on one body and the test
+    needs no kinematics; a side site on another body is checked while simulating."""
+    if side < 0:
+        return
+    geom, site = c.spec.geoms[g], c.spec.sites[side]
+    if geom["body"] != site["body"]:
+        return
+    R = quat_to_mat(np.asarray(geom["quat"], dtype=float))
+    if np.linalg.norm(R.T @ (np.asarray(site["pos"], float) - geom["pos"])) < geom["size"][0]:
+        raise w.error("a side site inside the wrapped geom (a tendon through the geom) is not supported",
+                      "sidesite")
 
 
 def _keyframes(c):

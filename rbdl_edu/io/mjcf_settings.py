@@ -80,6 +80,9 @@ def read_option(sections):
                        ("o_friction", 5)):
             if node.has(key):
                 opt[key] = node.floats(key, n)
+        if node.get("actuatorgroupdisable", "").strip():
+            raise node.error("actuatorgroupdisable is not supported (every actuator group acts)",
+                             "actuatorgroupdisable")
         if node.has("timestep") and opt["timestep"] <= 0:
             raise node.error("timestep must be positive", "timestep")
         opt["integrator"] = node.keyword("integrator", ("Euler", "RK4", "implicit", "implicitfast"),
