@@ -128,6 +128,7 @@ def run(out, assignments):
     timings = {}
 
     def step(name, args, log):
+        print(f"nbgrader {' '.join(args)}   (log: {logs / log})", flush=True)
         t = time.perf_counter()
         nbgrader(args, out, logs / log)
         timings[name] = timings.get(name, 0.0) + time.perf_counter() - t
