@@ -1,17 +1,19 @@
 # The two commands a newcomer types (see README):
 #   make book   -- set everything up, build the book, say where to open it
 #   make test   -- set everything up, run the whole test suite
+# and one for instructors:
+#   make course -- release, autograde, feedback and grades of the course (course/, nbgrader)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: book offline test bench clean
+.PHONY: book offline test course bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e ".[test,book,jax]"
+	$(PY) -m pip install -e ".[test,book,course,jax]"
 	touch $(STAMP)
 
 # the widget manager, require.js, the pythreejs bundle and MathJax, served by the site
@@ -37,6 +39,11 @@ book: offline $(CACHE_STAMP)
 # RBDL_EDU_FAST=1 shortens the notebooks' long simulations and cost studies under nbval
 test: book
 	RBDL_EDU_FAST=1 $(PY) -m pytest
+
+# nbgrader on the committed submissions, in a scratch copy (_build/course): student versions,
+# autograding, feedback HTML, grades.csv and a table of scores (course/run_course.py)
+course: $(STAMP)
+	$(PY) course/run_course.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
