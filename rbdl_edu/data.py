@@ -21,6 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from .enums import JOINT_NQ, JOINT_NV
+from .factor import layout
 
 
 class Data:
@@ -43,7 +44,7 @@ class Data:
     tendons                       ``ten_length (ntendon,)``, ``ten_J (ntendon, nv)``,
                                   ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
                                   ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
-    mass matrix                   ``qM (nv, nv)`` (dense, with armature)
+    mass matrix                   ``qM (nv, nv)`` (dense, with armature), ``qLD (nM,)`` its factor
     transmission                  ``actuator_length (nu,)``, ``actuator_moment (nu, nv)``,
                                   ``actuator_velocity (nu,)``
     collision                     ``contact`` (a list of contacts)
@@ -97,6 +98,7 @@ class Data:
         self.ten_wrapadr, self.ten_wrapnum = np.zeros(m.ntendon, dtype=int), np.zeros(m.ntendon, dtype=int)
         self.wrap_obj, self.wrap_xpos = np.zeros(2 * m.nwrap, dtype=int), np.zeros((2 * m.nwrap, 3))
         self.qM = np.zeros((m.nv, m.nv))
+        self.qLD = np.zeros(layout(m)[1])          # its tree-sparse L^T D L factor
         self.actuator_length, self.actuator_velocity = np.zeros(m.nu), np.zeros(m.nu)
         self.actuator_moment = np.zeros((m.nu, m.nv))
         # collision, forces and accelerations

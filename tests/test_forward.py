@@ -1,0 +1,130 @@
+"""The smooth pipeline (no constraints) against MuJoCo 4.0: ``forward`` and one ``step`` with
+each integrator, on every gymnasium asset and every ``models/*.xml``, at states taken along a
+MuJoCo trajectory with random controls; and what a user meets around it: reset and
+keyframes, divergence, bad controls, rollout.
+
+In both engines constraints are off (``<flag constraint="disable"/>``): contacts, limits and
+equalities are the next chapter's."""
+from __future__ import annotations
+
+import dataclasses
+
+import mujoco
+import numpy as np
+import pytest
+from test_mjcf import GYM, MODELS
+
+import rbdl_edu as rbd
+
+INTEGRATORS = {"Euler": mujoco.mjtIntegrator.mjINT_EULER, "RK4": mujoco.mjtIntegrator.mjINT_RK4,
+               "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST}
+FORCES = ("qfrc_passive", "qfrc_actuator", "actuator_force", "qfrc_bias", "qfrc_smooth", "sensordata")
+
+
+def both(path, integrator):
+    m = mujoco.MjModel.from_xml_path(str(path))
+    m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+    m.opt.integrator = INTEGRATORS[integrator]
+    model = rbd.load_model(path)
+    opt = dataclasses.replace(model.opt, integrator=integrator,
+                              disableflags=model.opt.disableflags | {"constraint"})
+    return m, mujoco.MjData(m), model.replace(opt=opt)
+
+
+def unsupported(model, integrator):
+    """implicitfast needs velocity derivatives we do not compute for fluid forces and for
+    standalone free bodies (MuJoCo's gyroscopic derivative): those step() refuses."""
+    from rbdl_edu.integrators import _standalone
+    return integrator == "implicitfast" and (model.opt.density > 0 or model.opt.viscosity > 0
+                                             or np.any(_standalone(model)))
+
+
+CASES = [(p, i) for p in [p for p in MODELS if p.suffix == ".xml"] + GYM for i in INTEGRATORS]
+
+
+@pytest.mark.parametrize("path,integrator", CASES, ids=lambda x: getattr(x, "name", x))
+def test_forward_and_step_match_mujoco(path, integrator):
+    m, d, model = both(path, integrator)
+    data = rbd.Data(model)
+    rng = np.random.default_rng(len(path.name))
+    d.qvel[:] = rng.normal(size=m.nv)
+    for k in range(12):
+        d.ctrl[:] = rng.uniform(-1, 1, m.nu) * np.where(m.actuator_ctrllimited, 1.5, 1.0)
+        mujoco.mj_step(m, d)                       # move along MuJoCo's trajectory
+        if k % 3:
+            continue
+        data.qpos[:], data.qvel[:], data.act[:], data.ctrl[:] = d.qpos, d.qvel, d.act, d.ctrl
+        data.time = d.time
+        mujoco.mj_forward(m, d)
+        rbd.forward(model, data)
+        for name in FORCES:
+            ours, theirs = getattr(data, name), getattr(d, name)
+            assert np.abs(ours - theirs).max(initial=0) <= 1e-8 * max(1, np.abs(theirs).max(initial=0)), name
+        assert np.abs(data.qacc - d.qacc).max() <= 1e-8 * max(1, np.abs(d.qacc).max()), "qacc"
+        d2 = mujoco.MjData(m)
+        d2.qpos[:], d2.qvel[:], d2.act[:], d2.ctrl[:], d2.time = d.qpos, d.qvel, d.act, d.ctrl, d.time
+        mujoco.mj_step(m, d2)
+        if unsupported(model, integrator):
+            with pytest.raises(NotImplementedError, match="implicitfast"):
+                rbd.step(model, data)
+            return
+        rbd.step(model, data)
+        for name in ("qpos", "qvel", "act"):
+            assert np.abs(getattr(data, name) - getattr(d2, name)).max(initial=0) <= 1e-9, (name, k)
+        assert data.time == pytest.approx(d2.time, abs=1e-15)
+
+
+def test_reset_and_keyframes():
+    model = rbd.load_model("""<mujoco><worldbody><body name="b"><freejoint/><geom size=".1"/></body>
+        <body mocap="true" name="target" pos="1 2 3"><geom size=".1"/></body></worldbody>
+        <keyframe><key name="up" time="1.5" qpos="0 0 2 1 0 0 0" qvel="0 0 1 0 0 0" mpos="4 5 6"/></keyframe>
+        </mujoco>""")
+    data = rbd.Data(model)
+    rbd.step(model, data)
+    data.xfrc_applied[1] = 1.0
+    rbd.reset(model, data, "up")
+    assert data.time == 1.5 and data.qpos[2] == 2 and data.qvel[2] == 1
+    np.testing.assert_array_equal(data.mocap_pos, [[4, 5, 6]])
+    assert not data.xfrc_applied.any()
+    rbd.reset(model, data)
+    assert data.time == 0 and data.qpos[2] == 0 and np.allclose(data.mocap_pos, [[1, 2, 3]])
+    with pytest.raises(KeyError, match="up"):
+        rbd.reset(model, data, "down")
+
+
+def test_divergence_resets_and_warns():
+    """A timestep far too large for a stiff spring: the state blows up; like MuJoCo the step
+    resets the state and records when and what, and never leaves a NaN behind."""
+    model = rbd.load_model("""<mujoco><option timestep="0.5"/><worldbody><body>
+        <joint stiffness="1e7" type="slide"/><geom size=".1"/></body></worldbody></mujoco>""")
+    data = rbd.Data(model)
+    data.qpos[:] = 0.1
+    for _ in range(40):
+        rbd.step(model, data)
+        assert np.all(np.isfinite(data.qpos)) and np.all(np.isfinite(data.qvel))
+    assert data.warning, "the simulation should have diverged"
+    w = data.warning[0]
+    assert w.quantity in ("qpos", "qvel", "qacc") and w.time > 0 and not abs(w.value) <= 1e10
+
+
+def test_bad_controls_and_unknown_names():
+    model = rbd.load_model("""<mujoco><worldbody><body><joint name="hinge"/><geom size=".1"/></body>
+        </worldbody><actuator><motor name="m" joint="hinge"/></actuator>
+        <sensor><jointpos name="angle" joint="hinge"/></sensor></mujoco>""")
+    data = rbd.Data(model)
+    data.ctrl = np.zeros(2)
+    with pytest.raises(ValueError, match="ctrl"):
+        rbd.forward(model, data)
+    data.ctrl = np.array([np.nan])
+    with pytest.raises(ValueError, match="m"):
+        rbd.forward(model, data)
+    data.ctrl = np.array([0.5])
+    rbd.forward(model, data)
+    with pytest.raises(KeyError, match="angle"):
+        data.sensor("angel")
+    with pytest.raises(KeyError, match="hinge"):
+        data.joint("hinj")
+    logged = data.sensor("angle")
+    data.qpos[:] = 1.0
+    rbd.forward(model, data)
+    assert logged[0] == 0.0 and data.sensor("angle")[0] == 1.0      # a copy, not a view
