@@ -4,6 +4,11 @@ The compiler (:mod:`rbdl_edu.io`) imports no algorithm, so what needs one is com
 here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does both.
 
 * ``dof_M0``: the diagonal of the mass matrix at ``qpos0``;
+* ``body_invweight0 (nbody, 2)``: how easily each body moves at ``qpos0``, the mean diagonal
+  of the translation and of the rotation block of :math:`J M^{-1} J^T`, ``J`` the Jacobian of
+  its center of mass (6 rows); zero for a body welded to the world, ``(1/m, 0)`` for a body
+  that only slides (below); ``tendon_invweight0``: :math:`J_t M^{-1} J_t^T` of each tendon.
+  The constraint rows take their softness scale from these (:mod:`rbdl_edu.impedance`);
 * ``dof_invweight0``: how easily each joint moves at ``qpos0``, the mean diagonal of its
   block of :math:`M^{-1}(q_0)` (free joints: translation and rotation apart); a body that
   only slides along its own axes, with nothing above or below it that moves, gets
@@ -17,6 +22,12 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
   :math:`|M^{-1}\,\mathrm{moment}^T|` (``M`` with joint and tendon armature);
 * ``tendon_lengthspring``: a spring length of ``-1`` (not given) becomes the tendon's length
   at ``qpos_spring`` (the spring rest configuration), as MuJoCo's ``mj_setConst`` does;
+* ``eq_data``: a connect between bodies gets its anchor in the second body's frame
+  (``[3:6]``, from the anchor in the first body's ``[0:3]``); a weld between bodies whose
+  relative pose was not given (``eq_data[11] = 1``) gets the pose at ``qpos0``: the anchor
+  (given in the second body) in the first body's frame ``[3:6]`` and the relative
+  orientation :math:`q_1^{-1} q_2` ``[6:10]``; a given one is normalized. A connect between
+  sites keeps nothing (its anchors are the sites), as MuJoCo's ``mj_setConst``;
 * a position actuator's ``dampratio`` ζ (kept positive in ``biasprm[2]`` by the compiler)
   becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the inertia the actuator
   feels at ``qpos0``, :math:`m = (J M^{-1} J^T)^{-1}` (``J`` its moment arm; MuJoCo 4.0's
@@ -33,11 +44,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .comframe import com_pos
+from .comframe import com_pos, jac
 from .crba import crba
 from .data import Data
-from .enums import JOINT_NV, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
+from .enums import EQ_CONNECT, EQ_WELD, JOINT_NV, OBJ_BODY, OBJ_SITE, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
 from .kinematics import kinematics
+from .rotation import quat_conj, quat_mul, quat_normalize
 from .tendon import tendon
 from .transmission import transmission
 
@@ -59,14 +71,59 @@ def set_const(model):
         # tendon armature adds the inertia a J^T J of each tendon's length (MuJoCo's M has it)
         M = M + np.einsum("t,ti,tj->ij", model.tendon_armature, at0.ten_J, at0.ten_J)
         try:
-            invweight = _dof_invweight0(model, np.linalg.inv(M))
+            Minv = np.linalg.inv(M)
         except np.linalg.LinAlgError:
             raise ValueError("the mass matrix at qpos0 is singular: a joint moves no mass") from None
-        changes.update(dof_M0=diag, dof_invweight0=invweight, **_springdamper(model, invweight))
+        invweight = _dof_invweight0(model, Minv)
+        changes.update(dof_M0=diag, dof_invweight0=invweight, **_springdamper(model, invweight),
+                       body_invweight0=_body_invweight0(model, at0, Minv),
+                       tendon_invweight0=np.einsum("ti,ij,tj->t", at0.ten_J, Minv, at0.ten_J))
         if model.nu:
             changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0),
                            actuator_biasprm=_dampratio(model, M, at0.actuator_moment))
+    if model.neq:
+        changes.update(eq_data=_eq_data(model, at0))
     return model.replace(**changes)
+
+
+def _body_invweight0(model, data, Minv):
+    """``body_invweight0 (nbody, 2)``: per body, the mean diagonal of the translation and the
+    rotation blocks of :math:`J M^{-1} J^T` (``J (6, nv)`` the Jacobian of its center of mass
+    at ``qpos0``, from ``data``)."""
+    out = np.zeros((model.nbody, 2))
+    for i in range(1, model.nbody):
+        if model.body_dofnum[model.body_weldid[i]] == 0:          # welded to the world
+            continue
+        if _slides_alone(model, i):
+            out[i] = 1 / max(MINVAL, model.body_mass[i]), 0.0
+            continue
+        jacp, jacr = jac(model, data, i, data.xipos[i])
+        J = np.concatenate([jacp, jacr])
+        A = np.diagonal(J @ Minv @ J.T)
+        out[i] = A[:3].mean(), A[3:].mean()
+    return out
+
+
+def _eq_data(model, data):
+    """``eq_data`` with what ``mj_setConst`` computes at ``qpos0`` (the module docstring)."""
+    eq_data = model.eq_data.copy()
+    for e in range(model.neq):
+        d, b1, b2 = eq_data[e], model.eq_obj1id[e], model.eq_obj2id[e]
+        if model.eq_type[e] == EQ_CONNECT and model.eq_objtype[e] == OBJ_SITE:
+            d[:] = 0.0
+        elif model.eq_type[e] == EQ_CONNECT:
+            # the anchor, given in body 1, in body 2's frame: R_2^T (x_1 + R_1 a - x_2)
+            p = data.xpos[b1] + data.xmat[b1] @ d[:3]
+            d[3:6] = data.xmat[b2].T @ (p - data.xpos[b2])
+        elif model.eq_type[e] == EQ_WELD and model.eq_objtype[e] == OBJ_BODY:
+            if not d[11]:
+                d[6:10] = quat_normalize(d[6:10])
+                continue
+            # the anchor, given in body 2, in body 1's frame; the orientation q_1^-1 q_2
+            p = data.xpos[b2] + data.xmat[b2] @ d[:3]
+            d[3:6] = data.xmat[b1].T @ (p - data.xpos[b1])
+            d[6:10] = quat_mul(quat_conj(data.xquat[b1]), data.xquat[b2])
+    return eq_data
 
 
 def _dof_invweight0(model, Minv):

@@ -143,7 +143,8 @@ def _equalities(c):
             elif kind == "weld" and objtype == "body":
                 data[:3] = e.floats("anchor", 3, default=np.zeros(3))
                 data[3:10] = e.floats("relpose", 7, default=np.zeros(7))
-                data[11] = 0.0 if e.has("relpose") else 1.0     # 1: the pose at qpos0 (set_const)
+                # 1: the pose at qpos0 (set_const), when no relpose or one with a zero quaternion
+                data[11] = 0.0 if np.any(data[6:10] != 0) else 1.0
             if kind == "weld":
                 data[10] = e.float("torquescale", 1.0)
         else:
