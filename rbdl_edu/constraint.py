@@ -56,8 +56,8 @@ MINVAL = 1e-15
 
 
 class Rows:
-    """The rows made so far: lists of Jacobian rows ``(nv,)``, positions, margins, friction
-    losses, types and ids, and the counts ``ne``, ``nf``, ``nl``."""
+    """The rows made so far: a list of Jacobian blocks ``(n, nv)``, lists of positions,
+    margins, friction losses, types and ids (one per row), and the counts ``ne``, ``nf``, ``nl``."""
 
     def __init__(self):
         self.J, self.pos, self.margin, self.frictionloss, self.type, self.id = [], [], [], [], [], []
@@ -71,9 +71,9 @@ class Rows:
         if kind not in (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC) \
                 and not J.any():
             return
-        self.J += list(J)
-        self.pos += list(np.broadcast_to(pos, n))
-        self.margin += list(np.broadcast_to(margin, n))
+        self.J.append(J)
+        self.pos += list(pos) if np.ndim(pos) else [pos] * n
+        self.margin += list(margin) if np.ndim(margin) else [margin] * n
         self.frictionloss += [frictionloss] * n
         self.type += [kind] * n
         self.id += [k] * n
@@ -99,8 +99,8 @@ def make_constraint(model, data):
         limit_rows(model, data, rows)
         contact_rows(model, data, rows)
     nv = model.nv
-    data.ne, data.nf, data.nl, data.nefc = rows.ne, rows.nf, rows.nl, len(rows.J)
-    data.efc_J = np.array(rows.J).reshape(-1, nv)
+    data.ne, data.nf, data.nl, data.nefc = rows.ne, rows.nf, rows.nl, len(rows.type)
+    data.efc_J = np.concatenate(rows.J) if rows.J else np.zeros((0, nv))
     data.efc_pos, data.efc_margin = np.array(rows.pos, float), np.array(rows.margin, float)
     data.efc_frictionloss = np.array(rows.frictionloss, float)
     data.efc_type, data.efc_id = np.array(rows.type, dtype=int), np.array(rows.id, dtype=int)
@@ -303,7 +303,7 @@ def contact_rows(model, data, rows):
     for k, con in enumerate(data.contact):
         if con.exclude:
             continue
-        con.efc_address = len(rows.J)
+        con.efc_address = len(rows.type)
         dim, frame = con.dim, con.frame
         b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
         jacp1, jacr1 = jac(m, data, b1, con.pos)

@@ -11,7 +11,7 @@ what):
 position       poses (:func:`~rbdl_edu.kinematics.kinematics`), com frames and ``cdof``
                (:func:`~rbdl_edu.comframe.com_pos`), tendons (:func:`~rbdl_edu.tendon.tendon`),
                the mass matrix ``qM`` (CRBA) and its factor, contacts
-               (:func:`~rbdl_edu.collision.collision`) and the constraint rows ``efc_*``
+               (:func:`~rbdl_edu.collision.collide`) and the constraint rows ``efc_*``
                (:func:`~rbdl_edu.constraint.make_constraint`), actuator lengths and moment arms
                (:func:`~rbdl_edu.transmission.transmission`); then the position sensors
 velocity       tendon and actuator velocities; ``cvel`` and the bias forces
@@ -53,7 +53,7 @@ import numpy as np
 
 from .actuation import actuation, actuator_velocity
 from .bodyforces import posed
-from .collision import collision
+from .collision import collide
 from .comframe import com_pos, to_cframe
 from .constraint import jdotv, make_constraint
 from .crba import crba
@@ -95,7 +95,7 @@ def position(model, data):
     com_pos(model, data)
     tendon(model, data)
     mass_matrix(model, data)
-    collision(model, data)
+    collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
     make_constraint(model, data)
     transmission(model, data)
     sensor_pos(model, data)

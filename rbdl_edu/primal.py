@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
 from .enums import CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC
 from .solver import SolverStat, nactive, scale, update
@@ -38,13 +37,12 @@ def solve_primal(model, data, newton=True):
     ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``."""
     opt, M, J = model.opt, data.qM, data.efc_J
     tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
-    M_factor = cho_factor(M)
     a = data.qacc.copy()
     Ma, Jaref = M @ a, J @ a - data.efc_aref
     update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint
     s = scale(data)
-    Mgrad = cho_solve(M_factor, grad)
+    Mgrad = np.linalg.solve(M, grad)
     # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
     small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
     small_gradient = s * np.linalg.norm(grad) < tol
@@ -63,7 +61,7 @@ def solve_primal(model, data, newton=True):
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = np.linalg.solve(hessian(data), grad) if newton else cho_solve(M_factor, grad)
+        Mgrad = np.linalg.solve(hessian(data) if newton else M, grad)
         improvement, gradient = s * improvement, s * np.linalg.norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
                                       int(np.sum(data.efc_state != oldstate)), neval))

@@ -30,9 +30,9 @@ Three algorithms reach the same minimum (the cost is strictly convex):
 Each starts from the better of last step's ``qacc_warmstart`` and ``qacc_smooth``
 (:func:`warmstart`) and stops after ``iterations`` or when its improvement, scaled by
 :math:`1/\mathrm{tr}(M)` (MuJoCo 4.0), falls below ``tolerance``. ``solver_niter`` counts
-the iterations; ``solver`` lists a :class:`SolverStat` per iteration. MuJoCo splits the
-problem into independent islands by default; the minimum is the same, solved here as one
-problem.
+the iterations; ``solver`` lists a :class:`SolverStat` per iteration. As MuJoCo, each
+independent island of the problem (:mod:`rbdl_edu.island`) is solved on its own, unless
+``<flag island="disable"/>``; the minimum is the same, the iterations stop island by island.
 
 The simulation stages are float-only (NumPy).
 
@@ -48,12 +48,14 @@ The simulation stages are float-only (NumPy).
 """
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
 
 from .enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG, CNSTRSTATE_LINEARPOS,
                     CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
+from .island import islands
 
 
 class SolverStat(NamedTuple):
@@ -86,14 +88,53 @@ def fwd_constraint(model, data):
     solver = model.opt.solver
     if solver not in ("PGS", "CG", "Newton"):
         raise ValueError(f"unknown solver {solver!r}; expected PGS, CG or Newton")
-    warmstart(model, data)
-    if solver == "PGS":
-        solve_pgs(model, data)
-        dual_finish(model, data)
-    else:
-        solve_primal(model, data, newton=solver == "Newton")
     if model.opt.noslip_iterations > 0:
         raise NotImplementedError("noslip_iterations > 0: the noslip post-processing is not implemented")
+    warmstart(model, data)
+    if model.opt.disabled("island"):
+        parts = [(np.arange(model.nv), np.arange(data.nefc))]
+    else:
+        parts = islands(model, data)
+        data.qacc = data.qacc_smooth.copy() if not parts else _untouched_smooth(model, data, parts)
+    force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
+    for dofs, rows in parts:
+        sub = subproblem(data, dofs, rows)
+        if solver == "PGS":
+            solve_pgs(model, sub)
+        else:
+            solve_primal(model, sub, newton=solver == "Newton")
+            qacc[dofs] = sub.qacc
+        force[rows], state[rows] = sub.efc_force, sub.efc_state
+        data.solver_niter += sub.solver_niter
+        data.solver += sub.solver
+    data.efc_force, data.efc_state, data.qacc = force, state, qacc
+    if solver == "PGS":
+        dual_finish(model, data)
+    else:
+        data.qfrc_constraint = data.efc_J.T @ force
+
+
+def _untouched_smooth(model, data, parts):
+    """``data.qacc`` with the dofs no island holds set to ``qacc_smooth`` (no row acts on them)."""
+    qacc = data.qacc_smooth.copy()
+    for dofs, _ in parts:
+        qacc[dofs] = data.qacc[dofs]
+    return qacc
+
+
+def subproblem(data, dofs, rows):
+    """The constraint problem of one island: ``data``'s fields restricted to its ``dofs`` and
+    ``rows`` (``qM``, ``efc_J``, the row arrays, ``qacc``, ``qacc_smooth``, ``qfrc_smooth``),
+    as an object the solvers read and write like ``data``."""
+    sub = SimpleNamespace(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)], efc_J=data.efc_J[np.ix_(rows, dofs)],
+                          nefc=len(rows), ne=int(np.sum(rows < data.ne)),
+                          nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))),
+                          solver_niter=0, solver=[])
+    for name in ("type", "id", "D", "R", "frictionloss", "aref", "b", "force", "state"):
+        setattr(sub, "efc_" + name, getattr(data, "efc_" + name)[rows])
+    for name in ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint"):
+        setattr(sub, name, getattr(data, name)[dofs])
+    return sub
 
 
 def warmstart(model, data):

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..rotation import cross
+
 
 @dataclass
 class Contact:
@@ -105,4 +107,4 @@ def make_frame(normal, tangent=None) -> np.ndarray:
     # Gram-Schmidt: t ← (t - (n·t) n) / |…|
     t = t - n * (n @ t)
     t = t / np.linalg.norm(t)
-    return np.array([n, t, np.cross(n, t)])
+    return np.array([n, t, cross(n, t)])

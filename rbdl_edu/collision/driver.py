@@ -161,6 +161,12 @@ def collision(model, data):
     [Contact(geom1=0, geom2=1, dist=-0.01, pos=[0.0, 0.0, -0.005], normal=[0.0, 0.0, 1.0])]
     """
     kinematics(model, data)
+    return collide(model, data)
+
+
+def collide(model, data):
+    """:func:`collision` at the poses already in ``data`` (``geom_xpos``, ``geom_xmat``): the
+    pipeline stage, after :func:`~rbdl_edu.kinematics.kinematics` has run."""
     gpos, gmat = data.geom_xpos, data.geom_xmat
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
