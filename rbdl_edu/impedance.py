@@ -217,16 +217,16 @@ def make_impedance(model, data):
         solref, solreffriction, solimp = row_params(model, data, i)
         n, r = block(model, data, i)
         d, dd = impedance(solimp, r, data.efc_margin[i])
-        for j in range(i, i + n):
-            # R = (1 - d)/d * diagA
-            R[j] = max(MINVAL, (1 - d) * data.efc_diagA[j] / d)
-            kind = data.efc_type[j]
-            friction_row = kind == CNSTR_CONTACT_ELLIPTIC and j > i
-            ref = solreffriction if friction_row and np.any(solreffriction) else solref
-            k, b = stiffness_damping(ref, solimp[1])
-            if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON) or friction_row:
-                k = 0.0                                   # friction has no position to return to
-            KBIP[j] = k, b, d, dd
+        # R = (1 - d)/d * diagA, for all the rows of the block
+        R[i:i + n] = np.maximum(MINVAL, (1 - d) * data.efc_diagA[i:i + n] / d)
+        KBIP[i:i + n] = (*stiffness_damping(solref, solimp[1]), d, dd)
+        kind = data.efc_type[i]
+        if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
+            KBIP[i, 0] = 0.0                      # friction has no position to return to
+        elif kind == CNSTR_CONTACT_ELLIPTIC:
+            # the friction rows: no position either, their own solref if given
+            _, b = stiffness_damping(solreffriction if np.any(solreffriction) else solref, solimp[1])
+            KBIP[i + 1:i + n, :2] = 0.0, b
         i += n
     # frictional contacts: R_1 = R_0 / impratio; the regularized cone's mu = mu_1 sqrt(R_1/R_0)
     i = data.ne + data.nf

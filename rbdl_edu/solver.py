@@ -145,7 +145,7 @@ def warmstart(model, data):
     forces."""
     if model.opt.disabled("warmstart"):
         data.qacc = data.qacc_smooth.copy()
-        data.efc_force = np.zeros(data.nefc)
+        data.efc_force, data.efc_state = np.zeros(data.nefc), np.zeros(data.nefc, dtype=int)
         return
     a = data.qacc_warmstart
     data.qacc = a.copy()
