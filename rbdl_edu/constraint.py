@@ -300,14 +300,21 @@ def contact_rows(model, data, rows):
     if m.opt.disabled("contact") or m.nv == 0:
         return
     elliptic = m.opt.cone == "elliptic"
+    at_com = {}                  # per body: its Jacobians at its tree's c (the point c-frames use)
+
+    def point_jac(b, p):         # J_p = J_c + J_w x (p - c): jac(), from each body's J_c, J_w
+        if b not in at_com:
+            at_com[b] = jac(m, data, b, data.subtree_com[m.body_rootid[b]])
+        Jc, Jw = at_com[b]
+        return Jc + cross(Jw.T, p - data.subtree_com[m.body_rootid[b]]).T, Jw
     for k, con in enumerate(data.contact):
         if con.exclude:
             continue
         con.efc_address = len(rows.type)
         dim, frame = con.dim, con.frame
         b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
-        jacp1, jacr1 = jac(m, data, b1, con.pos)
-        jacp2, jacr2 = jac(m, data, b2, con.pos)
+        jacp1, jacr1 = point_jac(b1, con.pos)
+        jacp2, jacr2 = point_jac(b2, con.pos)
         # the point's velocity on body 2 relative to body 1, in the contact frame
         J = frame[:min(dim, 3)] @ (jacp2 - jacp1)
         if dim > 3:

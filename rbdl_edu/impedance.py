@@ -87,9 +87,11 @@ def impedance(solimp, r, margin=0.0):
 def clamp_solimp(solimp):
     """``solimp`` with each number in its range: the impedances and the midpoint in
     ``[MINIMP, MAXIMP]``, ``width >= 0``, ``power >= 1`` (MuJoCo's rules)."""
-    d0, dwidth, width, midpoint, power = solimp
-    return np.array([np.clip(d0, MINIMP, MAXIMP), np.clip(dwidth, MINIMP, MAXIMP), max(0.0, width),
-                     np.clip(midpoint, MINIMP, MAXIMP), max(1.0, power)])
+    d0, dwidth, width, midpoint, power = (float(x) for x in solimp)
+
+    def clip(x):
+        return min(MAXIMP, max(MINIMP, x))
+    return (clip(d0), clip(dwidth), max(0.0, width), clip(midpoint), max(1.0, power))
 
 
 def safe_solref(model, solref, what):

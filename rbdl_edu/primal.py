@@ -137,7 +137,7 @@ class LineCost:
             con = data.contact[data.efc_id[i]]
             n = con.dim
             x, v, D = Jaref[i:i + n], self.Jv[i:i + n], data.efc_D[i:i + n]
-            scale_ = np.r_[con.mu, con.friction[:n - 1]]
+            scale_ = np.concatenate(([con.mu], con.friction[:n - 1]))
             U, V = x * scale_, v * scale_
             quad = (0.5 * D @ x ** 2, D @ (x * v), 0.5 * D @ v ** 2)
             self.cones.append((i, n, con.mu, quad, U[0], V[0], U[1:] @ U[1:], U[1:] @ V[1:], V[1:] @ V[1:],

@@ -207,9 +207,9 @@ def _cone(con, D, jar, force, state, hessian):
     and in between the squared distance to the cone, :math:`\tfrac12 D_m (N - \mu T)^2` with
     :math:`D_m = D_0/(\mu^2(1+\mu^2))`. Writes ``force`` and ``state`` in place; returns the cost."""
     mu, fr = con.mu, con.friction[:con.dim - 1]
-    scale = np.r_[mu, fr]
+    scale = np.concatenate(([mu], fr))
     U = jar * scale
-    N, T = U[0], np.linalg.norm(U[1:])
+    N, T = U[0], np.sqrt(U[1:] @ U[1:])
     if N >= mu * T or (T <= 0 and N >= 0):
         force[:], state[:] = 0.0, CNSTRSTATE_SATISFIED
         return 0.0
