@@ -34,9 +34,7 @@ MINVAL = 1e-15
 def solve_pgs(model, data):
     """PGS from ``data.efc_force`` (the warm start): ``efc_force``, ``efc_state``,
     ``solver_niter``, ``solver``."""
-    ne, nf, nefc = data.ne, data.nf, data.nefc
-    AR, b, floss = dual_matrix(model, data), data.efc_b, data.efc_frictionloss
-    f = data.efc_force.copy()
+    AR, f, nefc = dual_matrix(model, data), data.efc_force.copy(), data.nefc
     blocks = []                                       # (first row, number of rows)
     i = 0
     while i < nefc:
@@ -53,26 +51,8 @@ def solve_pgs(model, data):
         else:
             f_prev = f.copy()
         f_momentum = f.copy()
-        improvement = 0.0
         rng.shuffle(order)                     # each sweep shuffles the last sweep's order
-        for i, n in (blocks[j] for j in order):
-            old = f[i:i + n].copy()
-            res = b[i:i + n] + AR[i:i + n] @ f                     # the gradient of the dual cost
-            A = AR[i:i + n, i:i + n]
-            if n == 1:
-                f[i] -= res[0] / A[0, 0]
-                if ne <= i < ne + nf:
-                    f[i] = np.clip(f[i], -floss[i], floss[i])
-                elif i >= ne + nf:
-                    f[i] = max(f[i], 0.0)
-            else:
-                f[i:i + n] = cone_step(data.contact[data.efc_id[i]], A, res, old)
-            # keep the step only if it lowers 1/2 f^T A f + f^T b
-            delta = f[i:i + n] - old
-            change = 0.5 * delta @ A @ delta + delta @ res
-            if change > 1e-10:
-                f[i:i + n], change = old, 0.0
-            improvement -= change
+        improvement = sweep(data, AR, f, [blocks[j] for j in order])
         data.efc_force = f
         update_state(data)
         data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
@@ -81,6 +61,36 @@ def solve_pgs(model, data):
         if s * improvement < model.opt.tolerance:
             break
     data.solver_niter = it + 1 if model.opt.iterations else 0
+
+
+def sweep(data, AR, f, blocks):
+    """One Gauss-Seidel sweep over ``blocks`` (first row, rows) in that order, updating the
+    forces ``f`` in place; returns the decrease of the dual cost."""
+    ne, nf, b, floss = data.ne, data.nf, data.efc_b, data.efc_frictionloss
+    improvement = 0.0
+    for i, n in blocks:
+        if n == 1:
+            # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
+            res, Aii, old = b[i] + AR[i] @ f, AR[i, i], f[i]
+            new = old - res * (1 / Aii)
+            if ne <= i < ne + nf:
+                new = min(floss[i], max(-floss[i], new))
+            elif i >= ne + nf:
+                new = max(new, 0.0)
+            delta = new - old
+            change = 0.5 * delta * delta * Aii + delta * res
+        else:
+            old = f[i:i + n].copy()
+            res = b[i:i + n] + AR[i:i + n] @ f                     # the gradient of the dual cost
+            A = AR[i:i + n, i:i + n]
+            new = cone_step(data.contact[data.efc_id[i]], A, res, old)
+            delta = new - old
+            change = 0.5 * delta @ A @ delta + delta @ res
+        # keep the step only if it lowers 1/2 f^T A f + f^T b
+        if change <= 1e-10:
+            f[i:i + n] = new
+            improvement -= change
+    return improvement
 
 
 class Pcg32:
@@ -190,13 +200,15 @@ def update_state(data):
     above its cone (:math:`\mu N \ge T`, no force), below the dual cone or on it."""
     f, floss, ne, nf = data.efc_force, data.efc_frictionloss, data.ne, data.nf
     state = np.full(data.nefc, CNSTRSTATE_QUADRATIC)
-    for i in range(ne, ne + nf):
-        state[i] = (CNSTRSTATE_LINEARPOS if f[i] <= -floss[i] else
-                    CNSTRSTATE_LINEARNEG if f[i] >= floss[i] else CNSTRSTATE_QUADRATIC)
+    fr = slice(ne, ne + nf)
+    state[fr] = np.where(f[fr] <= -floss[fr], CNSTRSTATE_LINEARPOS,
+                         np.where(f[fr] >= floss[fr], CNSTRSTATE_LINEARNEG, CNSTRSTATE_QUADRATIC))
+    rest = np.arange(ne + nf, data.nefc)
+    rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
+    state[rest] = np.where(f[rest] > 0, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
     i = ne + nf
     while i < data.nefc:
         if data.efc_type[i] != CNSTR_CONTACT_ELLIPTIC:
-            state[i] = CNSTRSTATE_QUADRATIC if f[i] > 0 else CNSTRSTATE_SATISFIED
             i += 1
             continue
         con = data.contact[data.efc_id[i]]
