@@ -86,7 +86,11 @@ def impedance(solimp, r, margin=0.0):
 
 def clamp_solimp(solimp):
     """``solimp`` with each number in its range: the impedances and the midpoint in
-    ``[MINIMP, MAXIMP]``, ``width >= 0``, ``power >= 1`` (MuJoCo's rules)."""
+    ``[MINIMP, MAXIMP]``, ``width >= 0``, ``power >= 1`` (MuJoCo's rules).
+
+    >>> clamp_solimp([0, 1, -1, 0.5, 0.5])
+    (0.0001, 0.9999, 0.0, 0.5, 1.0)
+    """
     d0, dwidth, width, midpoint, power = (float(x) for x in solimp)
 
     def clip(x):
@@ -98,7 +102,12 @@ def safe_solref(model, solref, what):
     """``solref`` as the solver uses it: both numbers positive (time constant, damping ratio)
     or both not (direct ``-stiffness, -damping``); a time constant at least ``2 * timestep``
     unless ``<flag refsafe="disable"/>``. A mixed pair is a ``ValueError`` naming ``what``
-    (MuJoCo warns and silently uses the default)."""
+    (MuJoCo warns and silently uses the default).
+
+    >>> from rbdl_edu.models import pendulum
+    >>> safe_solref(pendulum(), [0.001, 1.0], "joint")      # raised to two 2 ms timesteps
+    array([0.004, 1.   ])
+    """
     solref = np.array(solref, dtype=float)
     if (solref[0] > 0) != (solref[1] > 0):
         raise ValueError(f"{what}: solref {solref.tolist()} mixes the standard (timeconst, dampratio) "

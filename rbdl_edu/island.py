@@ -33,7 +33,12 @@ from .memo import per_model
 @per_model
 def body_treeid(model):
     """``(nbody,)``: each body's tree, ``-1`` for bodies welded to the world. A tree starts at
-    a body with dofs all of whose ancestors are welded to the world (MuJoCo's ``body_treeid``)."""
+    a body with dofs all of whose ancestors are welded to the world (MuJoCo's ``body_treeid``).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> body_treeid(double_pendulum())           # the world, then one tree of two bodies
+    array([-1,  0,  0])
+    """
     tree, n = np.full(model.nbody, -1), 0
     for b in range(1, model.nbody):
         p = model.body_parentid[b]

@@ -95,7 +95,11 @@ def sweep(data, AR, f, blocks):
 
 class Pcg32:
     """The small random number generator MuJoCo's PGS shuffles with (PCG32, O'Neill 2014),
-    seeded as MuJoCo seeds it, so both visit the constraints in the same order."""
+    seeded as MuJoCo seeds it, so both visit the constraints in the same order.
+
+    >>> rng = Pcg32(); order = list(range(5)); rng.shuffle(order); order
+    [3, 2, 1, 4, 0]
+    """
     MASK = (1 << 64) - 1
 
     def __init__(self):

@@ -21,7 +21,11 @@ MINVAL = 1e-15
 
 
 def smallest_root(a, b, c):
-    """The smallest non-negative root of :math:`a x^2 + 2bx + c = 0`, ``-1`` if none."""
+    """The smallest non-negative root of :math:`a x^2 + 2bx + c = 0`, ``-1`` if none.
+
+    >>> smallest_root(1.0, 0.0, -4.0), smallest_root(1.0, 0.0, 4.0)       # x^2 = 4; x^2 = -4
+    (2.0, -1.0)
+    """
     det = b * b - a * c
     if det < 0 or a < MINVAL:
         return -1.0

@@ -166,7 +166,16 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     r"""``efc_force``, ``efc_state`` and ``qfrc_constraint = J^T f`` at the row residuals
     ``jar = J a - a_ref`` (MuJoCo's ``mj_constraintUpdate``); returns the cost
     :math:`s(\text{jar})` if ``cost`` (the module docstring), and fills each elliptic
-    contact's cone Hessian ``H`` if ``cone_hessian``."""
+    contact's cone Hessian ``H`` if ``cone_hessian``.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+    ...   <body pos="0 0 .099"><freejoint/><geom size=".1" mass="1"/></body></worldbody></mujoco>''')
+    >>> data = rbd.Data(model); rbd.forward(model, data)
+    >>> cost = update(model, data, data.efc_b, cost=True)   # the forces if the ball fell freely
+    >>> round(float(cost), 4), data.efc_force.round(4)
+    (1470.5324, array([59.0975, 59.0975, 59.0975, 59.0975]))
+    """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
     force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
