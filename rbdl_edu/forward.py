@@ -40,10 +40,10 @@ and records a :class:`Divergence` (time, quantity, dof, value) in ``data.warning
 >>> forward(model, data)
 >>> data.qacc.round(6)                      # -m g l / (m l² + I)
 array([-4.905])
->>> step(model, data); round(data.time, 6), data.qvel.round(6)
-(0.002, array([-0.00981]))
 >>> inverse(model, data); data.qfrc_inverse.round(12)     # no force holds it: it falls freely
 array([0.])
+>>> step(model, data); round(data.time, 6), data.qvel.round(6)
+(0.002, array([-0.00981]))
 """
 from __future__ import annotations
 
