@@ -129,12 +129,9 @@ SENSORS = {
 }
 SENSOR_NAMES = {s.type: name for name, s in SENSORS.items()}
 
-_LIMIT = "it reads the limit's constraint row (efc_*), which comes with the constraint solver"
 #: sensors MuJoCo has that :mod:`rbdl_edu.sensors` does not compute, with the reason; the
 #: compiler refuses them (an MJCF sensor type not in :data:`SENSORS` is refused as well)
 SENSORS_NOT_SIMULATED = {
     "rangefinder": "it casts a ray against the geoms (mj_ray)",
     "insidesite": "it tests a point against a site's volume (mj_insideSite)",
-    "jointlimitpos": _LIMIT, "jointlimitvel": _LIMIT, "jointlimitfrc": _LIMIT,
-    "tendonlimitpos": _LIMIT, "tendonlimitvel": _LIMIT, "tendonlimitfrc": _LIMIT,
 }

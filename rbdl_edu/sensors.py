@@ -10,16 +10,18 @@ stage          sensors (and what they read)
 position       ``jointpos``, ``ballquat`` (qpos); ``tendonpos``, ``actuatorpos`` (lengths);
                ``framepos``, ``framequat``, ``framexaxis/yaxis/zaxis`` (poses, optionally
                in a reference frame); ``subtreecom``; ``magnetometer`` (``opt.magnetic`` in
-               the site frame); ``clock`` (time); ``e_potential``, ``e_kinetic`` (energies)
+               the site frame); ``clock`` (time); ``e_potential``, ``e_kinetic`` (energies);
+               ``jointlimitpos``, ``tendonlimitpos`` (a limit row's distance past its margin)
 velocity       ``jointvel``, ``ballangvel``, ``tendonvel``, ``actuatorvel``; ``gyro``,
                ``velocimeter`` (a site's angular and linear velocity in its own axes);
                ``framelinvel``, ``frameangvel`` (optionally relative to a moving frame);
-               ``subtreelinvel``, ``subtreeangmom`` (:func:`~rbdl_edu.bodyforces.subtree_vel`)
+               ``subtreelinvel``, ``subtreeangmom`` (:func:`~rbdl_edu.bodyforces.subtree_vel`);
+               ``jointlimitvel``, ``tendonlimitvel`` (the limit row's velocity)
 acceleration   ``actuatorfrc``, ``jointactuatorfrc``, ``tendonactuatorfrc``;
                ``accelerometer`` (a site's acceleration minus gravity, site axes);
                ``framelinacc``, ``frameangacc``; ``force``, ``torque`` (the wrench a
                site's body gets from its parent, site axes); ``touch`` (the normal forces of
-               contacts within the site's volume)
+               contacts within the site's volume); ``jointlimitfrc``, ``tendonlimitfrc``
 =============  ===========================================================================
 
 The acceleration sensors that need body accelerations and joint wrenches call
@@ -53,7 +55,7 @@ import numpy as np
 
 from .bodyforces import rne_post_constraint, spatial_path, subtree_vel
 from .comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
-from .enums import (BALL, DATATYPE_POSITIVE, DATATYPE_REAL, EQ_TENDON, FREE,
+from .enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, DATATYPE_POSITIVE, DATATYPE_REAL, EQ_TENDON, FREE,
                     OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY, SENSOR_NAMES, STAGE_ACC, STAGE_POS,
                     STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from .constraint import contact_force
@@ -293,6 +295,13 @@ def _touch(model, data, s):
     return total
 
 
+def _limit(model, data, s, kind, value):
+    """``jointlimit*``/``tendonlimit*``: ``value(row)`` of the first limit row of the sensor's
+    joint or tendon (``kind``), 0 if its limit is not active."""
+    rows = np.flatnonzero((data.efc_type == kind) & (data.efc_id == model.sensor_objid[s]))
+    return value(rows[0]) if len(rows) else 0.0
+
+
 def _tendon_actuator_force(model, data, s):
     """``tendonactuatorfrc``: the sum of the forces of the actuators pulling on the tendon."""
     t = model.sensor_objid[s]
@@ -325,6 +334,9 @@ _READERS = {
     "magnetometer": lambda m, d, s: d.site_xmat[m.sensor_objid[s]].T @ m.opt.magnetic,
     "clock": lambda m, d, s: d.time,
     "e_potential": _e_potential, "e_kinetic": _e_kinetic,
+    # a limit's row: its distance beyond the margin, its velocity, its force
+    "jointlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_pos[j] - d.efc_margin[j]),
+    "tendonlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     # velocity
     "jointvel": lambda m, d, s: d.qvel[_dof(m, s)],
     "ballangvel": lambda m, d, s: d.qvel[_dof(m, s, 3)],
@@ -335,6 +347,8 @@ _READERS = {
     "framelinvel": _frame_vel, "frameangvel": _frame_vel,
     "subtreelinvel": lambda m, d, s: d.subtree_linvel[m.sensor_objid[s]],
     "subtreeangmom": lambda m, d, s: d.subtree_angmom[m.sensor_objid[s]],
+    "jointlimitvel": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_vel[j]),
+    "tendonlimitvel": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_vel[j]),
     # acceleration
     "actuatorfrc": lambda m, d, s: d.actuator_force[m.sensor_objid[s]],
     "jointactuatorfrc": lambda m, d, s: d.qfrc_actuator[_dof(m, s)],
@@ -345,4 +359,6 @@ _READERS = {
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,
     "touch": _touch,
+    "jointlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_force[j]),
+    "tendonlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_force[j]),
 }

@@ -99,7 +99,9 @@ MECHANISM = """<mujoco><option cone="elliptic"/><worldbody>{floor}
     <joint joint1="sl" polycoef=".05"/><tendon tendon1="t3" tendon2="t2" polycoef="0 1 .3"/></equality>
   <sensor><touch site="sa"/><touch site="sb"/><touch site="sc"/><touch site="se"/><force site="sa"/>
     <torque site="sa"/><force site="sb"/><torque site="sb"/><force site="s3"/><torque site="s3"/>
-    <force site="sc"/><torque site="sc"/><force site="se"/><torque site="se"/></sensor></mujoco>"""
+    <force site="sc"/><torque site="sc"/><force site="se"/><torque site="se"/>
+    <jointlimitpos joint="h1"/><jointlimitvel joint="ball"/><jointlimitfrc joint="sl"/><jointlimitfrc joint="ball"/>
+    <tendonlimitpos tendon="t2"/><tendonlimitvel tendon="t3"/><tendonlimitfrc tendon="t1"/></sensor></mujoco>"""
 SCENES = dict(CONTACTS, mechanism=MECHANISM.format(floor=FLOOR.format("")),
               mechanism_pyramidal=MECHANISM.format(floor=FLOOR.format("")).replace('cone="elliptic"', ""))
 
@@ -170,7 +172,8 @@ def test_gymnasium_assets(path):
 def test_sensors_and_body_forces_match_mujoco():
     """``touch`` (contacts in the site's zone: box, sphere, capsule, cylinder sites), ``force``
     and ``torque`` (the joint wrench with contacts, connect/weld forces and tendon limits,
-    friction loss and equalities), ``cfrc_ext`` and ``cfrc_int``."""
+    friction loss and equalities), the joint and tendon limit sensors, ``cfrc_ext`` and
+    ``cfrc_int``."""
     xml = MECHANISM.format(floor=FLOOR.format(""))
     m, model = both(xml)
     rng = np.random.default_rng(3)
@@ -295,3 +298,14 @@ def test_copy_state_is_complete():
     copy_state(d, data)
     assert np.array_equal(data.qacc_warmstart, d.qacc_warmstart) and data.time == d.time
     assert dataclasses.is_dataclass(model.opt)
+
+
+def test_limit_sensors_need_a_limit():
+    """As MuJoCo's compiler: a ``jointlimit*``/``tendonlimit*`` sensor on an unlimited joint or
+    tendon is an error."""
+    xml = """<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+      <tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon><sensor>{}</sensor></mujoco>"""
+    with pytest.raises(rbd.ModelError, match="jointlimitfrc> sensor needs a limited joint"):
+        rbd.load_model(xml.format('<jointlimitfrc joint="j"/>'))
+    with pytest.raises(rbd.ModelError, match="tendonlimitpos> sensor needs a limited tendon"):
+        rbd.load_model(xml.format('<tendonlimitpos tendon="t"/>'))

@@ -61,7 +61,7 @@ SCENE = """<mujoco model="every sensor">
       </body>
     </body>
     <body name="pendulum" pos="1 0 2">
-      <joint name="hinge" axis="1 0.2 0" damping="0.1"/>
+      <joint name="hinge" axis="1 0.2 0" damping="0.1" range="-90 90"/>
       <geom type="capsule" fromto="0 0 0 0 0.1 -0.5" size=".03"/>
       <site name="bob" pos="0 0.1 -0.5"/>
       <body name="welded" pos="0 0.1 -0.5" euler="10 0 0">
@@ -71,9 +71,9 @@ SCENE = """<mujoco model="every sensor">
     </body>
   </worldbody>
   <tendon>
-    <fixed name="coupling" stiffness="3" springlength="0.1 0.3">
+    <fixed name="coupling" stiffness="3" springlength="0.1 0.3" range="-1 1">
       <joint joint="elbow" coef="0.5"/><joint joint="slide" coef="-1"/></fixed>
-    <spatial name="cable" stiffness="20" damping="0.5" armature="0.05" springlength="0.6 0.7">
+    <spatial name="cable" stiffness="20" damping="0.5" armature="0.05" springlength="0.6 0.7" range="0 3">
       <site site="world_site"/><site site="imu"/><site site="elbow_site"/><pulley divisor="2"/>
       <site site="elbow_site"/><site site="bob"/></spatial>
   </tendon>
@@ -87,6 +87,8 @@ SCENE = """<mujoco model="every sensor">
   </actuator>
   <sensor>
     <jointpos joint="elbow"/><jointpos joint="slide" cutoff="0.05"/><jointpos joint="hinge"/>
+    <jointlimitpos joint="hinge"/><jointlimitvel joint="hinge"/><jointlimitfrc joint="hinge"/>
+    <tendonlimitpos tendon="coupling"/><tendonlimitvel tendon="cable"/><tendonlimitfrc tendon="cable"/>
     <jointvel joint="hinge"/><jointvel joint="slide" cutoff="0.5"/>
     <ballquat joint="shoulder"/><ballangvel joint="shoulder" cutoff="0.2"/>
     <actuatorpos actuator="elbow_motor"/><actuatorpos actuator="tendon_motor"/>
@@ -392,8 +394,6 @@ BODY = """<mujoco><worldbody><body name="b"><joint name="j" range="-1 1"/><geom 
 
 @pytest.mark.parametrize("element", [
     '<rangefinder site="s"/>', '<insidesite objtype="geom" objname="g" site="s"/>',
-    '<jointlimitpos joint="j"/>', '<jointlimitvel joint="j"/>', '<jointlimitfrc joint="j"/>',
-    '<tendonlimitpos tendon="t"/>', '<tendonlimitvel tendon="t"/>', '<tendonlimitfrc tendon="t"/>',
     '<camprojection site="s" camera="c"/>', '<distance geom1="g" geom2="g"/>', '<contact/>',
     '<user dim="1"/>', '<plugin/>', '<tactile/>'])
 def test_sensors_we_do_not_compute_are_refused_at_load(element):

@@ -74,6 +74,10 @@ def _sensors(c):
             obj = lookup(c, raw, _FRAME_KINDS[objtype], "objname")
         elif kind:
             obj = lookup(c, raw, kind, _OBJ_ATTRIBUTE[kind])
+        if raw.tag.startswith(("jointlimit", "tendonlimit")):
+            limited = c.spec.objects[kind][obj]["limited"]
+            if not limited:
+                raise raw.error(f"a <{raw.tag}> sensor needs a limited {kind}", _OBJ_ATTRIBUTE[kind])
         if raw.has("reftype") or raw.has("refname"):      # measured in another frame
             if raw.tag not in _RELATIVE:
                 raise raw.error(f"a <{raw.tag}> sensor has no reference frame",
