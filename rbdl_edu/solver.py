@@ -27,6 +27,9 @@ Three algorithms reach the same minimum (the cost is strictly convex):
   by :math:`M`;
 * ``PGS`` (:mod:`rbdl_edu.pgs`): projected Gauss-Seidel on the dual problem in :math:`f`.
 
+With ``noslip_iterations > 0`` the friction forces are then re-solved as hard constraints
+(:mod:`rbdl_edu.noslip`), and :math:`\ddot q` follows from the forces.
+
 Each starts from the better of last step's ``qacc_warmstart`` and ``qacc_smooth``
 (:func:`warmstart`) and stops after ``iterations`` or when its improvement, scaled by
 :math:`1/\mathrm{tr}(M)` (MuJoCo 4.0), falls below ``tolerance``. ``solver_niter`` counts
@@ -75,6 +78,7 @@ def fwd_constraint(model, data):
     """``qacc``, ``efc_b``, ``efc_force``, ``efc_state`` and ``qfrc_constraint`` at the current
     state (MuJoCo's ``mj_fwdConstraint``). Needs ``qacc_smooth``, ``qfrc_smooth``, ``qM`` and
     the rows with their ``efc_aref``."""
+    from .noslip import solve_noslip
     from .pgs import solve_pgs
     from .primal import solve_primal
     data.qfrc_constraint = np.zeros(model.nv)
@@ -88,8 +92,6 @@ def fwd_constraint(model, data):
     solver = model.opt.solver
     if solver not in ("PGS", "CG", "Newton"):
         raise ValueError(f"unknown solver {solver!r}; expected PGS, CG or Newton")
-    if model.opt.noslip_iterations > 0:
-        raise NotImplementedError("noslip_iterations > 0: the noslip post-processing is not implemented")
     warmstart(model, data)
     if model.opt.disabled("island"):
         parts = [(np.arange(model.nv), np.arange(data.nefc))]
@@ -97,6 +99,7 @@ def fwd_constraint(model, data):
         parts = islands(model, data)
         data.qacc = data.qacc_smooth.copy() if not parts else _untouched_smooth(model, data, parts)
     force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
+    noslip = model.opt.noslip_iterations > 0
     for dofs, rows in parts:
         sub = subproblem(data, dofs, rows)
         if solver == "PGS":
@@ -104,11 +107,13 @@ def fwd_constraint(model, data):
         else:
             solve_primal(model, sub, newton=solver == "Newton")
             qacc[dofs] = sub.qacc
+        if noslip:
+            solve_noslip(model, sub)
         force[rows], state[rows] = sub.efc_force, sub.efc_state
         data.solver_niter += sub.solver_niter
         data.solver += sub.solver
     data.efc_force, data.efc_state, data.qacc = force, state, qacc
-    if solver == "PGS":
+    if solver == "PGS" or noslip:
         dual_finish(model, data)
     else:
         data.qfrc_constraint = data.efc_J.T @ force

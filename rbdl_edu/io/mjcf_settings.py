@@ -83,9 +83,6 @@ def read_option(sections):
         if node.get("actuatorgroupdisable", "").strip():
             raise node.error("actuatorgroupdisable is not supported (every actuator group acts)",
                              "actuatorgroupdisable")
-        if node.has("noslip_iterations") and opt["noslip_iterations"] > 0:
-            raise node.error("noslip (the post-processing of friction forces) is not implemented",
-                             "noslip_iterations")
         if node.has("timestep") and opt["timestep"] <= 0:
             raise node.error("timestep must be positive", "timestep")
         opt["integrator"] = node.keyword("integrator", ("Euler", "RK4", "implicit", "implicitfast"),
