@@ -128,3 +128,25 @@ def test_bad_controls_and_unknown_names():
     data.qpos[:] = 1.0
     rbd.forward(model, data)
     assert logged[0] == 0.0 and data.sensor("angle")[0] == 1.0      # a copy, not a view
+
+
+def test_rollout_records_what_step_computes():
+    """rollout = a loop of step, with the state before each step, the sensors of that state,
+    the controls used, and a controller function called each step."""
+    xml = """<mujoco><worldbody><body><joint name="hinge" axis="0 1 0" damping="0.1"/>
+        <geom size=".05" fromto="0 0 0 0 0 -1"/></body></worldbody>
+        <actuator><position name="servo" joint="hinge" kp="20"/></actuator>
+        <sensor><jointpos joint="hinge"/><jointvel joint="hinge"/></sensor></mujoco>"""
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    traj = rbd.rollout(model, data, 300, control=lambda m, d: [0.5 * np.sin(d.time)], progress=False)
+    assert traj.qpos.shape == (301, 1) and traj.sensordata.shape == (301, 2) and traj.ctrl.shape == (300, 1)
+    np.testing.assert_allclose(traj.sensordata[:, 0], traj.qpos[:, 0], atol=1e-15)
+    np.testing.assert_allclose(traj.ctrl[:, 0], 0.5 * np.sin(traj.time[:-1]), atol=1e-15)
+    data2 = rbd.Data(model)
+    for k in range(300):
+        data2.ctrl[:] = traj.ctrl[k]
+        rbd.step(model, data2)
+    np.testing.assert_array_equal(data2.qpos, traj.qpos[-1])
+    with pytest.raises(ValueError, match=r"\(300, 1\)"):
+        rbd.rollout(model, data, 300, control=np.zeros((299, 1)))
