@@ -134,7 +134,7 @@ def test_rollout_records_what_step_computes():
     """rollout = a loop of step, with the state before each step, the sensors of that state,
     the controls used, and a controller function called each step."""
     xml = """<mujoco><worldbody><body><joint name="hinge" axis="0 1 0" damping="0.1"/>
-        <geom size=".05" fromto="0 0 0 0 0 -1"/></body></worldbody>
+        <geom type="capsule" size=".05" fromto="0 0 0 0 0 -1"/></body></worldbody>
         <actuator><position name="servo" joint="hinge" kp="20"/></actuator>
         <sensor><jointpos joint="hinge"/><jointvel joint="hinge"/></sensor></mujoco>"""
     model = rbd.load_model(xml)
