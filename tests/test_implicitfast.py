@@ -103,6 +103,21 @@ def test_free_body_with_jointed_child_is_not_standalone():
     check_along_trajectory(xml, np.linspace(-3, 3, 13))
 
 
+def test_free_body_driven_and_tied():
+    """A free body in a fluid, pushed by a site actuator with velocity feedback and tied by
+    damped tendons to the world and to another tree: its 6x6 block holds all of these
+    (the tie to the other tree only on each side's diagonal block)."""
+    xml = """<mujoco><option density="1.2" viscosity="0.1" wind=".5 0 1"/><worldbody><site name="w" pos="0 0 2"/>
+      <body pos="0 0 1"><freejoint/><geom type="box" size=".1 .2 .3" fluidshape="ellipsoid"/>
+        <site name="a" pos=".1 .1 .1"/></body>
+      <body pos="1 0 1"><joint axis="0 1 0"/><geom type="capsule" size=".05 .3"/><site name="b" pos="0 0 .3"/></body>
+      </worldbody>
+      <tendon><spatial damping="2 1 .5"><site site="a"/><site site="b"/></spatial>
+        <spatial damping="1"><site site="w"/><site site="a"/></spatial></tendon>
+      <actuator><general site="a" gear="1 0 0 0 .5 0" biastype="affine" biasprm="0 0 -3"/></actuator></mujoco>"""
+    check_along_trajectory(xml, np.random.default_rng(1).normal(size=7) * 5, ctrl=[1.0])
+
+
 def test_tumbling_body_loses_energy_where_euler_gains_it():
     """Without forces the kinetic energy of a body tumbling under implicitfast does not grow
     (MuJoCo's documented property), while semi-implicit Euler pumps energy into it."""
