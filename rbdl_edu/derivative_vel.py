@@ -201,7 +201,8 @@ def free_bias_vel(model, data, jnt):
     :math:`c = [f;\ R^T\tau]`. It does not depend on :math:`v`; by
     :math:`\partial(a\times b) = -[b]_\times\partial a + [a]_\times\partial b`:
 
-    .. math:: \frac{\partial f}{\partial\omega} = -m\big([\omega\times s]_\times + [\omega]_\times[s]_\times\big), \qquad
+    .. math:: \frac{\partial f}{\partial\omega} = -m\big([\omega\times s]_\times
+              + [\omega]_\times[s]_\times\big), \qquad
               \frac{\partial\tau}{\partial\omega} = [s]_\times\frac{\partial f}{\partial\omega}
               + [\omega]_\times I_w - [I_w\omega]_\times
 

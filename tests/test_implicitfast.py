@@ -215,7 +215,8 @@ def test_fluid_blocks_are_the_derivatives_of_the_fluid_forces():
 
 ARM = """<mujoco><option>{flags}</option><worldbody>
 <body><joint name="j" axis="0 1 0" {jattr}/><geom size=".1" pos="0 0 -.5"/><site name="s0" pos=".1 0 -.2"/>
-  <body pos="0 0 -1"><joint name="k" axis="1 0 0"/><geom size=".1" pos="0 0 -.5"/><site name="s1" pos="0 .1 -.8"/></body>
+  <body pos="0 0 -1"><joint name="k" axis="1 0 0"/><geom size=".1" pos="0 0 -.5"/>
+    <site name="s1" pos="0 .1 -.8"/></body>
   <body pos=".3 0 -.2"><joint name="c" axis="0 0 1"/><geom size=".1" pos=".2 0 0"/><site name="s3" pos=".3 0 0"/></body>
 </body>
 <body pos="1 0 0"><joint name="b" type="slide" axis="0 0 1"/><geom size=".1"/><site name="s2" pos="0 0 -.3"/></body>
@@ -245,7 +246,8 @@ ACTUATORS = {
                    "", "", [3.0, 1.0], []),
     "joint actuatorfrcrange": (f'<general joint="j" {BIAS}/><general tendon="t" {BIAS}/>',
                                'actuatorfrcrange="-1 0.5"', "", [3.0, 1.0], []),
-    "tendon actuatorfrcrange": (f'<general tendon="t" {BIAS}/><general tendon="t" {BIAS}/><general tendon="sp" {BIAS}/>',
+    "tendon actuatorfrcrange": (f'<general tendon="t" {BIAS}/><general tendon="t" {BIAS}/>'
+                                f'<general tendon="sp" {BIAS}/>',
                                 "", 'actuatorfrcrange="-1 0.5"', [3.0, 1.0, 0.5], []),
     "site, slider-crank, tendon across trees": (
         f'<general site="s1" refsite="w0" gear="0 1 0 0 0 .5" {BIAS}/>'
