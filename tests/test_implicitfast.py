@@ -130,13 +130,13 @@ def test_tumbling_body_loses_energy_where_euler_gains_it():
         data.qvel[3:] = [0.1, 10.0, 0.1]
         rbd.forward(model, data)
         E = [0.5 * data.qvel @ data.qM @ data.qvel]
-        for _ in range(300):
+        for _ in range(150):
             rbd.step(model, data)
             rbd.forward(model, data)
             E.append(0.5 * data.qvel @ data.qM @ data.qvel)
         energy[integrator] = np.array(E)
     assert np.all(np.diff(energy["implicitfast"]) <= 1e-12)
-    assert energy["Euler"][-1] > 1.5 * energy["Euler"][0]
+    assert energy["Euler"][-1] > 1.2 * energy["Euler"][0]
 
 
 def test_free_bias_vel_is_the_derivative_of_the_bias_force():
