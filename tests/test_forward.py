@@ -31,14 +31,6 @@ def both(path, integrator):
     return m, mujoco.MjData(m), model.replace(opt=opt)
 
 
-def unsupported(model, integrator):
-    """implicitfast needs velocity derivatives we do not compute for fluid forces and for
-    standalone free bodies (MuJoCo's gyroscopic derivative): those step() refuses."""
-    from rbdl_edu.integrators import _standalone
-    return integrator == "implicitfast" and (model.opt.density > 0 or model.opt.viscosity > 0
-                                             or np.any(_standalone(model)))
-
-
 CASES = [(p, i) for p in [p for p in MODELS if p.suffix == ".xml"] + GYM for i in INTEGRATORS]
 
 
@@ -64,10 +56,6 @@ def test_forward_and_step_match_mujoco(path, integrator):
         d2 = mujoco.MjData(m)
         d2.qpos[:], d2.qvel[:], d2.act[:], d2.ctrl[:], d2.time = d.qpos, d.qvel, d.act, d.ctrl, d.time
         mujoco.mj_step(m, d2)
-        if unsupported(model, integrator):
-            with pytest.raises(NotImplementedError, match="implicitfast"):
-                rbd.step(model, data)
-            return
         rbd.step(model, data)
         for name in ("qpos", "qvel", "act"):
             assert np.abs(getattr(data, name) - getattr(d2, name)).max(initial=0) <= 1e-9, (name, k)
