@@ -62,7 +62,8 @@ def require_contacts(engine):
 
 def run(engine, model, data, controller, seconds, log=None, every=1, progress=False):
     """Step the mouse for ``seconds`` of simulated time, calling ``controller(data)`` before
-    each step and ``log.record(data)`` after every ``every``-th one.
+    each step and ``log.record(data)`` after every ``every``-th one (the sensors a step
+    computes belong to the state it starts from: they are logged at that time).
 
     Parameters
     ----------
@@ -96,7 +97,8 @@ def run(engine, model, data, controller, seconds, log=None, every=1, progress=Fa
             controller(data)
         engine.step(model, data)
         if log is not None and (k + 1) % every == 0:
-            log.record(data)
+            # a step computes the sensors at the state it starts from, then moves the time on
+            log.record(data, time=data.time - model.opt.timestep)
         wall = _time.perf_counter() - start
         if progress and (wall - shown > 1.0 or k == n - 1):
             shown = wall

@@ -21,7 +21,7 @@ The functions work on floats and on arrays of targets (``x``, ``z`` of any equal
 
 >>> q1, q2 = leg_ik(0.0, -0.045, knee=+1)         # a fore foot 45 mm below the shoulder
 >>> np.round(np.degrees([q1, q2]), 3)
-array([-40.005,  80.01 ])
+array([-49.995,  99.99 ])
 >>> np.round(leg_fk(q1, q2), 12)                   # back to the target
 array([ 0.   , -0.045])
 """

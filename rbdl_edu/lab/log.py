@@ -23,7 +23,7 @@ holds ``time``, ``values`` (one row per record), ``names`` and ``dims``.
 >>> for _ in range(3):
 ...     rbd.step(model, data); log.record(data)
 >>> log["angle"].shape, log["tip"].shape, len(log)
-((3,), (3, 3))
+((3,), (3, 3), 3)
 >>> bool(log["angle"][0] > log["angle"][2])          # it fell: three different readings
 True
 """
@@ -65,10 +65,11 @@ class SensorLog:
             if ids else np.zeros(0, dtype=int)
         self._time, self._rows = [], []
 
-    def record(self, data):
-        """Store a copy of the logged sensors' numbers and ``data.time``."""
+    def record(self, data, time=None):
+        """Store a copy of the logged sensors' numbers and the time (``data.time`` unless
+        given)."""
         self._rows.append(np.array(np.asarray(data.sensordata)[self._index], dtype=float))
-        self._time.append(float(data.time))
+        self._time.append(float(data.time if time is None else time))
 
     def __len__(self):
         return len(self._rows)
@@ -122,7 +123,8 @@ class SensorLog:
     def from_csv(cls, path):
         """A log read back from :meth:`to_csv`'s file."""
         with open(os.fspath(path)) as f:
-            header = f.readline().strip().split(",")
+            lines = f.read().splitlines()
+        header, rows = (lines[0].strip().split(","), lines[1:]) if lines else ([], [])
         if not header or header[0] != "time":
             raise ValueError(f"{path}: the first column must be 'time', the header is {header[:3]}...")
         names, dims = [], []
@@ -136,7 +138,8 @@ class SensorLog:
                 dims.append(1)
             else:
                 raise ValueError(f"{path}: column {col!r} does not follow {names[-1] if names else 'time'!r}")
-        table = np.loadtxt(os.fspath(path), delimiter=",", skiprows=1, ndmin=2).reshape(-1, len(header))
+        table = (np.loadtxt(rows, delimiter=",", ndmin=2) if any(r.strip() for r in rows)
+                 else np.zeros((0, len(header))))
         return cls._from_arrays(names, dims, table[:, 0], table[:, 1:])
 
     @classmethod

@@ -41,12 +41,12 @@ by name (``model.id("actuator", name)``), ``model.actuator_ctrlrange``,
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.lab import scene_path
 >>> model = rbd.load_model(scene_path("flat")); data = rbd.Data(model)
->>> trot = TrotController(model, Gait(freq=2.0))
->>> trot.steps_per_period, trot.frequency
-(250, 2.0)
+>>> trot = TrotController(model, Gait())          # 1.5 Hz, 5 ms steps
+>>> trot.steps_per_period, round(trot.frequency, 4)
+(133, 1.5038)
 >>> trot(data)                        # writes data.ctrl for this step, then counts it
 >>> np.round(np.degrees(data.ctrl[:2]), 2)       # hip and knee of the fore-left leg
-array([-59.24,  99.7 ])
+array([-73.1 ,  78.82])
 """
 from __future__ import annotations
 
@@ -76,15 +76,16 @@ class Oval:
     press: float = 0.005
 
     def point(self, alpha):
-        r"""The point at angle ``alpha`` (radians; the upper half for :math:`\alpha \in [0, \pi)`).
+        r"""The point at angle ``alpha`` (radians, a float or an array; the upper half for
+        :math:`\alpha \in [0, \pi)`).
 
         >>> Oval(0.0, -0.045).point(np.pi / 2)          # top of the swing
         (0.0, -0.035)
         """
-        alpha = alpha % (2 * math.pi)
-        b = self.lift if alpha < math.pi else self.press
-        x, z = self.x0 - self.a * math.cos(alpha), self.z0 + b * math.sin(alpha)
-        return round(x, 15) + 0.0, round(z, 15) + 0.0
+        alpha = np.mod(alpha, 2 * math.pi)
+        b = np.where(alpha < math.pi, self.lift, self.press)
+        x, z = self.x0 - self.a * np.cos(alpha), self.z0 + b * np.sin(alpha)
+        return _out(x), _out(z)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,8 @@ class Gait:
 
 
 def foot_target(gait, leg, phase):
-    r"""Where leg ``leg``'s foot should be (hip frame) at gait phase ``phase`` (radians).
+    r"""Where leg ``leg``'s foot should be (hip frame) at gait phase ``phase`` (radians, a
+    float or an array).
 
     The swing covers phases :math:`[0, 2\pi s)`, the stance the rest of the period.
 
@@ -129,12 +131,10 @@ def foot_target(gait, leg, phase):
     (-0.03, -0.045)
     """
     s = gait.swing
-    phase = phase % (2 * math.pi)
+    phase = np.mod(phase, 2 * math.pi)
     # the swing is the oval's upper half, the stance its lower half, each at its own pace
-    if phase < 2 * math.pi * s:
-        alpha = phase / (2 * s)
-    else:
-        alpha = math.pi + (phase - 2 * math.pi * s) / (2 * (1 - s))
+    alpha = np.where(phase < 2 * math.pi * s, phase / (2 * s),
+                     math.pi + (phase - 2 * math.pi * s) / (2 * (1 - s)))
     oval = gait.fore if leg in ("fl", "fr") else gait.hind
     # steering: one side strides shorter, the other longer
     oval = replace(oval, a=oval.a * (1 - SIDE[leg] * gait.steer))
@@ -143,7 +143,13 @@ def foot_target(gait, leg, phase):
     theta = gait.turn_fore if leg in ("fl", "fr") else gait.turn_hind
     if theta:
         x, z = math.cos(theta) * x - math.sin(theta) * z, math.cos(theta) * z + math.sin(theta) * x
-    return x, z
+    return _out(x), _out(z)
+
+
+def _out(x):
+    """A float for a 0-d result (rounded to 15 digits, without a negative zero), else the array."""
+    x = np.asarray(x)
+    return round(float(x), 15) + 0.0 if x.ndim == 0 else x
 
 
 class TrotController:
@@ -191,17 +197,19 @@ class TrotController:
         return 1.0 / (self.steps_per_period * self.timestep)
 
     def targets(self, k):
-        """The joint targets at step ``k`` (radians), in the order of ``self.names``."""
+        """The joint targets at step ``k`` (radians), in the order of ``self.names``:
+        ``(12,)``, or ``(12, n)`` for an array of ``n`` steps."""
         N, g = self.steps_per_period, self.gait
+        k = np.asarray(k)
         out = []
         for i, leg in enumerate(LEGS):
             # the step number becomes this leg's phase
             phase = 2 * math.pi * ((k + self.step_diff[i]) % N) / N
             out.extend(leg_ik(*foot_target(g, leg, phase), knee=KNEE[leg], leg=self.leg))
-        spine = g.spine_offset + g.spine_amplitude * math.sin(2 * math.pi * ((k + self.spine_diff) % N) / N)
-        tail = -g.tail_amplitude * math.sin(2 * math.pi * ((k + self.spine_diff) % N) / N)
-        out.extend([spine, tail, -spine, g.head_pitch])
-        return np.array(out)
+        wave = np.sin(2 * math.pi * ((k + self.spine_diff) % N) / N)
+        spine = g.spine_offset + g.spine_amplitude * wave
+        out.extend([spine, -g.tail_amplitude * wave, -spine, np.full(k.shape, g.head_pitch)])
+        return np.array(np.broadcast_arrays(*out), dtype=float)
 
     def __call__(self, data):
         """Write this step's targets into ``data.ctrl`` and count the step."""
@@ -215,11 +223,10 @@ class TrotController:
     def _check_ranges(self):
         lo, hi = self.model.actuator_ctrlrange[self.ids].T
         limited = np.asarray(self.model.actuator_ctrllimited, bool)[self.ids]
-        for k in range(self.steps_per_period):
-            q = self.targets(k)
-            out = limited & ((q < lo - 1e-12) | (q > hi + 1e-12))
-            if np.any(out):
-                i = int(np.argmax(out))
-                raise ValueError(f"gait {self.gait}: the target {np.degrees(q[i]):.4g} deg of actuator "
-                                 f"{self.names[i]!r} at step {k} of the period is outside its ctrlrange "
-                                 f"[{np.degrees(lo[i]):.4g}, {np.degrees(hi[i]):.4g}] deg")
+        q = self.targets(np.arange(self.steps_per_period))           # a whole period at once
+        out = limited[:, None] & ((q < lo[:, None] - 1e-12) | (q > hi[:, None] + 1e-12))
+        if np.any(out):
+            i, k = np.unravel_index(np.argmax(out), out.shape)
+            raise ValueError(f"gait {self.gait}: the target {np.degrees(q[i, k]):.4g} deg of actuator "
+                             f"{self.names[i]!r} at step {k} of the period is outside its ctrlrange "
+                             f"[{np.degrees(lo[i]):.4g}, {np.degrees(hi[i]):.4g}] deg")
