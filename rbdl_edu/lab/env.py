@@ -30,7 +30,7 @@ interface of :mod:`rbdl_edu.lab.engine` (the tests pass MuJoCo through
 is imported), wrapped as gymnasium wraps every environment.
 
 There is no on-screen rendering (``render_mode`` must be ``None``): no window, no GLFW; draw
-the logged poses with :mod:`rbdl_edu.viz` instead.
+the logged poses with the book's 3D views (the ``viz`` package) instead.
 
 >>> GAIT_ACTION[0], len(GAIT_ACTION)
 (('freq', 1.5, 0.5), 8)

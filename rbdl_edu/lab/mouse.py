@@ -165,7 +165,8 @@ class TrotController:
         Link lengths for the inverse kinematics (the model's, see ``mouse.xml``).
 
     Call it once per simulation step, ``controller(data)``: it writes ``data.ctrl`` and
-    counts the step. ``targets(k)`` gives the targets of step ``k`` without side effects.
+    counts the step. ``targets(k)`` gives the targets of step ``k`` without side effects;
+    ``table`` ``(12, steps_per_period)`` holds a whole period of them (what the call reads).
     """
 
     def __init__(self, model, gait=Gait(), leg=LEG):
@@ -189,6 +190,8 @@ class TrotController:
         # phases become whole numbers of steps
         self.step_diff = [round(N * p / (2 * math.pi)) for p in gait.phases]
         self.spine_diff = round(N * gait.spine_phase / (2 * math.pi))
+        # the targets repeat every period: compute one period once, check it, look it up
+        self.table = self.targets(np.arange(N))
         self._check_ranges()
 
     @property
@@ -213,7 +216,7 @@ class TrotController:
 
     def __call__(self, data):
         """Write this step's targets into ``data.ctrl`` and count the step."""
-        data.ctrl[self.ids] = self.targets(self.step)
+        data.ctrl[self.ids] = self.table[:, self.step % self.steps_per_period]
         self.step += 1
 
     def reset(self):
@@ -223,7 +226,7 @@ class TrotController:
     def _check_ranges(self):
         lo, hi = self.model.actuator_ctrlrange[self.ids].T
         limited = np.asarray(self.model.actuator_ctrllimited, bool)[self.ids]
-        q = self.targets(np.arange(self.steps_per_period))           # a whole period at once
+        q = self.table                                               # a whole period
         out = limited[:, None] & ((q < lo[:, None] - 1e-12) | (q > hi[:, None] + 1e-12))
         if np.any(out):
             i, k = np.unravel_index(np.argmax(out), out.shape)
