@@ -217,6 +217,11 @@ def test_gaits_out_of_range_are_refused():
         TrotController(model, Gait(fore=Oval(0.0, -0.065, a=0.03)))
     with pytest.raises(ValueError, match="ctrlrange"):
         TrotController(model, Gait(turn_fore=-0.8))
+    trot = TrotController(model, Gait())
+    trot.step = 50
+    with pytest.raises(ValueError, match="ctrlrange"):
+        trot.set_gait(Gait(turn_hind=1.0))
+    assert trot.gait == Gait() and trot.step == 50 and trot.table.shape == (12, 133)   # unchanged
     for bad in (dict(freq=0.0), dict(swing=1.0), dict(steer=1.0), dict(phases=(0, 1))):
         with pytest.raises(ValueError):
             Gait(**bad)
@@ -274,6 +279,21 @@ def test_imu_frequency_is_the_gait_frequency(flat_walk):
     # pitch follows each pair's step: twice per period
     assert dominant[0] == pytest.approx(trot.frequency, abs=1e-9)
     assert dominant[1] == pytest.approx(2 * trot.frequency, abs=1e-9)
+
+
+@pytest.mark.parametrize("steer", [0.2, -0.2])
+def test_steer_turns_the_mouse(steer):
+    # positive steer: the left legs stride shorter, the right ones longer: a turn to the left
+    engine = ENGINE_FOR_WALKING
+    model = engine.load_model(scene_path("flat"))
+    data = engine.Data(model)
+    engine.reset(model, data, "stand")
+    log = SensorLog(model, ["com_pos", "com_quat"])
+    run(engine, model, data, TrotController(model, Gait(steer=steer)), 5.0, log)
+    w, x, y, z = log["com_quat"][-1]
+    heading = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))     # yaw of the body
+    assert np.sign(heading) == np.sign(steer) and abs(heading) > 0.1       # MuJoCo: 0.22, 0.28 rad
+    assert np.sign(log["com_pos"][-1, 1]) == np.sign(steer)
 
 
 def test_run_reports_speed_and_logs_every_nth_step():

@@ -180,7 +180,9 @@ class TrotController:
 
     def set_gait(self, gait):
         """Switch to ``gait`` at the same fraction of the period (the legs do not jump in
-        phase); check a whole period of its targets against the actuators' ranges."""
+        phase); check a whole period of its targets against the legs' reach and the
+        actuators' ranges. A gait that fails leaves the controller as it was."""
+        before = dict(self.__dict__)
         old = getattr(self, "steps_per_period", None)
         self.gait = gait
         N = max(2, round(1.0 / (gait.freq * self.timestep)))
@@ -190,9 +192,13 @@ class TrotController:
         # phases become whole numbers of steps
         self.step_diff = [round(N * p / (2 * math.pi)) for p in gait.phases]
         self.spine_diff = round(N * gait.spine_phase / (2 * math.pi))
-        # the targets repeat every period: compute one period once, check it, look it up
-        self.table = self.targets(np.arange(N))
-        self._check_ranges()
+        try:
+            # the targets repeat every period: compute one period once, check it, look it up
+            self.table = self.targets(np.arange(N))
+            self._check_ranges()
+        except ValueError:
+            self.__dict__.update(before)
+            raise
 
     @property
     def frequency(self):
