@@ -380,7 +380,8 @@ def test_env_episode_return_is_the_distance():
     env = gymnasium.make(ENV_ID, engine=ENGINE_FOR_WALKING, episode_seconds=3.0)
     obs, info = env.reset(seed=7)
     u = env.unwrapped
-    assert obs.shape == (u.model.nsensordata,) and u.sensor_slices["imu_gyro"].stop - u.sensor_slices["imu_gyro"].start == 3
+    assert obs.shape == (u.model.nsensordata,)
+    np.testing.assert_array_equal(obs[u.sensor_slices["imu_gyro"]], u.data.sensor("imu_gyro"))
     x0, total, steps = info["x"], 0.0, 0
     while True:
         obs, reward, terminated, truncated, info = env.step(np.zeros(len(GAIT_ACTION), np.float32))

@@ -17,8 +17,8 @@ truncated      ``episode_seconds`` of simulated time have passed
 
 One environment step lasts ``control_dt`` seconds (``round(control_dt / timestep)``
 simulation steps). ``reset`` puts the mouse in the keyframe ``"stand"`` (where the trot
-begins) with small random joint velocities (``noise``, from the environment's seeded
-random generator, so a seed repeats an episode exactly).
+begins) with small random velocities of the joints below the free one (``noise``, from the
+environment's seeded random generator, so a seed repeats an episode exactly).
 
 **Engine.** The default engine is rbdl_edu itself. It does not simulate contacts yet (the
 soft-contact chapter), and a mouse without contacts falls through the ground, so until
@@ -56,7 +56,7 @@ GAIT_ACTION = (
     ("fore_z0", -0.045, 0.005),     # fore ovals' centre below the shoulders, m
     ("hind_z0", -0.05, 0.005),      # hind ovals' centre below the hips, m
     ("swing", 0.4, 0.1),            # fraction of the period in the air: 0.3 ... 0.5
-    ("spine_amplitude", 0.0, 0.3),  # spine swing, rad (negative: the other phase)
+    ("spine_amplitude", 0.0, 0.3),  # spine swing, rad (negative: the other phase); the tail follows
     ("steer", 0.0, 0.2),            # left strides shorter (positive) or longer
 )
 
