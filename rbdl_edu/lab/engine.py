@@ -83,6 +83,10 @@ def run(engine, model, data, controller, seconds, log=None, every=1, progress=Fa
     -------
     float: simulated seconds per wall-clock second of the run.
 
+    ``run`` checks nothing about contacts (it also runs a pendulum): on an engine without
+    them the mouse falls through the floor. :class:`~rbdl_edu.lab.env.MouseEnv` refuses such
+    an engine (:func:`require_contacts`).
+
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_model("<mujoco><worldbody><body><joint/><geom size='.1'/></body></worldbody></mujoco>")
     >>> data = rbd.Data(model)
