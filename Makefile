@@ -47,6 +47,7 @@ course: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
+	$(PY) benchmarks/bench_mouse.py
 
 clean:
 	rm -rf _build _offline $(VENV)
