@@ -43,7 +43,7 @@ import numpy as np
 
 from .actuation import clamped_ctrl, gain_input, unlimited_force
 from .enums import BIAS_AFFINE, FREE, GAIN_AFFINE, HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON
-from .factor import ancestors
+from .factor import ancestors, tree_pattern
 from .fluid_vel import fluid_vel
 from .memo import per_model
 from .passive import damper_slope
@@ -147,22 +147,6 @@ def _saturated(model, data, u):
 
 
 @per_model
-def tree_pattern(model):
-    """``(nv, nv)`` bool: True where ``M`` can be nonzero, for dofs ``i, j`` one of which is
-    an ancestor of the other (MuJoCo's sparsity of ``M`` and ``qDeriv``).
-
-    >>> from rbdl_edu.models import auto_tree
-    >>> tree_pattern(auto_tree(3, bf=2)).astype(int)        # dofs 1 and 2 are siblings
-    array([[1, 1, 1],
-           [1, 1, 0],
-           [1, 0, 1]])
-    """
-    P = np.zeros((model.nv, model.nv), dtype=bool)
-    for i in range(model.nv):
-        P[i, list(ancestors(model, i))] = True
-    return P | P.T
-
-
 def is_free_body(model, body):
     """True for a *standalone free body*: ``body`` has one joint, a free one, and no body
     below it has a joint, so its 6 dofs form a tree of their own (bodies welded below it

@@ -43,6 +43,23 @@ def ancestors(model, i):
     return tuple(chain)
 
 
+@per_model
+def tree_pattern(model):
+    """``(nv, nv)`` bool: True where ``M`` can be nonzero, for dofs ``i, j`` one of which is
+    an ancestor of the other (MuJoCo's sparsity of ``M`` and ``qDeriv``).
+
+    >>> from rbdl_edu.models import auto_tree
+    >>> tree_pattern(auto_tree(3, bf=2)).astype(int)        # dofs 1 and 2 are siblings
+    array([[1, 1, 1],
+           [1, 1, 0],
+           [1, 0, 1]])
+    """
+    P = np.zeros((model.nv, model.nv), dtype=bool)
+    for i in range(model.nv):
+        P[i, list(ancestors(model, i))] = True
+    return P | P.T
+
+
 def layout(model):
     """Start address of each row, ``Madr (nv,)`` (``model.dof_Madr``), and the total size ``nM``.
 

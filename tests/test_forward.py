@@ -138,3 +138,20 @@ def test_rollout_records_what_step_computes():
     np.testing.assert_array_equal(data2.qpos, traj.qpos[-1])
     with pytest.raises(ValueError, match=r"\(300, 1\)"):
         rbd.rollout(model, data, 300, control=np.zeros((299, 1)))
+
+
+def test_tendon_armature_between_trees_is_dropped_as_mujoco_does():
+    """MuJoCo 4.0 keeps M tree-sparse: a tendon's armature a JᵀJ counts only where two dofs
+    share a branch (here: two pendulums in two trees, coupled by a fixed tendon)."""
+    xml = """<mujoco><worldbody><body><joint name="a" axis="0 1 0"/><geom size=".1" pos="0 0 -1"/></body>
+        <body pos="1 0 0"><joint name="b" axis="0 1 0"/><geom size=".1" pos="0 0 -1"/></body></worldbody>
+        <tendon><fixed armature="0.3"><joint joint="a" coef="1"/><joint joint="b" coef="1"/></fixed></tendon></mujoco>"""
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    d.qpos[:] = data.qpos[:] = [0.3, -0.2]
+    mujoco.mj_forward(m, d)
+    rbd.forward(model, data)
+    np.testing.assert_allclose(data.qacc, d.qacc, rtol=1e-12)
+    assert data.qM[0, 1] == 0
