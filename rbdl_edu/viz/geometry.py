@@ -74,29 +74,36 @@ def hfield_mesh(model, g, mat):
     """A height field geom as a solid (a :class:`pythreejs.Mesh` in the geom's frame): its
     surface, two flat-shaded triangles per grid cell cut along the diagonal its collision
     prisms use (:mod:`rbdl_edu.collision.hfield`), walls down to the base's bottom
-    ``z = -base_z`` all round, and the bottom (a 3 x 4 grid: 12 + 20 + 2 triangles).
+    ``z = -base_z`` all round, and the bottom (a 3 x 4 grid: 12 + 20 + 10 triangles): a
+    closed surface, every triangle facing out.
 
     >>> from rbdl_edu.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 1, 0.2, 0.1], 3, 4); _ = s.add_geom(0, "hfield", None, hfield="h")
     >>> hfield_mesh(s.compile(), 0, material((1, 1, 1, 1))).geometry.attributes["position"].array.shape
-    (102, 3)
+    (126, 3)
     """
     from ..collision.hfield import hfield_grid
     h = int(model.geom_dataid[g])
     x, y, z = hfield_grid(model, h)
     base = float(model.hfield_size[h][3])
-    V = lambda i, j: [x[j], y[i], z[i, j]]                      # noqa: E731 (a grid vertex)
-    B = lambda i, j: [x[j], y[i], -base]                        # noqa: E731 (below it, at the bottom)
+
+    def top(i, j):                                              # grid vertex (row i, column j)
+        return [x[j], y[i], z[i, j]]
+
+    def bottom(i, j):                                           # below it, on the base's bottom
+        return [x[j], y[i], -base]
     tri = []
     for i in range(len(y) - 1):                                 # the surface, cell by cell
         for j in range(1, len(x)):
-            tri += [[V(i + 1, j - 1), V(i, j - 1), V(i + 1, j)], [V(i, j - 1), V(i, j), V(i + 1, j)]]
-    ring = [(0, j) for j in range(len(x))] + [(i, len(x) - 1) for i in range(1, len(y))] + \
-        [(len(y) - 1, j) for j in range(len(x) - 2, -1, -1)] + [(i, 0) for i in range(len(y) - 2, -1, -1)]
-    for (i0, j0), (i1, j1) in zip(ring[:-1], ring[1:]):        # the walls, counterclockwise
-        tri += [[V(i0, j0), B(i0, j0), B(i1, j1)], [V(i0, j0), B(i1, j1), V(i1, j1)]]
-    n0, n1 = len(y) - 1, len(x) - 1
-    tri += [[B(0, 0), B(n0, 0), B(n0, n1)], [B(0, 0), B(n0, n1), B(0, n1)]]   # the bottom
+            tri += [[top(i + 1, j - 1), top(i, j - 1), top(i + 1, j)], [top(i, j - 1), top(i, j), top(i + 1, j)]]
+    # the border, counterclockwise seen from above: a wall on each segment, and a fan from
+    # the bottom's center
+    nr, nc = len(y) - 1, len(x) - 1
+    ring = [(0, j) for j in range(nc + 1)] + [(i, nc) for i in range(1, nr + 1)] + \
+        [(nr, j) for j in range(nc - 1, -1, -1)] + [(i, 0) for i in range(nr - 1, -1, -1)]
+    for p, q in zip(ring[:-1], ring[1:]):
+        tri += [[top(*p), bottom(*p), bottom(*q)], [top(*p), bottom(*q), top(*q)],
+                [[0.0, 0.0, -base], bottom(*q), bottom(*p)]]
     tri = np.array(tri, dtype=float)                            # (m, 3, 3), outward normals
     n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
     n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
