@@ -15,21 +15,27 @@ holds the triangles ``(c-1, r+1), (c-1, r), (c, r+1)`` and ``(c-1, r), (c, r+1),
 Collision with a convex geom ``g2`` then takes three steps, in the height field's frame:
 
 1. **Bounds.** ``g2``'s bounding box along the height field's axes comes from its support
-   function, :math:`[-s(-e_k)\cdot e_k,\ s(e_k)\cdot e_k]`; if it misses the height field's
+   function, :math:`[e_k\cdot s(-e_k),\ e_k\cdot s(e_k)]`; if it misses the height field's
    box (grown by the margin), there is no contact.
 2. **Sub-grid.** Only the cells under that box (grown by the margin) can touch; a prism
    whose three top vertices all lie lower than the box's bottom minus the margin is
    skipped too.
-3. **Prism by prism**, the signed distance of the prism and ``g2`` by GJK/EPA
-   (:func:`~rbdl_edu.collision.convex.core_distance`, on the *cores* of spheres and
-   capsules): each prism closer than the margin gives one contact, its point midway
-   between the two witness points and its normal from the height field towards ``g2``.
-   At most ``MAXCONPAIR = 50`` contacts, in the order rows, columns, triangles.
+3. **Prism by prism**, the signed distance of the prism and ``g2`` (:func:`prism_distance`):
+   each prism closer than the margin gives one contact, its point midway between the two
+   witness points and its normal from the height field towards ``g2``. At most
+   ``MAXCONPAIR = 50`` contacts, in the order rows, columns, triangles.
 
-So a sphere resting on a flat patch gets one contact per prism it overlaps, all with the
-same normal; where it sits over a prism's *edge*, the shortest way out of that prism may
-be sideways through its vertical wall: MuJoCo reports these contacts too (they hold the
-sphere no worse than the terrain's own triangles do, and they vanish as it rolls on).
+Each contact is the exact distance (or penetration) of one prism alone. A sphere resting
+on a flat patch gets one contact per prism it overlaps, all with the same normal; near a
+prism's vertical wall the shortest way out of that prism may be sideways, through the
+wall, and a geom over an edge that two prisms share gets a contact from each. MuJoCo
+reports them the same way (``tests/test_hfield_collision.py``, which also says where
+MuJoCo's box and mesh contacts are not exact and ours are).
+
+A sphere is its center swollen by its radius, and the distance from a point to a prism
+has a short closed form (:func:`point_prism`); capsules (a swollen segment), boxes,
+meshes, ellipsoids and cylinders go through GJK/EPA
+(:func:`~rbdl_edu.collision.convex.core_distance`).
 """
 from __future__ import annotations
 
@@ -111,13 +117,6 @@ def prism_distance(model, gpos, gmat, g1, top, base, g2):
     return dist - r2, n, a, b - r2 * n
 
 
-def _closest_on_segment(p, a, b):
-    """The point of segment ``ab`` closest to ``p``: :math:`a + t(b - a)`, :math:`t` clamped to [0, 1]."""
-    e = b - a
-    t = np.clip((p - a) @ e / (e @ e), 0.0, 1.0) if e @ e > 0 else 0.0
-    return a + t * e
-
-
 def _in_triangle_xy(q, T):
     """True if the point ``q`` lies over the triangle ``T (3, 3)`` (in x, y; edges included)."""
     s = [(T[j, 0] - T[i, 0]) * (q[1] - T[i, 1]) - (T[j, 1] - T[i, 1]) * (q[0] - T[i, 0])
@@ -145,7 +144,8 @@ def point_prism(p, top, base):
     """
     bottom = top * [1.0, 1.0, 0.0] - [0.0, 0.0, base]
     # outward normals and offsets of the five planes
-    n_top = np.cross(top[1] - top[0], top[2] - top[0])
+    u, v = top[1] - top[0], top[2] - top[0]
+    n_top = np.array([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]])
     n_top = n_top / np.linalg.norm(n_top) * np.sign(n_top[2])
     normals, offsets = [n_top, np.array([0.0, 0.0, -1.0])], [n_top @ top[0], base]
     for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
@@ -158,7 +158,7 @@ def point_prism(p, top, base):
     f = int(np.argmax(s))
     if s[f] <= 0:                                               # inside: out through face f
         return float(s[f]), normals[f], p - s[f] * normals[f]
-    # outside: the nearest of the faces p projects into and of the nine edges
+    # outside: the nearest of the faces p projects into ...
     candidates = [q for q in (p - s[0] * normals[0], p - s[1] * normals[1]) if _in_triangle_xy(q, top)]
     for w, (i, j) in enumerate(((0, 1), (1, 2), (2, 0))):
         q = p - s[2 + w] * normals[2 + w]                       # on the plane of wall (i, j)
@@ -166,9 +166,11 @@ def point_prism(p, top, base):
         t = (q - top[i])[:2] @ e[:2] / (e[:2] @ e[:2])
         if 0 <= t <= 1 and -base <= q[2] <= top[i, 2] + t * e[2]:
             candidates.append(q)
-        candidates += [_closest_on_segment(p, top[i], top[j]), _closest_on_segment(p, bottom[i], bottom[j])]
-    candidates += [_closest_on_segment(p, bottom[i], top[i]) for i in range(3)]
-    Q = np.array(candidates)
+    # ... and of the nine edges a + t e, with t = (p - a)·e / e·e clamped to [0, 1]
+    A = np.concatenate([top, bottom, bottom])
+    E = np.concatenate([np.roll(top, -1, axis=0) - top, np.roll(bottom, -1, axis=0) - bottom, top - bottom])
+    t = np.clip(np.einsum("ij,ij->i", p - A, E) / np.einsum("ij,ij->i", E, E), 0.0, 1.0)
+    Q = np.concatenate([np.reshape(candidates, (-1, 3)), A + t[:, None] * E])
     q = Q[np.argmin(np.linalg.norm(Q - p, axis=1))]
     dist = float(np.linalg.norm(p - q))
     return dist, ((p - q) / dist if dist > 0 else normals[f]), q
