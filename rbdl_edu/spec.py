@@ -97,8 +97,8 @@ class ModelSpec:
     ``option`` keywords are :class:`~rbdl_edu.model.Option` fields (``gravity``,
     ``timestep``, ``integrator``, ...)."""
 
-    KINDS = ("body", "joint", "geom", "site", "mesh", "hfield", "mat", "pair", "exclude", "eq", "tendon",
-             "actuator", "sensor", "key")
+    KINDS = ("body", "joint", "geom", "site", "mesh", "hfield", "mat", "pair", "exclude", "eq",
+             "tendon", "actuator", "sensor", "key")
 
     def __init__(self, gravity=(0.0, 0.0, -9.81), timestep=0.002, name="", **option):
         self.option = dict(gravity=asarray(gravity), timestep=timestep, **option)
@@ -203,8 +203,10 @@ class ModelSpec:
         height field, as MuJoCo's compiler does: ``(radius_x, radius_y, elevation_z / 4 +
         base_z / 2)``; the ``size`` given is ignored."""
         code = _code(GEOM_NAMES, type, "geom type")
-        if (code == HFIELD) != (hfield is not None and hfield != -1):
-            raise ValueError(f"geom {name!r}: a height field geom needs an hfield, and only it")
+        if (code == HFIELD) != (hfield is not None and hfield != -1) or \
+                (code == HFIELD and mesh is not None and mesh != -1):
+            raise ValueError(f"geom {name!r}: a height field geom needs an hfield (and no mesh), "
+                             "and only it")
         dataid = self.id("mesh", mesh)
         if code == HFIELD:
             dataid = self.id("hfield", hfield)

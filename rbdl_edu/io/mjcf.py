@@ -333,9 +333,7 @@ class MJCFCompiler:
             pos, quat, size = self._fromto(g, kind, size)
         dataid = -1
         if kind == "hfield":
-            dataid = hfield_geom(self, g)
-            size = self.spec.objects["hfield"][dataid]["size"]    # MuJoCo's geom size of it:
-            size = np.array([size[0], size[1], 0.25 * size[2] + 0.5 * size[3]])
+            dataid, size = hfield_geom(self, g)
         elif g.has("hfield"):
             raise g.error(f"hfield given for a geom of type {kind!r}", "hfield")
         if kind == "mesh":

@@ -148,8 +148,11 @@ def load_hfields(compiler):
 
 
 def hfield_geom(compiler, g):
-    """The height field id of the geom element ``g`` (``type="hfield"``), which must name one."""
+    """``(id, size)`` of the height field the geom element ``g`` (``type="hfield"``) names,
+    with MuJoCo's geom size of it: ``(radius_x, radius_y, elevation_z / 4 + base_z / 2)``."""
     name = g.get("hfield")
     if name not in compiler.hfield_id:
         raise g.error(f"unknown hfield {name!r}" if name else "a height field geom needs hfield=", "hfield")
-    return compiler.hfield_id[name]
+    k = compiler.hfield_id[name]
+    radius_x, radius_y, elevation_z, base_z = compiler.spec.objects["hfield"][k]["size"]
+    return k, np.array([radius_x, radius_y, 0.25 * elevation_z + 0.5 * base_z])
