@@ -25,6 +25,12 @@ Collision with a convex geom ``g2`` then takes three steps, in the height field'
    witness points and its normal from the height field towards ``g2``. At most
    ``MAXCONPAIR = 50`` contacts, in the order rows, columns, triangles.
 
+The margin enters as in the MuJoCo 4.0.0 binary, found by probing it: the true distance
+of every prism closer than the margin is reported, and both culling steps grow by the
+margin. (MuJoCo's engine source of August 2026 raises the prisms by the margin and swells
+the geom by half of it instead, which would report other distances; the binary is the
+oracle.)
+
 Each contact is the exact distance (or penetration) of one prism alone. A sphere resting
 on a flat patch gets one contact per prism it overlaps, all with the same normal; near a
 prism's vertical wall the shortest way out of that prism may be sideways, through the
