@@ -30,13 +30,13 @@ from mujoco_oracle import compare_dynamics, compare_fields
 
 import rbdl_edu as rbd
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.lab import (LEG, LEGS, NEEDS_HFIELD, SCENES, Gait, Oval, SensorLog, TrotController,
+from rbdl_edu.lab import (LEG, LEGS, SCENES, Gait, Oval, SensorLog, TrotController,
                           foot_target, leg_fk, leg_ik, run, scene_path, simulates_contacts)
 from rbdl_edu.lab.env import ENV_ID, GAIT_ACTION, MouseEnv, gait_from_action
 from rbdl_edu.lab.mouse import KNEE
 
-# the scenes rbdl_edu compiles today; "terrain" joins when height fields are merged
-RBD_SCENES = ["mouse"] + [s for s in SCENES if s not in NEEDS_HFIELD]
+# the mouse and every scene compile in rbdl_edu as in MuJoCo
+RBD_SCENES = ["mouse"] + list(SCENES)
 # the engine that walks the mouse: MuJoCo until rbdl_edu simulates contacts
 ENGINE_FOR_WALKING = MUJOCO
 
@@ -55,16 +55,12 @@ def test_mouse_and_scenes_compile_as_in_mujoco(scene):
     compare_dynamics(model, m, seed=len(scene), trials=2)
 
 
-@pytest.mark.parametrize("scene", sorted(NEEDS_HFIELD))
-def test_height_field_scenes_in_mujoco(scene):
-    # MuJoCo only until the height-field branch is merged (then: move the scene to RBD_SCENES)
-    m = mujoco.MjModel.from_xml_path(str(scene_path(scene)))
-    assert m.nhfield == 1 and (m.hfield_nrow[0], m.hfield_ncol[0]) == (5, 121)
-    h = m.hfield_data.reshape(5, 121)
+def test_terrain_is_a_height_field_of_waves():
+    model = rbd.load_model(scene_path("terrain"))
+    assert model.nhfield == 1 and (model.hfield_nrow[0], model.hfield_ncol[0]) == (5, 121)
+    h = model.hfield_data.reshape(5, 121)
     assert h.min() == 0 and np.isclose(h.max(), 1, atol=1e-6)       # normalized, as documented
     assert np.all(h == h[0]) and h[0, 0] == 0                       # waves across the path, from level ground
-    with pytest.raises(rbd.ModelError, match="hfield"):             # rbdl_edu refuses it clearly, for now
-        rbd.load_model(scene_path(scene))
 
 
 def test_sensors_at_the_standing_pose_match_mujoco():

@@ -13,8 +13,8 @@
                                        import it from its module)
 =====================================  ==========================================================
 
-The model and its scenes are MJCF files in ``models/mouse/`` (:data:`SCENES`). Scenes in
-:data:`NEEDS_HFIELD` use a height field, which rbdl_edu's compiler does not read yet.
+The model and its scenes are MJCF files in ``models/mouse/`` (:data:`SCENES`); the undulating
+terrain is a height field.
 
 >>> from rbdl_edu.lab import SCENES, scene_path
 >>> sorted(SCENES)
@@ -43,8 +43,6 @@ SCENES = {
     "ellipsoids": "scene_ellipsoids.xml",   # flat ellipsoid humps
     "capsules": "scene_capsules.xml",       # round bars (capsules) across the path
 }
-#: scenes with a height field (rbdl_edu reads them once height fields are merged)
-NEEDS_HFIELD = frozenset({"terrain"})
 
 
 def scene_path(name):
@@ -56,6 +54,6 @@ def scene_path(name):
     return MODEL_DIR / SCENES[name]
 
 
-__all__ = ["SCENES", "NEEDS_HFIELD", "MODEL_DIR", "scene_path", "Leg", "LEG", "leg_fk", "leg_ik",
+__all__ = ["SCENES", "MODEL_DIR", "scene_path", "Leg", "LEG", "leg_fk", "leg_ik",
            "workspace", "LEGS", "Oval", "Gait", "foot_target", "TrotController", "SensorLog",
            "simulates_contacts", "require_contacts", "run"]
