@@ -69,8 +69,9 @@ class Data:
     ============================  ===========================================================
 
     ``qacc_warmstart (nv,)`` is part of the state: the last step's ``qacc``, where the
-    constraint solver starts. ``warning`` lists what went wrong (a diverging simulation),
-    each with its time.
+    constraint solver starts. ``warning`` lists what went wrong, each with its time: a
+    diverging simulation (:class:`~rbdl_edu.forward.Divergence`), an ``implicitfast`` step
+    whose :math:`M - hD` was not positive definite (:class:`~rbdl_edu.integrators.InertiaWarning`).
     """
 
     def __init__(self, model):

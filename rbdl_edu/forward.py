@@ -58,7 +58,7 @@ from .comframe import com_pos, to_cframe
 from .constraint import jdotv, make_constraint
 from .crba import crba
 from .enums import WRAP_SITE
-from .factor import factor_ltdl, solve_ltdl, to_tree_sparse
+from .factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from .impedance import reference
 from .kinematics import kinematics
 from .passive import apply_ft, damper_slope, passive
@@ -104,23 +104,22 @@ def position(model, data):
 
 
 def mass_matrix(model, data):
-    r""":math:`M(q)` by CRBA, plus each tendon's armature :math:`a\,J^T J` (``qM (nv, nv)``), and
-    its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb`` and ``mj_factorM``)."""
+    r""":math:`M(q)` by CRBA, plus each tendon's armature :math:`a\,J^T J` where it falls inside
+    M's tree pattern (MuJoCo 4.0 drops the coupling between branches, so M stays
+    tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
+    and ``mj_factorM``)."""
     M = crba(model, data.qpos)
     for t in np.flatnonzero(model.tendon_armature > 0):
         if np.any(model.wrap_type[model.tendon_adr[t]:model.tendon_adr[t] + model.tendon_num[t]] == WRAP_SITE):
             raise NotImplementedError(f"tendon {model.tendon_names[t] or t}: armature on a spatial tendon "
                                       "(its velocity-product force) is not simulated")
-        M = M + model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t])
+        M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
 
 
 def solve_M(model, data, f):
-    """:math:`M^{-1} f` from the factor (dense when tendon armature couples branches of the
-    tree, which the tree-sparse factor cannot hold)."""
-    if np.any(model.tendon_armature > 0):
-        return np.linalg.solve(data.qM, f)
+    """:math:`M^{-1} f` from the tree-sparse factor ``qLD`` (MuJoCo's ``mj_solveM``)."""
     return solve_ltdl(model, data.qLD, f)
 
 
@@ -190,9 +189,16 @@ def discrete_acc(model, data):
             return data.qacc
         f = data.qM @ data.qacc + h * damper_slope(model, data.qvel) * data.qacc
     elif name == "implicitfast":
-        from .integrators import velocity_derivative
-        D = velocity_derivative(model, data)
-        f = (data.qM - h * (D + D.T) / 2) @ data.qacc
+        # as the integrator: the symmetric D, then each standalone free body's own block
+        from .derivative_vel import free_bias_vel, free_body_joints, smooth_vel
+        qDeriv = smooth_vel(model, data)
+        D = (qDeriv + qDeriv.T) / 2
+        blocks = [slice(model.jnt_dofadr[j], model.jnt_dofadr[j] + 6) for j in free_body_joints(model)]
+        for d in blocks:
+            D[d, :], D[:, d] = 0.0, 0.0
+        f = (data.qM - h * D) @ data.qacc
+        for j, d in zip(free_body_joints(model), blocks):
+            f[d] = (data.qM[d, d] - h * (qDeriv[d, d] - free_bias_vel(model, data, j))) @ data.qacc[d]
     else:
         raise NotImplementedError(f"invdiscrete with the {name} integrator (MuJoCo refuses RK4)")
     return np.linalg.solve(data.qM, f)
