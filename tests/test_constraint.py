@@ -309,3 +309,25 @@ def test_limit_sensors_need_a_limit():
         rbd.load_model(xml.format('<jointlimitfrc joint="j"/>'))
     with pytest.raises(rbd.ModelError, match="tendonlimitpos> sensor needs a limited tendon"):
         rbd.load_model(xml.format('<tendonlimitpos tendon="t"/>'))
+
+
+@pytest.mark.parametrize("integrator", ["Euler", "implicitfast"])
+def test_discrete_inverse_dynamics(integrator):
+    """``<flag invdiscrete="enable"/>``: ``qacc`` is read as the integrator's (implicit joint
+    damping; implicitfast's velocity derivatives, a free body's own block) as MuJoCo does."""
+    xml = f"""<mujoco><option integrator="{integrator}"><flag invdiscrete="enable"/></option><worldbody>
+      <geom type="plane" size="5 5 .1"/><body pos="0 0 .12"><joint name="s" type="slide" axis="0 0 1" damping="3"/>
+      <joint axis="0 1 0" damping="2" range="-30 30"/><geom type="box" size=".2 .1 .1"/>
+      <body pos=".3 0 0"><joint axis="0 1 0" damping="1" frictionloss=".5"/>
+      <geom type="capsule" fromto="0 0 0 .3 0 0" size=".05"/></body></body>
+      <body pos="1 0 .1"><freejoint/><geom size=".1"/></body></worldbody>
+      <actuator><motor joint="s"/><velocity joint="s" kv="3"/></actuator></mujoco>"""
+    m, model = both(xml)
+    rng = np.random.default_rng(9)
+    for d in states(xml, rng, nstep=60, every=20):
+        data = forward_both(m, d, model)
+        assert d.ncon > 0
+        d.qacc[:] = data.qacc = rng.normal(size=m.nv)
+        mujoco.mj_inverse(m, d)
+        rbd.inverse(model, data)
+        assert relerr(data.qfrc_inverse, d.qfrc_inverse) <= 1e-9
