@@ -4,7 +4,8 @@ sensors and inverse dynamics that read them.
 At states taken along MuJoCo trajectories, on canonical scenes (spheres, boxes and capsules
 resting and sliding on a plane and an incline, each cone, condim 1/3/4/6, stacked boxes,
 joint limits with a ball cone, tendon limits, friction loss, connect and weld loops between
-bodies and sites, explicit pairs with their own softness, margins and gaps) and on every
+bodies and sites, explicit pairs with their own softness, margins and gaps, a sphere, a
+capsule and a box on a height field) and on every
 gymnasium asset, both engines make the same contacts and rows (``ncon``, ``efc_type``,
 ``efc_id``; ``efc_J``, ``efc_pos``, ``efc_margin``, ``efc_diagA``, ``efc_R``, ``efc_D``,
 ``efc_KBIP``, ``efc_aref``, ``efc_b`` to 1e-9) and reach the same optimum (``qacc``,
@@ -16,6 +17,10 @@ Where we knowingly differ (and what the tests do):
 * ``efc_state``: when MuJoCo solves island by island (its default) it leaves ``efc_state``
   as the warm start computed it; ours is the state at the solution. States are compared
   with islands switched off in both engines.
+* height fields: a box (or mesh) on a height field without margin, MuJoCo's EPA stops early
+  and reports a shallower contact than the exact one we compute
+  (``tests/test_hfield_collision.py``); the terrain scene gives its box a 1e-9 margin, which
+  sends MuJoCo down its exact path, and a tight ``ccd_tolerance``.
 * gymnasium's ``point.xml``: its sphere rests exactly on the floor, ``dist = 0`` to the last
   bit, and whether it is a contact (``dist < margin = 0``) depends on the rounding of the
   pose (MuJoCo turns the hinge's quaternion into a matrix differently). States where the
@@ -102,6 +107,16 @@ MECHANISM = """<mujoco><option cone="elliptic"/><worldbody>{floor}
     <force site="sc"/><torque site="sc"/><force site="se"/><torque site="se"/>
     <jointlimitpos joint="h1"/><jointlimitvel joint="ball"/><jointlimitfrc joint="sl"/><jointlimitfrc joint="ball"/>
     <tendonlimitpos tendon="t2"/><tendonlimitvel tendon="t3"/><tendonlimitfrc tendon="t1"/></sensor></mujoco>"""
+#: a terrain: a sphere, a capsule and a box on a height field (tight ccd tolerance; the box with a
+#: 1e-9 margin, see below)
+TERRAIN = """<mujoco><option {} ccd_tolerance="1e-11" ccd_iterations="2000"/><asset>
+  <hfield name="h" nrow="4" ncol="5" size="1 1 .2 .1"
+    elevation="0 .2 .4 .1 0  .3 .5 .2 .1 0  .1 .2 .6 .3 .2  0 .1 .2 .1 0"/></asset><worldbody>
+  <geom type="hfield" hfield="h"/><body pos=".1 .1 .35"><freejoint/><geom size=".1"/></body>
+  <body pos="-.4 .2 .35"><freejoint/><geom type="capsule" size=".05 .1"/></body>
+  <body pos=".4 -.3 .35"><freejoint/><geom type="box" size=".08 .08 .08" margin="1e-9"/></body>
+  </worldbody></mujoco>"""
+CONTACTS.update(terrain=TERRAIN.format(""), terrain_elliptic=TERRAIN.format('cone="elliptic"'))
 SCENES = dict(CONTACTS, mechanism=MECHANISM.format(floor=FLOOR.format("")),
               mechanism_pyramidal=MECHANISM.format(floor=FLOOR.format("")).replace('cone="elliptic"', ""))
 
