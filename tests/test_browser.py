@@ -3,9 +3,12 @@
 The site in ``_build/html`` is served on 127.0.0.1 and every page is loaded with all
 other hosts blocked (and recorded). A page passes when it has no console error, no page
 error, no failed or 4xx/5xx request and no request off localhost, and every pythreejs view
-on it shows a picture (non-blank pixels). On the visualization appendix a ``jslink``-ed
-slider must change the view it is linked to, and an animation's play button must move the
-model (and pause must stop it).
+on it shows a picture (non-blank pixels) in which the model fills at least a quarter of the
+canvas (the box around what is drawn; for an animation, around everything drawn while it
+plays). A page must also read as typeset: no MathJax error, no raw ``$`` or TeX command
+(``\\frac``, ``\\dot``, ...) left in its text outside code, no empty table cell. On the
+visualization appendix a ``jslink``-ed slider must change the view it is linked to, and an
+animation's play button must move the model (and pause must stop it).
 
 If the site has not been built, this module builds it first (``tools/fetch_static.py`` and
 ``jupyter-book build . -W -n --keep-going``, as ``make book``); ``make test`` always builds
@@ -30,7 +33,9 @@ import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "_build" / "html"
+# another built site can be checked with RBDL_EDU_SITE=/path/to/html (the default is the one
+# `make book` builds; nothing is built for another site)
+SITE = Path(os.environ.get("RBDL_EDU_SITE", ROOT / "_build" / "html"))
 CHROMIUM = os.environ.get("RBDL_EDU_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -128,6 +133,65 @@ class Visit:
         self.context.close()
 
 
+def drawn_mask(png: bytes) -> np.ndarray:
+    """Pixels that differ clearly from the most common colour (the background), ``(h, w)``."""
+    a = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    colors, counts = np.unique(a.reshape(-1, 3), axis=0, return_counts=True)
+    return np.abs(a - colors[np.argmax(counts)]).sum(axis=2) > 40
+
+
+def coverage(mask: np.ndarray) -> float:
+    """Fraction of the canvas taken by the box around the drawn pixels.
+
+    >>> m = np.zeros((4, 4), bool); m[1, 1] = m[2, 2] = True
+    >>> coverage(m)
+    0.25
+    """
+    if not mask.any():
+        return 0.0
+    ys, xs = np.nonzero(mask)
+    return float((ys.max() - ys.min() + 1) * (xs.max() - xs.min() + 1) / mask.size)
+
+
+# Text a reader should never see: a `$` or a TeX command outside code (math that MathJax did
+# not get, e.g. a Markdown line that became a list item, or a table cell split at a `|`).
+RAW_TEX = r"""() => {
+  const skip = 'pre, code, script, style, mjx-container, .highlight, .output, .cell_output, textarea, '
+             + '.widget-htmlmath, .headerlink, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header';
+  const root = document.querySelector('article') || document.body;
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const bad = [];
+  while (walk.nextNode()) {
+    const node = walk.currentNode, el = node.parentElement;
+    if (!el || el.closest(skip)) continue;
+    if (/\$|\\[a-zA-Z]+/.test(node.textContent)) bad.push(node.textContent.trim().slice(0, 100));
+  }
+  return bad;
+}"""
+EMPTY_CELLS = r"""() => [...document.querySelectorAll('article table td')]
+  .filter(td => !td.closest('.output, .cell_output, pre') && td.textContent.trim() === ''
+                && !td.querySelector('img, svg, mjx-container'))
+  .map(td => td.closest('tr').textContent.trim().slice(0, 100))"""
+
+
+def view_coverage(page, view) -> float:
+    """How much of a 3D view's canvas the model takes (:func:`coverage`). A view with a play
+    button is played for two seconds and measured on everything it drew (then stopped)."""
+    canvas = view.locator("canvas, img").first
+    view.scroll_into_view_if_needed()
+    time.sleep(0.3)
+    mask = drawn_mask(canvas.screenshot())
+    box = page.locator(".widget-vbox").filter(has=page.locator(".widget-play")).filter(has=view)
+    if box.count():
+        buttons = box.last.locator(".widget-play button")
+        buttons.nth(0).click()                                    # play
+        for _ in range(8):
+            time.sleep(0.25)
+            mask |= drawn_mask(canvas.screenshot())
+        buttons.nth(2).click()                                    # stop
+    return coverage(mask)
+
+
 def blankness(png: bytes) -> float:
     """Fraction of pixels that differ clearly from the most common colour (the background)."""
     a = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).reshape(-1, 3).astype(int)
@@ -165,12 +229,30 @@ def test_page_loads_offline_without_errors(browser, server, path):
             time.sleep(0.2)
             drawn = blankness(view.screenshot())
             assert drawn > 0.002, f"{path}: 3D view {k} looks blank ({drawn:.2%} of pixels drawn)"
+            fills = view_coverage(v.page, view)
+            assert fills >= 0.25, f"{path}: the model in 3D view {k} fills only {fills:.0%} of its canvas"
         n_state = v.page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count()
         n_views = v.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
         if n_views:
             assert n_state == 1, f"{path} shows widgets but carries no widget state"
         assert not v.page.locator(".jupyter-widgets .widget-error, .jupyter-widgets-error-widget").count(), \
             f"{path}: a widget failed to render"
+    finally:
+        v.close()
+
+
+@pytest.mark.parametrize("path", site_pages())
+def test_page_reads_as_typeset(browser, server, path):
+    """What a reader sees as broken: MathJax errors, raw TeX in the text, empty table cells."""
+    v = Visit(browser, server, path)
+    try:
+        v.page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        assert v.page.locator("mjx-merror").count() == 0, \
+            f"{path}: MathJax errors: {v.page.locator('mjx-merror').all_inner_texts()}"
+        raw = v.page.evaluate(RAW_TEX)
+        assert raw == [], f"{path}: raw TeX in the text: {raw}"
+        empty = v.page.evaluate(EMPTY_CELLS)
+        assert empty == [], f"{path}: empty table cells in rows: {empty}"
     finally:
         v.close()
 
