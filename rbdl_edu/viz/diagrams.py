@@ -117,7 +117,7 @@ def joint_label(model, i):
     return "\n".join(rows) if rows else "welded"
 
 
-def draw_tree(model, ax=None, addresses=True, node_color="#f4e3c1", title=None):
+def draw_tree(model, ax=None, addresses=True, node_color="#f4e3c1", title=None, node_size=420):
     """Draw the kinematic tree: a numbered node per body (the world is 0), an edge to its
     parent labelled with the joints, and beside each node its name, ``λ(i) = body_parentid[i]``
     and its dof addresses. Returns the axes.
@@ -141,8 +141,9 @@ def draw_tree(model, ax=None, addresses=True, node_color="#f4e3c1", title=None):
                         textcoords="offset points", ha="right" if left else "left", va="center",
                         fontsize=7.5, color="#8a4b08")
     for i in range(model.nbody):
-        ax.scatter(*pos[i], s=420, color="0.85" if i == 0 else node_color, edgecolor="0.3", zorder=2)
-        ax.text(*pos[i], str(i), ha="center", va="center", fontsize=10, weight="bold", zorder=3)
+        ax.scatter(*pos[i], s=node_size, color="0.85" if i == 0 else node_color, edgecolor="0.3", zorder=2)
+        ax.text(*pos[i], str(i), ha="center", va="center", fontsize=10 * min(1.0, (node_size / 420) ** 0.5),
+                weight="bold", zorder=3)
         label = str(model.body_names[i])
         if addresses and i > 0:
             label += f"\nλ({i}) = {int(model.body_parentid[i])}\n{dof_label(model, i)}"
