@@ -9,6 +9,9 @@ r"""What the chapter notebooks share, so that each chapter starts with its ideas
                        paths leave (``0.5``, ``1.0``), simplified, element by element
 ``model_path(name)``   a model file of the repository's ``models/`` folder, wherever
                        the notebook runs (:func:`rbdl_edu.models.path`)
+``read_table(name)``   a measurement the book commits (``book/data/<name>.csv``):
+                       its header (machine, date, ...) and its rows
+``repo_path(*parts)``  a path in the repository (``repo_path("benchmarks")``)
 =====================  ===========================================================
 
 >>> tidy([1.23456789, -0.0])
@@ -20,7 +23,9 @@ x
 """
 from __future__ import annotations
 
+import csv
 import os
+from pathlib import Path
 
 import numpy as np
 import sympy as sp
@@ -28,6 +33,17 @@ import sympy as sp
 from .models import path as model_path
 
 FAST = os.environ.get("RBDL_EDU_FAST", "0") == "1" or os.environ.get("CI", "").lower() == "true"
+ROOT = Path(__file__).resolve().parents[1]
+DATA_DIR = ROOT / "book" / "data"
+
+
+def repo_path(*parts):
+    """A path in the repository the package was installed from, wherever the notebook runs.
+
+    >>> repo_path("models", "pendulum.xml").is_file()
+    True
+    """
+    return ROOT.joinpath(*parts)
 
 
 def tidy(x, digits=6):
@@ -59,4 +75,32 @@ def clean(expr):
     return one(expr)
 
 
-__all__ = ["FAST", "tidy", "clean", "model_path"]
+def read_table(name):
+    """A table the book commits in ``book/data/<name>.csv`` (written by ``tools/bench_book.py``):
+    ``(header, rows)`` with ``header`` the ``# key: value`` lines above the table (which
+    machine measured it, when) and ``rows`` a list of dicts, numbers as floats.
+
+    >>> header, rows = read_table("broadphase")
+    >>> "machine" in header and {"n", "method", "seconds"} <= set(rows[0])
+    True
+    """
+    path = DATA_DIR / f"{name}.csv"
+    lines = path.read_text().splitlines()
+    header = {}
+    for line in lines:
+        if line.startswith("#") and ":" in line:
+            key, _, value = line[1:].partition(":")
+            header[key.strip()] = value.strip()
+
+    def number(x):
+        try:
+            return float(x)
+        except ValueError:
+            return x
+
+    rows = [{k: number(v) for k, v in row.items()}
+            for row in csv.DictReader(line for line in lines if not line.startswith("#"))]
+    return header, rows
+
+
+__all__ = ["FAST", "tidy", "clean", "model_path", "read_table", "repo_path"]

@@ -131,7 +131,7 @@ def draw_tree(model, ax=None, addresses=True, node_color="#f4e3c1", title=None, 
     """
     pos = tree_layout(model)
     width = max(np.ptp(pos[:, 0]), 1.0)
-    ax = _ax(ax, size=(3.0 + 3.0 * width, 1.0 + 1.25 * np.ptp(pos[:, 1])))
+    ax = _ax(ax, size=(3.0 + 2.6 * width, 1.0 + 1.0 * np.ptp(pos[:, 1])))
     for i in range(1, model.nbody):
         p = int(model.body_parentid[i])
         ax.plot(*zip(pos[p], pos[i]), color="0.45", lw=1.5, zorder=1)
@@ -139,7 +139,7 @@ def draw_tree(model, ax=None, addresses=True, node_color="#f4e3c1", title=None, 
             left = pos[i, 0] <= pos[p, 0]
             ax.annotate(joint_label(model, i), 0.5 * (pos[p] + pos[i]), xytext=(-9 if left else 9, 0),
                         textcoords="offset points", ha="right" if left else "left", va="center",
-                        fontsize=7.5, color="#8a4b08")
+                        fontsize=8.5, color="#8a4b08")
     for i in range(model.nbody):
         ax.scatter(*pos[i], s=node_size, color="0.85" if i == 0 else node_color, edgecolor="0.3", zorder=2)
         ax.text(*pos[i], str(i), ha="center", va="center", fontsize=10 * min(1.0, (node_size / 420) ** 0.5),
@@ -148,7 +148,7 @@ def draw_tree(model, ax=None, addresses=True, node_color="#f4e3c1", title=None, 
         if addresses and i > 0:
             label += f"\nλ({i}) = {int(model.body_parentid[i])}\n{dof_label(model, i)}"
         ax.annotate(label, pos[i], xytext=(13, 0), textcoords="offset points", ha="left", va="center",
-                    fontsize=8, zorder=3)
+                    fontsize=9, zorder=3)
     ax.set_xlim(pos[:, 0].min() - 0.75, pos[:, 0].max() + 0.75)
     ax.set_ylim(pos[:, 1].min() - 0.45, 0.45)
     ax.set_axis_off()
@@ -189,11 +189,11 @@ def draw_passes(model, passes, ax=None, title=None):
             ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12, color=color, lw=1.6,
                                          zorder=4))
             mid = 0.5 * (start + end) + 0.07 * np.sign(off or 1.0) * n
-            ax.text(*mid, str(step), color=color, fontsize=7.5, ha="center", va="center", zorder=5,
+            ax.text(*mid, str(step), color=color, fontsize=8.5, ha="center", va="center", zorder=5,
                     bbox=dict(boxstyle="circle,pad=0.1", fc="white", ec="none", alpha=0.8))
         ax.plot([], [], color=color, lw=2, label=f"{'root → leaves' if direction == 'out' else 'leaves → root'}: "
                                               f"{label}")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), fontsize=10, frameon=False)
     if title:
         ax.set_title(title)
     return ax

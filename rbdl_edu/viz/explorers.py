@@ -35,9 +35,10 @@ KERNEL_NOTE = ("<small style='color:#666'>These sliders work from Python: run th
 
 
 def state_explorer(model, readout, q=None, qd=None, qd_range=3.0, **scene_kwargs):
-    """A 3D view of ``model`` with a slider for every hinge/slide position and velocity, and a
-    readout: ``readout(q, qd)`` returns HTML (with ``$...$`` math) shown under the view and
-    recomputed whenever a slider moves.
+    """A 3D view of ``model`` with a slider for every hinge/slide position and velocity (a hinge's
+    *angle* and *rate*, a slide's *position* and *speed*), and a readout: ``readout(q, qd)``
+    returns HTML (with ``$...$`` math) shown under the view and recomputed whenever a slider
+    moves.
 
     Returns an ipywidgets ``VBox`` with ``.view``, ``.q``, ``.qd`` (current values, updated by
     the sliders), ``.sliders`` (``{"q <joint>" | "qd <joint>": FloatSlider}``) and ``.readout``.
@@ -66,11 +67,14 @@ def state_explorer(model, readout, q=None, qd=None, qd_range=3.0, **scene_kwargs
             continue
         name = str(model.jnt_names[j]) or f"joint {j}"
         qa, da = int(model.jnt_qposadr[j]), int(model.jnt_dofadr[j])
-        lo, hi = (-np.pi, np.pi) if int(model.jnt_type[j]) == HINGE else (-1.0, 1.0)
-        for kind, adr, value, (a, b) in (("q", qa, q[qa], (lo, hi)), ("qd", da, qd[da], (-qd_range, qd_range))):
-            s = widgets.FloatSlider(value=float(np.clip(value, a, b)), min=a, max=b, step=(b - a) / 200,
-                                    description=f"{'q̇' if kind == 'qd' else 'q'} {name}", readout_format=".2f",
-                                    continuous_update=True, style={"description_width": "90px"})
+        hinge = int(model.jnt_type[j]) == HINGE
+        lo, hi = (-np.pi, np.pi) if hinge else (-1.0, 1.0)
+        labels = ("angle", "rate") if hinge else ("position", "speed")
+        for kind, adr, value, (a, b), label in (("q", qa, q[qa], (lo, hi), labels[0]),
+                                                ("qd", da, qd[da], (-qd_range, qd_range), labels[1])):
+            s = widgets.FloatSlider(value=float(np.clip(value, a, b)), min=a, max=b, step=0.01,
+                                    description=f"{name} {label}", readout_format=".2f",
+                                    continuous_update=True, style={"description_width": "110px"})
             s._target = (kind, adr)
             s.observe(update, names="value")
             sliders[f"{kind} {name}"] = s
@@ -83,7 +87,7 @@ def state_explorer(model, readout, q=None, qd=None, qd_range=3.0, **scene_kwargs
 
 def _png(fig):
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=72)
+    fig.savefig(buf, format="png", dpi=80)
     import matplotlib.pyplot as plt
     plt.close(fig)
     return buf.getvalue()
@@ -105,7 +109,7 @@ def sparsity_picture(model):
     L, _ = unpack_ltdl(model, factor_ltdl(model, to_tree_sparse(model, M)))
     lower = np.abs(np.tril(M)) > 1e-12
     nz_L = np.abs(L) > 1e-12
-    fig = Figure(figsize=(10.5, 3.4))
+    fig = Figure(figsize=(9.0, 3.0))
     ax_tree, ax_m, ax_l = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.4, 1, 1]})
     draw_tree(model, ax=ax_tree, addresses=False, node_size=min(420, 4000 / model.nbody))
     for t in ax_tree.texts:                    # numbers only: names would crowd a big tree
@@ -114,7 +118,7 @@ def sparsity_picture(model):
     for ax, A, title in ((ax_m, np.abs(M) > 1e-12, f"$M$: {int(lower.sum())} nonzeros in the lower triangle"),
                          (ax_l, nz_L, f"$L$ of $M = L^TDL$: {int(nz_L.sum())} nonzeros")):
         ax.spy(A, markersize=max(2.0, 60.0 / model.nv))
-        ax.set_title(title, fontsize=9)
+        ax.set_title(title, fontsize=10)
         ax.set_xticks([])
         ax.set_yticks([])
     fig.tight_layout()
@@ -135,9 +139,11 @@ def sparsity_explorer(sizes=(4, 8, 12, 16, 20), bfs=(1.0, 1.5, 2.0, 4.0), seed=1
     >>> w.counts[(1.0, 5)]                        # a chain: M and L are full
     (15, 15)
     """
-    n_slider = widgets.SelectionSlider(options=[(str(n), n) for n in sizes], value=sizes[-1], description="bodies N")
+    wide = {"description_width": "initial"}
+    n_slider = widgets.SelectionSlider(options=[(str(n), n) for n in sizes], value=sizes[-1], description="bodies N",
+                                       style=wide)
     bf_slider = widgets.SelectionSlider(options=[(f"{bf:g}", bf) for bf in bfs], value=bfs[-1],
-                                        description="branching bf")
+                                        description="branching factor bf", style=wide)
     counts, rows, links = {}, [], []
     for bf in bfs:
         pictures = []

@@ -115,6 +115,8 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     pos, quat = geo.pose_lists(xpos, xmat)
     points = _frame_points(model, xpos, xmat, bounds)
     extent = float(max(np.ptp(points, axis=0).max(), 0.5))         # a length for arrows and frames
+    if bounds is None:                                  # the world axes at the origin are in view too
+        points = np.concatenate([points, 0.3 * extent * np.eye(3)])
     direction = geo.view_direction(points) if direction is None else np.asarray(direction, float)
     center, distance = geo.fit_camera(points, direction, aspect=width / height)
     group = geo.compiled(model, "geom_group")
