@@ -5,10 +5,12 @@ other hosts blocked (and recorded). A page passes when it has no console error, 
 error, no failed or 4xx/5xx request and no request off localhost, and every pythreejs view
 on it shows a picture (non-blank pixels) in which the model fills at least a quarter of the
 canvas (the box around what is drawn; for an animation, around everything drawn while it
-plays). A page must also read as typeset: no MathJax error, no raw ``$`` or TeX command
+plays), and every chapter page links its notebook for download. A page must also read as
+typeset: no MathJax error, no raw ``$`` or TeX command
 (``\\frac``, ``\\dot``, ...) left in its text outside code, no empty table cell. On the
 visualization appendix a ``jslink``-ed slider must change the view it is linked to, and an
-animation's play button must move the model (and pause must stop it).
+animation's play button must move the model (and pause must stop it); in chapters 6 and 8
+the sliders of the tree builder and of the collision explorer must change what is shown.
 
 If the site has not been built, this module builds it first (``tools/fetch_static.py`` and
 ``jupyter-book build . -W -n --keep-going``, as ``make book``); ``make test`` always builds
@@ -20,11 +22,13 @@ from __future__ import annotations
 import functools
 import http.server
 import io
+import json
 import os
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -216,10 +220,34 @@ def viz_page(browser, server):
     v.close()
 
 
+def check_notebook_download(page, base, path):
+    """A chapter page offers its notebook (the theme's download button), and the site serves it."""
+    link = page.locator("a.btn-download-source-button[href$='.ipynb']")
+    assert link.count() == 1, f"{path}: no download link to the chapter's notebook"
+    url = f"{base}/{Path(path).parent.as_posix()}/{link.first.get_attribute('href')}"
+    with urllib.request.urlopen(url) as r:
+        nb = json.loads(r.read())
+    assert nb["nbformat"] == 4 and any(c["cell_type"] == "code" for c in nb["cells"]), url
+
+
+def check_typeset(page, path):
+    """What a reader sees as broken: MathJax errors, raw TeX in the text, empty table cells."""
+    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    assert page.locator("mjx-merror").count() == 0, \
+        f"{path}: MathJax errors: {page.locator('mjx-merror').all_inner_texts()}"
+    raw = page.evaluate(RAW_TEX)
+    assert raw == [], f"{path}: raw TeX in the text: {raw}"
+    empty = page.evaluate(EMPTY_CELLS)
+    assert empty == [], f"{path}: empty table cells in rows: {empty}"
+
+
 @pytest.mark.parametrize("path", site_pages())
 def test_page_loads_offline_without_errors(browser, server, path):
     v = Visit(browser, server, path)
     try:
+        check_typeset(v.page, path)
+        if path.startswith("notebooks/"):
+            check_notebook_download(v.page, server, path)
         assert v.outside == [], f"{path} asked other hosts: {v.outside}"
         assert v.errors == [], f"{path}: " + "\n".join(v.errors)
         views = v.page.locator(".jupyter-threejs")
@@ -237,22 +265,6 @@ def test_page_loads_offline_without_errors(browser, server, path):
             assert n_state == 1, f"{path} shows widgets but carries no widget state"
         assert not v.page.locator(".jupyter-widgets .widget-error, .jupyter-widgets-error-widget").count(), \
             f"{path}: a widget failed to render"
-    finally:
-        v.close()
-
-
-@pytest.mark.parametrize("path", site_pages())
-def test_page_reads_as_typeset(browser, server, path):
-    """What a reader sees as broken: MathJax errors, raw TeX in the text, empty table cells."""
-    v = Visit(browser, server, path)
-    try:
-        v.page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-        assert v.page.locator("mjx-merror").count() == 0, \
-            f"{path}: MathJax errors: {v.page.locator('mjx-merror').all_inner_texts()}"
-        raw = v.page.evaluate(RAW_TEX)
-        assert raw == [], f"{path}: raw TeX in the text: {raw}"
-        empty = v.page.evaluate(EMPTY_CELLS)
-        assert empty == [], f"{path}: empty table cells in rows: {empty}"
     finally:
         v.close()
 
@@ -353,3 +365,56 @@ def test_stepper_text_follows_the_step_slider(viz_page):
     time.sleep(0.5)
     shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first.inner_text()
     assert "backward pass, body 1" in shown and "rnea" in shown, shown
+
+
+def test_tree_builder_pictures_follow_the_sliders(browser, server):
+    """Chapter 6: the sparsity explorer's pictures are stacked; the sliders pick one on the page."""
+    v = Visit(browser, server, "notebooks/06-mass-matrix.html")
+    try:
+        p = v.page
+        box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="branching factor")).last
+        box.scroll_into_view_if_needed()
+
+        def shown():
+            return box.locator(".widget-image").locator("visible=true").first.get_attribute("src")
+
+        bushy = shown()
+        handle = _slider(box, "branching factor").locator(".noUi-handle").first
+        handle.focus()
+        handle.press("Home")                                      # bf = 1: a chain
+        time.sleep(0.5)
+        chain = shown()
+        assert chain != bushy, "moving the branching slider did not change the picture"
+        handle = _slider(box, "bodies N").locator(".noUi-handle").first
+        handle.focus()
+        handle.press("Home")                                      # N = 4
+        time.sleep(0.5)
+        assert shown() not in (chain, bushy), "moving the size slider did not change the picture"
+        assert v.errors == []
+    finally:
+        v.close()
+
+
+def test_collision_report_follows_the_position_slider(browser, server):
+    """Chapter 8: the report of each stop is stacked; the position slider picks one on the page."""
+    v = Visit(browser, server, "notebooks/08-collision-detection.html")
+    try:
+        p = v.page
+        box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="position")).last
+        box.scroll_into_view_if_needed()
+
+        def report():
+            return box.locator(".widget-html-content", has_text="broadphase").locator("visible=true").first.inner_text()
+
+        middle = report()
+        assert "<exclude>" in middle, middle                      # the egg passes the excluded upper arm
+        handle = _slider(box, "position").locator(".noUi-handle").first
+        handle.focus()
+        for _ in range(3):                                        # 3 stops before the end: on the forearm
+            handle.press("ArrowRight")
+        time.sleep(0.5)
+        later = report()
+        assert later != middle and "contact: fore – egg" in later, later
+        assert v.errors == []
+    finally:
+        v.close()

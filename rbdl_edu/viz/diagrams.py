@@ -266,9 +266,11 @@ def draw_planar_frames(ax, omega, center, frames, points=(), span=2.0, n=9):
             ax.text(*(o + 0.8 * R[:, k]), f"${axis_name}_{name}$", color=color, fontsize=10, ha="center",
                     va="center")
         vo = v(o)
-        ax.annotate("", o + vo / (2.2 * abs(omega)), o, arrowprops=dict(arrowstyle="-|>", color=color, lw=2.5))
-        ax.annotate(f"$v_{{O_{name}}}$", o + vo / (2.2 * abs(omega)), xytext=(6, -4), textcoords="offset points",
-                    color=color, fontsize=11, va="top")
+        tip = o + vo / (2.2 * abs(omega))
+        ax.annotate("", tip, o, arrowprops=dict(arrowstyle="-|>", color=color, lw=2.5))
+        u = vo / max(np.linalg.norm(vo), 1e-12)             # the label just beyond the arrow's tip
+        ax.annotate(f"$v_{{O_{name}}}$", tip, xytext=(14 * u[0], 14 * u[1]), textcoords="offset points",
+                    color=color, fontsize=11, ha="center", va="center")
         ax.text(*(o - [0.35, 0.3]), f"$O_{name}$", color=color, fontsize=11)
     for name, p in points:
         ax.plot(*p, "o", color="k", ms=4)
