@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model import BALL, FREE, HINGE, SLIDE
+from ..enums import BALL, FREE, HINGE, SLIDE
 
 _KIND = {FREE: "free", BALL: "ball", SLIDE: "slide", HINGE: "hinge"}
 

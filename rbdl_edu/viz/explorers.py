@@ -25,7 +25,7 @@ import numpy as np
 
 from ..crba import crba
 from ..factor import factor_ltdl, to_tree_sparse, unpack_ltdl
-from ..model import HINGE, SLIDE
+from ..enums import HINGE, SLIDE
 from ..models import auto_tree
 from .diagrams import draw_tree
 from .scene import scene
@@ -174,7 +174,7 @@ def collision_stages(model, qpos, body):
     from ..collision import candidate_pairs, collision
     from ..collision.broadphase import broadphase
     from ..collision.geometry import geom_aabb, geom_poses, geom_rbound
-    from ..model import Data
+    from ..data import Data
 
     qpos = np.asarray(qpos, dtype=float)
     gpos, gmat = geom_poses(model, qpos)
@@ -249,7 +249,7 @@ def collision_explorer(model, qpos, body, start, end, steps=21, **scene_kwargs):
     >>> [len(st["contacts"]) for st in w.stages]       # high, low, touching the floor
     [0, 0, 1]
     """
-    from ..model import FREE
+    from ..enums import FREE
 
     body = model.body_names.index(body) if isinstance(body, str) else int(body)
     joints = [j for j in range(model.njnt) if int(model.jnt_bodyid[j]) == body and int(model.jnt_type[j]) == FREE]
