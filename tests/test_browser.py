@@ -397,7 +397,7 @@ def test_tree_builder_pictures_follow_the_sliders(browser, server):
 
 def test_collision_report_follows_the_position_slider(browser, server):
     """Chapter 8: the report of each stop is stacked; the position slider picks one on the page."""
-    v = Visit(browser, server, "notebooks/08-collision-detection.html")
+    v = Visit(browser, server, "notebooks/09-collision-detection.html")
     try:
         p = v.page
         box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="position")).last
