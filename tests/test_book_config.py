@@ -104,7 +104,7 @@ def literalincludes():
 
 def test_chapters_5_to_7_include_their_algorithm_source():
     included = {(nb, path, obj) for nb, path, obj in literalincludes()}
-    assert {("05-inverse-dynamics.ipynb", "../rbdl_edu/rnea.py", "rnea"),
+    assert {("05-inverse-dynamics.ipynb", "../rbdl_edu/rnea.py", "rnea_passes"),
             ("06-mass-matrix.ipynb", "../rbdl_edu/crba.py", "crba"),
             ("07-forward-dynamics.ipynb", "../rbdl_edu/aba.py", "aba")} <= included
     for nb, path, obj in included:
