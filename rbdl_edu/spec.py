@@ -43,6 +43,13 @@ def _vec(x, n, what="vector"):
     a = asarray(x if x is not None else np.zeros(n))
     if a.shape != (n,):
         raise ValueError(f"{what}: expected {n} numbers, got shape {a.shape}")
+    return _finite(a, what)
+
+
+def _finite(a, what):
+    """``a``, if its numbers (symbols pass) are finite."""
+    if not is_symbolic(a) and not np.all(np.isfinite(np.asarray(a, dtype=float))):
+        raise ValueError(f"{what}: {np.asarray(a).tolist()} holds a NaN or an infinity")
     return a
 
 
@@ -53,7 +60,7 @@ def _fill(values, n, base=0.0):
     if len(given) > n:
         raise ValueError(f"expected at most {n} numbers, got {len(given)}")
     v[:len(given)] = given
-    return v
+    return _finite(v, "numbers")
 
 
 def _poly(x, what):
@@ -64,17 +71,19 @@ def _poly(x, what):
         raise ValueError(f"{what}: expected 1 to 3 coefficients, got shape {a.shape}")
     out = np.zeros(3, dtype=a.dtype)
     out[:len(a)] = a
-    return out
+    return _finite(out, what)
 
 
 def _unit(a, what):
+    """``a / |a|`` (scaled first by its largest entry, so no square overflows)."""
     a = asarray(a)
     if is_symbolic(a):
         return a
-    n = np.linalg.norm(a)
-    if not n > 1e-14:
+    scale = np.abs(a).max()
+    if not (scale > 0 and np.linalg.norm(a / scale) * scale > 1e-14):
         raise ValueError(f"{what}: zero-length axis {a}")
-    return a / n
+    u = a / scale
+    return u / np.linalg.norm(u)
 
 
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
@@ -137,7 +146,7 @@ class ModelSpec:
             raise ValueError("a body needs a parent (0 is the world)")
         return self._add("body", dict(
             name=name, parent=parent, pos=_vec(pos, 3, "pos"), quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"),
-            mass=asarray(mass)[()], ipos=_vec(ipos, 3, "ipos"),
+            mass=_finite(asarray(mass)[()], "mass"), ipos=_vec(ipos, 3, "ipos"),
             iquat=_vec(iquat if iquat is not None else IDENTITY, 4, "iquat"),
             inertia=_vec(inertia, 3, "inertia"), gravcomp=float(gravcomp), mocap=bool(mocap)))
 
@@ -161,12 +170,14 @@ class ModelSpec:
         body = self.id("body", body)
         jtype = _code(JOINT_NAMES, type, "joint type")
         if body < 1:
-            raise ValueError(f"joint {name!r}: the world cannot have joints")
-        mine = [j for j in self.joints if j["body"] == body]
-        if mine and (jtype == FREE or mine[0]["type"] == FREE):
-            raise ValueError(f"joint {name!r}: a free joint must be the only joint of its body")
-        if self.joints and self.joints[-1]["body"] > body:
+            raise ValueError(f"joint {name or ''!r}: the world cannot have joints")
+        # joints come in body order, so this body's joints are the last ones added (and a
+        # free joint, being alone, would be the last of them)
+        last = self.joints[-1] if self.joints else None
+        if last is not None and last["body"] > body:
             raise ValueError("joints must be added in body order")
+        if last is not None and last["body"] == body and FREE in (jtype, last["type"]):
+            raise ValueError(f"joint {name or ''!r}: a free joint must be the only joint of its body")
         return self._add("joint", dict(
             name=name, type=jtype, body=body, axis=_unit(_vec(axis, 3, "axis"), f"joint {name!r}"),
             pos=_vec(pos, 3, "pos"), ref=ref, springref=springref,
