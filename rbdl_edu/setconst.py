@@ -34,9 +34,10 @@ from __future__ import annotations
 import numpy as np
 
 from .comframe import com_pos
-from .crba import crba
+from .crba import crba_blocks
 from .data import Data
 from .enums import JOINT_NV, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
+from .io.errors import ModelError
 from .kinematics import kinematics
 from .tendon import tendon
 from .transmission import transmission
@@ -54,27 +55,103 @@ def set_const(model):
     changes = dict(tendon_length0=at0.ten_length, actuator_length0=at0.actuator_length,
                    tendon_lengthspring=_spring_lengths(model))
     if model.nv:
-        M = crba(model, model.qpos0)
-        diag = np.diagonal(M).copy()
-        # tendon armature adds the inertia a J^T J of each tendon's length (MuJoCo's M has it)
-        M = M + np.einsum("t,ti,tj->ij", model.tendon_armature, at0.ten_J, at0.ten_J)
-        try:
-            invweight = _dof_invweight0(model, np.linalg.inv(M))
-        except np.linalg.LinAlgError:
-            raise ValueError("the mass matrix at qpos0 is singular: a joint moves no mass") from None
-        changes.update(dof_M0=diag, dof_invweight0=invweight, **_springdamper(model, invweight))
+        M0 = MassMatrix0(model, at0.ten_J)
+        invweight = _dof_invweight0(model, M0.inverse_diagonal())
+        changes.update(dof_M0=M0.diag, dof_invweight0=invweight, **_springdamper(model, invweight))
         if model.nu:
-            changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0),
-                           actuator_biasprm=_dampratio(model, M, at0.actuator_moment))
+            changes.update(actuator_acc0=np.linalg.norm(M0.solve(at0.actuator_moment.T), axis=0),
+                           actuator_biasprm=_dampratio(model, M0, at0.actuator_moment))
     return model.replace(**changes)
 
 
-def _dof_invweight0(model, Minv):
-    """``dof_invweight0 (nv,)``: per joint, the mean diagonal of its block of ``Minv``."""
+class MassMatrix0:
+    r"""The mass matrix at ``qpos0``, tree by tree: dofs of different trees (bodies hanging
+    from the world) share no entry of :math:`M`, so each tree's block is formed, checked and
+    inverted alone, and a model of :math:`n` free bodies costs :math:`O(n)`, not
+    :math:`O(n^3)`. (Tendon armature, :math:`a\,J^T J`, can couple trees: then it is one block.)
+
+    ``diag`` is :math:`M`'s diagonal without tendon armature (``dof_M0``); :meth:`solve` gives
+    :math:`M^{-1} b`, :meth:`inverse_diagonal` the diagonal of :math:`M^{-1}`.
+
+    Raises :class:`~rbdl_edu.io.errors.ModelError` if a block is not finite or is singular
+    (joints that move no mass, or move it the same way), naming the joints.
+    """
+
+    def __init__(self, model, ten_J):
+        self.model = m = model
+        blocks = crba_blocks(m, m.qpos0)
+        root = m.body_rootid[m.dof_bodyid]
+        coupled = np.any(m.tendon_armature > 0)
+        groups = [np.arange(m.nv)] if coupled else [np.flatnonzero(root == r) for r in np.unique(root)]
+        self.diag, self.parts = np.zeros(m.nv), []
+        where = np.zeros(m.nv, dtype=int)                  # a dof's row in its group's block
+        for dofs in groups:
+            where[dofs] = np.arange(len(dofs))
+        group_of = np.zeros(m.nv, dtype=int)
+        for g, dofs in enumerate(groups):
+            group_of[dofs] = g
+        M = [np.diag(m.dof_armature[dofs]).astype(float) for dofs in groups]
+        for (i, j), block in blocks.items():
+            di, dj = _dofs(m, i), _dofs(m, j)
+            g = group_of[di[0]]
+            M[g][np.ix_(where[di], where[dj])] += block
+        for dofs, Mg in zip(groups, M):
+            self.diag[dofs] = np.diagonal(Mg)
+            if coupled:     # each tendon's armature a J^T J (MuJoCo's M has it)
+                Mg = Mg + np.einsum("t,ti,tj->ij", m.tendon_armature, ten_J, ten_J)
+            self._check(dofs, Mg)
+            self.parts.append((dofs, Mg))
+
+    def _check(self, dofs, Mg):
+        m = self.model
+        bad = dofs[~np.isfinite(np.diagonal(Mg))]
+        if len(bad) or not np.all(np.isfinite(Mg)):
+            d = int(bad[0]) if len(bad) else int(dofs[0])
+            raise ModelError(f"the mass matrix at qpos0 is not finite at {_joint(m, d)}: masses, inertias "
+                             "or distances too large")
+        lam, V = np.linalg.eigh(Mg)
+        # singular: a direction of joint motion that moves no mass (an eigenvalue zero up to
+        # rounding); the joints that share it are named
+        if not lam[0] > 1e-15 * max(lam[-1], MINVAL):
+            null = np.abs(V[:, 0])
+            joints = dict.fromkeys(_joint(m, int(dofs[k])) for k in np.flatnonzero(null > 0.1 * null.max()))
+            raise ModelError(f"the mass matrix at qpos0 is singular: {', '.join(joints)} move no mass, "
+                             "or move it as another joint does (give them mass, armature, or fewer joints)")
+
+    def solve(self, b):
+        """:math:`M^{-1} b` for ``b (nv,)`` or ``(nv, k)``."""
+        x = np.zeros(np.shape(b))
+        for dofs, Mg in self.parts:
+            x[dofs] = np.linalg.solve(Mg, b[dofs])
+        return x
+
+    def inverse_diagonal(self):
+        """The diagonal of :math:`M^{-1}`, ``(nv,)``."""
+        out = np.zeros(self.model.nv)
+        for dofs, Mg in self.parts:
+            out[dofs] = np.diagonal(np.linalg.inv(Mg))
+        return out
+
+
+def _dofs(model, i):
+    """The dof indices of body ``i``."""
+    a = int(model.body_dofadr[i])
+    return np.arange(a, a + int(model.body_dofnum[i]))
+
+
+def _joint(model, d):
+    """``joint 'name' of body 'name'`` for dof ``d`` (numbers for unnamed ones)."""
+    j, b = int(model.dof_jntid[d]), int(model.dof_bodyid[d])
+    return f"joint {model.jnt_names[j] or j!r} of body {model.body_names[b] or b!r}"
+
+
+def _dof_invweight0(model, Minv_diag):
+    """``dof_invweight0 (nv,)``: per joint, the mean diagonal of its block of :math:`M^{-1}`
+    (``Minv_diag (nv,)``)."""
     inv = np.zeros(model.nv)
     for j in range(model.njnt):
         a, n = model.jnt_dofadr[j], JOINT_NV[int(model.jnt_type[j])]
-        A = np.diagonal(Minv)[a:a + n]
+        A = Minv_diag[a:a + n]
         if _slides_alone(model, model.jnt_bodyid[j]):
             inv[a] = 1 / max(MINVAL, model.body_mass[model.jnt_bodyid[j]])
         elif n == 6:                                    # free: translation, then rotation
@@ -149,7 +226,8 @@ def _spring_lengths(model):
 
 def _dampratio(model, M, moment):
     """``actuator_biasprm`` with every position-like actuator's damping ratio turned into a
-    damping, from the mass matrix ``M`` and the moment arms ``moment (nu, nv)`` at qpos0."""
+    damping, from the mass matrix ``M`` (a :class:`MassMatrix0`) and the moment arms
+    ``moment (nu, nv)`` at qpos0."""
     biasprm = model.actuator_biasprm.copy()
     for k in range(model.nu):
         gain, bias = model.actuator_gainprm[k], biasprm[k]
@@ -157,7 +235,7 @@ def _dampratio(model, M, moment):
         if not (gain[0] == -bias[1] and bias[2] > 0):
             continue
         # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm
-        inverse_mass = moment[k] @ np.linalg.solve(M, moment[k])
+        inverse_mass = moment[k] @ M.solve(moment[k])
         mass = 1 / inverse_mass if inverse_mass > MINVAL else 0.0
         biasprm[k, 2] = -bias[2] * 2 * np.sqrt(gain[0] * mass)
     return biasprm

@@ -53,14 +53,14 @@ def _finite(a, what):
     return a
 
 
-def _fill(values, n, base=0.0):
-    """``values`` (at most ``n``) filled up to ``n`` numbers from ``base``."""
+def _fill(values, n, base=0.0, finite=True):
+    """``values`` (at most ``n``) filled up to ``n`` numbers from ``base`` (checked finite)."""
     v = np.full(n, base, dtype=float) if np.isscalar(base) else np.array(base, dtype=float)
     given = np.atleast_1d(np.asarray(values, dtype=float))
     if len(given) > n:
         raise ValueError(f"expected at most {n} numbers, got {len(given)}")
     v[:len(given)] = given
-    return _finite(v, "numbers")
+    return _finite(v, "numbers") if finite else v
 
 
 def _poly(x, what):
@@ -207,7 +207,9 @@ class ModelSpec:
             priority=int(priority), friction=_fill(friction, 3, D.GEOM_FRICTION), solmix=float(solmix),
             solref=_fill(solref, 2), solimp=_fill(solimp, 5, D.SOLIMP), margin=float(margin),
             gap=float(gap), dataid=self.id("mesh", mesh), matid=self.id("mat", material),
-            group=int(group), fluid=_fill(fluid if fluid is not None else [], 12)))
+            group=int(group),
+            # (a flat geom on the world may carry MuJoCo's NaN added mass: it never moves)
+            fluid=_fill(fluid if fluid is not None else [], 12, finite=self.id("body", body) != 0)))
 
     def add_site(self, body, name=None, pos=None, quat=None, size=D.SITE_SIZE, type="sphere",
                  group=0, rgba=D.SITE_RGBA, material=None):
