@@ -32,6 +32,7 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 
 from .comframe import com_pos
 from .crba import crba_blocks
@@ -65,72 +66,88 @@ def set_const(model):
 
 
 class MassMatrix0:
-    r"""The mass matrix at ``qpos0``, tree by tree: dofs of different trees (bodies hanging
-    from the world) share no entry of :math:`M`, so each tree's block is formed, checked and
-    inverted alone, and a model of :math:`n` free bodies costs :math:`O(n)`, not
-    :math:`O(n^3)`. (Tendon armature, :math:`a\,J^T J`, can couple trees: then it is one block.)
+    r"""The mass matrix at ``qpos0``, block by block: :math:`M_{ij} = 0` unless dof ``i`` is
+    an ancestor of dof ``j`` or the other way round, so each tree of the dof forest (the dofs
+    below one dof whose body has no moving ancestor: a free body, one branch of a robot
+    welded to the world) is a block of its own, formed, checked and inverted alone. A model
+    of :math:`n` free bodies or a star of :math:`n` links costs :math:`O(n)`; a chain costs
+    what its dense block does. (Tendon armature :math:`a\,J^T J` can couple blocks: then
+    the whole matrix is one.)
 
     ``diag`` is :math:`M`'s diagonal without tendon armature (``dof_M0``); :meth:`solve` gives
-    :math:`M^{-1} b`, :meth:`inverse_diagonal` the diagonal of :math:`M^{-1}`.
+    :math:`M^{-1} b`, :meth:`inverse_diagonal` the diagonal of :math:`M^{-1}`. Each block is
+    factored :math:`M = L L^T` (Cholesky); a pivot :math:`L_{ii}^2` that is zero next to
+    :math:`M_{ii}` (up to rounding) means that dof ``i`` moves no mass, or moves it as the
+    dofs before it do: the matrix is singular.
 
-    Raises :class:`~rbdl_edu.io.errors.ModelError` if a block is not finite or is singular
-    (joints that move no mass, or move it the same way), naming the joints.
+    Raises :class:`~rbdl_edu.io.errors.ModelError` naming the joint if a block is not
+    finite or is singular.
     """
 
     def __init__(self, model, ten_J):
         self.model = m = model
         blocks = crba_blocks(m, m.qpos0)
-        root = m.body_rootid[m.dof_bodyid]
+        # the blocks: ranges [a, b) of dofs (a dof tree's dofs are contiguous, bodies being
+        # in depth-first order)
         coupled = np.any(m.tendon_armature > 0)
-        groups = [np.arange(m.nv)] if coupled else [np.flatnonzero(root == r) for r in np.unique(root)]
-        self.diag, self.parts = np.zeros(m.nv), []
-        where = np.zeros(m.nv, dtype=int)                  # a dof's row in its group's block
-        for dofs in groups:
-            where[dofs] = np.arange(len(dofs))
-        group_of = np.zeros(m.nv, dtype=int)
-        for g, dofs in enumerate(groups):
-            group_of[dofs] = g
-        M = [np.diag(m.dof_armature[dofs]).astype(float) for dofs in groups]
+        starts = [0] if coupled else list(np.flatnonzero(m.dof_parentid < 0))
+        bounds = list(zip(starts, starts[1:] + [m.nv]))
+        first = np.zeros(m.nv, dtype=int)                    # the first dof of each dof's block
+        for a, b in bounds:
+            first[a:b] = a
+        M = {a: np.diag(m.dof_armature[a:b]).astype(float) for a, b in bounds}
         for (i, j), block in blocks.items():
-            di, dj = _dofs(m, i), _dofs(m, j)
-            g = group_of[di[0]]
-            M[g][np.ix_(where[di], where[dj])] += block
-        for dofs, Mg in zip(groups, M):
-            self.diag[dofs] = np.diagonal(Mg)
+            di, dj = int(m.body_dofadr[i]), int(m.body_dofadr[j])
+            a = first[di]
+            M[a][di - a:di - a + block.shape[0], dj - a:dj - a + block.shape[1]] += block
+        self.diag, self.parts = np.zeros(m.nv), []
+        for a, b in bounds:
+            self.diag[a:b] = np.diagonal(M[a])
+            Mg = M[a]
             if coupled:     # each tendon's armature a J^T J (MuJoCo's M has it)
                 Mg = Mg + np.einsum("t,ti,tj->ij", m.tendon_armature, ten_J, ten_J)
-            self._check(dofs, Mg)
-            self.parts.append((dofs, Mg))
+            self.parts.append((slice(a, b), self._factor(a, Mg)))
 
-    def _check(self, dofs, Mg):
+    def _factor(self, a, Mg):
+        """The Cholesky factor of the block starting at dof ``a``, checked."""
         m = self.model
-        bad = dofs[~np.isfinite(np.diagonal(Mg))]
-        if len(bad) or not np.all(np.isfinite(Mg)):
-            d = int(bad[0]) if len(bad) else int(dofs[0])
-            raise ModelError(f"the mass matrix at qpos0 is not finite at {_joint(m, d)}: masses, inertias "
-                             "or distances too large")
-        lam, V = np.linalg.eigh(Mg)
-        # singular: a direction of joint motion that moves no mass (an eigenvalue zero up to
-        # rounding); the joints that share it are named
-        if not lam[0] > 1e-15 * max(lam[-1], MINVAL):
-            null = np.abs(V[:, 0])
-            joints = dict.fromkeys(_joint(m, int(dofs[k])) for k in np.flatnonzero(null > 0.1 * null.max()))
-            raise ModelError(f"the mass matrix at qpos0 is singular: {', '.join(joints)} move no mass, "
-                             "or move it as another joint does (give them mass, armature, or fewer joints)")
+        if not np.all(np.isfinite(Mg)):
+            bad = np.flatnonzero(~np.all(np.isfinite(Mg), axis=1))
+            raise ModelError(f"the mass matrix at qpos0 is not finite at {_joint(m, a + int(bad[0]))}: "
+                             "masses, inertias or distances too large")
+        try:
+            L = scipy.linalg.cholesky(Mg, lower=True)
+            ratio = np.diagonal(L) ** 2 / np.diagonal(Mg)
+            d = a + int(np.argmin(ratio))
+        except np.linalg.LinAlgError:           # not positive definite: name the null direction
+            L, d = None, a + _null_dof(Mg)
+        if L is None or not ratio.min() > 1e-12:
+            raise ModelError(f"the mass matrix at qpos0 is singular: {_joint(m, d)} moves no mass, or "
+                             "moves it as the joints before it do (give it mass or armature, or "
+                             "remove a joint)")
+        return L
 
     def solve(self, b):
         """:math:`M^{-1} b` for ``b (nv,)`` or ``(nv, k)``."""
         x = np.zeros(np.shape(b))
-        for dofs, Mg in self.parts:
-            x[dofs] = np.linalg.solve(Mg, b[dofs])
+        for dofs, L in self.parts:
+            x[dofs] = scipy.linalg.cho_solve((L, True), b[dofs])
         return x
 
     def inverse_diagonal(self):
-        """The diagonal of :math:`M^{-1}`, ``(nv,)``."""
+        r"""The diagonal of :math:`M^{-1} = L^{-T} L^{-1}`: the squared column norms of
+        :math:`L^{-1}`, ``(nv,)``."""
         out = np.zeros(self.model.nv)
-        for dofs, Mg in self.parts:
-            out[dofs] = np.diagonal(np.linalg.inv(Mg))
+        for dofs, L in self.parts:
+            Linv = scipy.linalg.solve_triangular(L, np.eye(len(L)), lower=True)
+            out[dofs] = (Linv * Linv).sum(axis=0)
         return out
+
+
+def _null_dof(Mg):
+    """The dof that moves most in the direction of ``Mg``'s smallest eigenvalue."""
+    lam, V = np.linalg.eigh(Mg)
+    return int(np.argmax(np.abs(V[:, 0])))
 
 
 def _dofs(model, i):
