@@ -225,6 +225,7 @@ class ModelSpec:
         """Add a triangle mesh: ``vert (n, 3)`` in its principal frame, ``face (m, 3)``
         vertex indices; ``pos``/``quat`` place that frame in the file's mesh frame."""
         vert, face = np.asarray(vert, dtype=float).reshape(-1, 3), np.asarray(face, dtype=int).reshape(-1, 3)
+        _finite(vert, f"mesh {name!r}: vertices")
         if len(face) and (face.min() < 0 or face.max() >= len(vert)):
             raise ValueError(f"mesh {name!r}: face indices must lie in [0, {len(vert)})")
         return self._add("mesh", dict(name=name, vert=vert, face=face, pos=_vec(pos, 3, "pos"),
