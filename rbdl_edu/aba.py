@@ -98,7 +98,7 @@ def inverse_D(model, i, D):
     >>> inverse_D(pendulum(), 1, np.array([[0.0]]))
     Traceback (most recent call last):
         ...
-    rbdl_edu.tree.DynamicsError: the articulated inertia of body 'link1' (dofs 0..0) is singular: its joints move no mass, or two of them move it the same way
+    rbdl_edu.tree.DynamicsError: the articulated inertia of body 'pole' (dofs 0..0) is singular: its joints move no mass, or two of them move it the same way
     """
     if D.shape[-1] and not is_symbolic(D) and not is_jax(D):
         # (a state holding NaN gives NaN, as the other algorithms do: only finite D is judged)

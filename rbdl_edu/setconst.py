@@ -38,7 +38,7 @@ from .comframe import com_pos
 from .crba import crba_blocks
 from .data import Data
 from .enums import JOINT_NV, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
-from .io.errors import ModelError
+from .io.errors import error_at
 from .kinematics import kinematics
 from .tendon import tendon
 from .transmission import transmission
@@ -80,8 +80,8 @@ class MassMatrix0:
     :math:`M_{ii}` (up to rounding) means that dof ``i`` moves no mass, or moves it as the
     dofs before it do: the matrix is singular.
 
-    Raises :class:`~rbdl_edu.io.errors.ModelError` naming the joint if a block is not
-    finite or is singular.
+    Raises :class:`~rbdl_edu.io.errors.ModelError` naming the joint (and, for a model from a
+    file, its file, line and element) if a block is not finite or is singular.
     """
 
     def __init__(self, model, ten_J):
@@ -113,8 +113,9 @@ class MassMatrix0:
         m = self.model
         if not np.all(np.isfinite(Mg)):
             bad = np.flatnonzero(~np.all(np.isfinite(Mg), axis=1))
-            raise ModelError(f"the mass matrix at qpos0 is not finite at {_joint(m, a + int(bad[0]))}: "
-                             "masses, inertias or distances too large")
+            d = a + int(bad[0])
+            raise error_at(m, "joint", int(m.dof_jntid[d]), f"the mass matrix at qpos0 is not finite at "
+                           f"{_joint(m, d)}: masses, inertias or distances too large")
         try:
             L = scipy.linalg.cholesky(Mg, lower=True)
             ratio = np.diagonal(L) ** 2 / np.diagonal(Mg)
@@ -122,9 +123,9 @@ class MassMatrix0:
         except np.linalg.LinAlgError:           # not positive definite: name the null direction
             L, d = None, a + _null_dof(Mg)
         if L is None or not ratio.min() > 1e-12:
-            raise ModelError(f"the mass matrix at qpos0 is singular: {_joint(m, d)} moves no mass, or "
-                             "moves it as the joints before it do (give it mass or armature, or "
-                             "remove a joint)")
+            raise error_at(m, "joint", int(m.dof_jntid[d]), f"the mass matrix at qpos0 is singular: "
+                           f"{_joint(m, d)} moves no mass, or moves it as the joints before it do (give "
+                           "it mass or armature, or remove a joint)")
         return L
 
     def solve(self, b):

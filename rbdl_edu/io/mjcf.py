@@ -42,7 +42,7 @@ from ..rotation import quat_mul, quat_to_mat
 from ..spec import ModelSpec
 from . import mjcf_objects
 from .added_mass import added_mass
-from .errors import ModelError
+from .errors import ModelError, remember_sources
 from .inertia import MINVAL, geom_mass_inertia
 from .mjcf_actuators import read_limited
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
@@ -132,7 +132,8 @@ class MJCFCompiler:
         self.materials = mjcf_objects.add_materials(self)
         self.meshes, self.mesh_id = load_meshes(self)
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
-        self.body_mass_nodes = {}          # body id -> its element (for error messages)
+        self.body_mass_nodes = {0: root}   # body id -> its element (for error messages)
+        self.joint_nodes = []              # joint id -> its element
         self.body_has_joint = [False]
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -211,7 +212,9 @@ class MJCFCompiler:
         set_total_mass(self)
         mjcf_objects.add_objects(self)
         with located(self.root):                     # should not happen: checked above
-            return self.spec.compile()
+            model = self.spec.compile()
+        return remember_sources(model, {"body": [self.body_mass_nodes[i] for i in range(model.nbody)],
+                                        "joint": self.joint_nodes})
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)
@@ -330,6 +333,7 @@ class MJCFCompiler:
                                 actfrcrange=actfrcrange, actgravcomp=j.bool("actuatorgravcomp", False),
                                 **values)
         self.names["joint"][name or f"#{len(self.spec.joints) - 1}"] = len(self.spec.joints) - 1
+        self.joint_nodes.append(raw)
 
     # -- geoms -----------------------------------------------------------------------------------
     def _read_geom(self, raw, cls, fpos, fquat):

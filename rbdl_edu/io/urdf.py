@@ -61,7 +61,7 @@ import numpy as np
 
 from ..rotation import quat_mul
 from ..spec import ModelSpec
-from .errors import ModelError
+from .errors import ModelError, remember_sources
 from .inertia import MINVAL, eig3
 from .xmlread import is_xml_text, located, parse_xml, read_file
 
@@ -281,6 +281,7 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     spec = ModelSpec(name=root.get("name", ""))
     body_of = {}
     meshes, mimic = [], []
+    body_nodes, joint_nodes = [root], []        # where each body and joint is written
     is_world = roots[0] == "world" and not floating_base
 
     def add_link(link, parent_body, joint_node):
@@ -290,8 +291,10 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         with located(node):
             bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
         body_of[link] = bid
+        body_nodes.append(node)
         if joint_node is None and floating_base:
             spec.add_joint(bid, "free", f"{link}_freejoint")
+            joint_nodes.append(node)
         elif joint_node is not None:
             add_joint(joint_node, bid, parent_body)
         add_geoms(node, bid)
@@ -306,6 +309,7 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
             if parent_body != 0:
                 raise j.error("a floating joint is only supported on a link hanging from the world", "type")
             spec.add_joint(bid, "free", j.get("name"))
+            joint_nodes.append(j)
             return
         ax = _child(j, "axis")
         axis = ax.floats("xyz", 3, default=[1.0, 0, 0]) if ax is not None else np.array([1.0, 0, 0])
@@ -332,6 +336,7 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         with located(j):
             spec.add_joint(bid, kind, j.get("name"), axis=axis, range=rng, limited=limited,
                            damping=damping, frictionloss=friction)
+        joint_nodes.append(j)
 
     def link_color(node):
         """The rgba of the link's first visual material (named or inline), else grey."""
@@ -401,4 +406,6 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     if meshes:
         warnings.warn(f"{file or 'URDF'}: {len(meshes)} collision mesh(es) not loaded (only box, cylinder "
                       f"and sphere collision geometry is), e.g. {meshes[0]['filename']!r}", stacklevel=3)
-    return spec.compile()
+    with located(root):
+        model = spec.compile()
+    return remember_sources(model, {"body": body_nodes, "joint": joint_nodes})
