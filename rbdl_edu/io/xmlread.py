@@ -172,12 +172,20 @@ def parse_xml(text, file=None):
         line = e.position[0] if getattr(e, "position", None) else None
         raise ModelError(f"malformed XML: {e}", file, line) from None
     except DefusedXmlException as e:
-        raise ModelError(f"unsafe XML refused: {e}", file) from None
+        raise ModelError(f"unsafe XML refused: {e}", file, _line(parser)) from None
     except (ValueError, RecursionError) as e:
-        raise ModelError(f"malformed XML: {e}", file) from None
+        raise ModelError(f"malformed XML: {e}", file, _line(parser)) from None
     if root is None:
         raise ModelError("empty XML document", file)
     return root
+
+
+def _line(parser):
+    """The line expat is at (None if it cannot say)."""
+    try:
+        return parser.parser.CurrentLineNumber
+    except AttributeError:
+        return None
 
 
 def read_file(path, node=None, attribute="file"):
