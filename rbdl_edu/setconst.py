@@ -146,9 +146,10 @@ class MassMatrix0:
 
 
 def _null_dof(Mg):
-    """The dof that moves most in the direction of ``Mg``'s smallest eigenvalue."""
+    """The last dof that moves in the direction of ``Mg``'s smallest eigenvalue."""
     lam, V = np.linalg.eigh(Mg)
-    return int(np.argmax(np.abs(V[:, 0])))
+    null = np.abs(V[:, 0])
+    return int(np.flatnonzero(null > 0.1 * null.max())[-1])
 
 
 def _dofs(model, i):

@@ -33,8 +33,8 @@ What a ROS user would want to hear about rather than have ignored:
   ... where URDF allows one is an error (ROS's parser silently keeps the first);
 * ``<limit lower upper>`` with ``lower > upper`` is an error (``lower == upper`` means no
   limit, as before);
-* an attribute of an element the dynamics reads that is close to one it has
-  (``<dynamics dampng="1"/>``) is an error: a typo there changes the physics; another
+* an attribute of an element the dynamics reads that is one or two typing slips from one
+  it has (``<dynamics dampng="1"/>``, ``<axis xzy>``) is an error: a typo there changes the physics; another
   unknown attribute (``<limit command_effort>``, a vendor's) gets a warning. Attributes
   with an XML namespace prefix (``xacro:``) pass;
 * an unknown element inside ``<joint>``, ``<link>`` or ``<inertial>`` (``<dynamix>``) gets a
@@ -52,7 +52,6 @@ What a ROS user would want to hear about rather than have ignored:
 """
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 import warnings
@@ -125,8 +124,7 @@ def _check(node):
         for name in node.attrib:
             if name in allowed or ":" in name or name.startswith("{"):
                 continue
-            close = [a for a in difflib.get_close_matches(name, allowed, n=3, cutoff=0.8)
-                     if abs(len(a) - len(name)) <= 2]
+            close = [a for a in sorted(allowed) if _edits(name, a) <= (1 if len(a) <= 4 else 2)]
             if close:
                 raise node.error(f"unknown attribute {name!r} for <{node.tag}>: did you mean "
                                  f"{close[0]!r}?", name)
@@ -136,6 +134,18 @@ def _check(node):
         for c in node.children:
             if c.tag not in known and not c.tag.startswith("{"):
                 _ignored.append(f"{c.line}: <{c.tag}> inside <{node.tag}>")
+
+
+def _edits(a, b):
+    """The number of one-letter edits (insert, delete, replace, swap two neighbours) from
+    ``a`` to ``b`` (Damerau-Levenshtein): a typo is one or two."""
+    d = {(i, -1): i + 1 for i in range(-1, len(a))} | {(-1, j): j + 1 for j in range(-1, len(b))}
+    for i in range(len(a)):
+        for j in range(len(b)):
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (a[i] != b[j]))
+            if i and j and a[i] == b[j - 1] and a[i - 1] == b[j]:
+                d[i, j] = min(d[i, j], d[i - 2, j - 2] + 1)
+    return d[len(a) - 1, len(b) - 1]
 
 
 _ignored = []          # what _check found and the loader warns about, once per file
