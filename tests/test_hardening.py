@@ -443,7 +443,10 @@ def test_huge_and_zero_quaternions():
 def test_array_kinds():
     model = rbd.load_model(FREE)
     q = model.qpos0
-    np.testing.assert_allclose(rbd.crba(model, np.matrix(q))[0], rbd.crba(model, q))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PendingDeprecationWarning)      # (np.matrix itself warns)
+        matrix = np.matrix(q)
+    np.testing.assert_allclose(rbd.crba(model, matrix)[0], rbd.crba(model, q))
     np.testing.assert_allclose(rbd.crba(model, np.ma.masked_array(q, mask=False)), rbd.crba(model, q))
     with pytest.raises(ValueError, match="q has masked entries"):
         rbd.crba(model, np.ma.masked_array(q, mask=[0, 0, 0, 0, 0, 0, 1]))
