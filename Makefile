@@ -45,8 +45,12 @@ test: book
 course: $(STAMP)
 	$(PY) course/run_course.py
 
+# reports, not tests: every figure is measured (CPU or wall time, said in each table)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
+	$(PY) benchmarks/bench_jax.py
+	$(PY) benchmarks/bench_step.py
+	$(PY) benchmarks/bench_mouse.py
 
 clean:
 	rm -rf _build _offline $(VENV)

@@ -19,10 +19,11 @@ from .kinematics import (body_jacobian, body_velocities, center_of_mass, com_pos
 from .loading import load_mjcf, load_model, load_urdf
 from .model import Model, Option
 from .rnea import bias, rnea
+from .rollout import Trajectory, rollout
 from .spec import ModelSpec
 
 __all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "crba", "aba",
            "integrate_pos", "random_qpos", "forward_kinematics", "com_positions", "center_of_mass",
            "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
            "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError",
-           "collision", "io", "forward", "step", "reset"]
+           "collision", "io", "forward", "step", "reset", "rollout", "Trajectory"]

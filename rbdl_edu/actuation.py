@@ -56,7 +56,8 @@ from .enums import (BIAS_AFFINE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, GA
                     JOINT_NV, TRN_TENDON)
 from .transmission import transmission
 
-__all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl"]
+__all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
+           "unlimited_force"]
 
 MINVAL = 1e-15            # MuJoCo's mjMINVAL: the smallest time constant
 MAXVAL = 1e10             # MuJoCo's mjMAXVAL: a larger control counts as bad
@@ -134,23 +135,10 @@ def actuation(model, data):
     if act.shape != (m.na,):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
     u = clamped_ctrl(m, data)
-    l, ldot = data.actuator_length, data.actuator_velocity
     # 2. activation dynamics: d/dt act
     data.act_dot = activation_rate(m, u, act)
     # 3. force = gain * (ctrl or act) + bias
-    force = np.zeros(m.nu)
-    for i in range(m.nu):
-        g, b = m.actuator_gainprm[i], m.actuator_biasprm[i]
-        gain = g[0] + (g[1] * l[i] + g[2] * ldot[i] if m.actuator_gaintype[i] == GAIN_AFFINE else 0.0)
-        bias = b[0] + b[1] * l[i] + b[2] * ldot[i] if m.actuator_biastype[i] == BIAS_AFFINE else 0.0
-        a = m.actuator_actadr[i]
-        if a < 0:
-            w = u[i]
-        elif m.actuator_actearly[i]:
-            w = _next(m, i, act[a], data.act_dot[a], m.opt.timestep)
-        else:
-            w = act[a]
-        force[i] = gain * w + bias
+    force = unlimited_force(m, data, u)
     # 4. clamp: the total force on a tendon, then each actuator's force
     force = _tendon_force_limits(m, force)
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
@@ -165,6 +153,29 @@ def actuation(model, data):
         d = m.jnt_dofadr[j]        # a hinge's or slide's dof (the compiler never limits others)
         tau[d] = np.clip(tau[d], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1])
     data.qfrc_actuator = tau
+
+
+def gain_input(model, data, u):
+    r"""``w (nu,)``, what each actuator's gain multiplies: the clamped control ``u`` without
+    activation dynamics, else its activation ``act``, or for an ``actearly`` actuator the
+    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``."""
+    m = model
+    w = np.array(u, dtype=float)
+    for i in np.flatnonzero(m.actuator_actadr >= 0):
+        a = m.actuator_actadr[i]
+        w[i] = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+    return w
+
+
+def unlimited_force(model, data, u):
+    r""":math:`f = \mathrm{gain}(l, \dot l)\,w + \mathrm{bias}(l, \dot l)` ``(nu,)`` before the
+    tendons' ``actuatorfrcrange`` and the actuators' ``forcerange`` limit it, with ``w`` from
+    :func:`gain_input`."""
+    m, l, ldot = model, data.actuator_length, data.actuator_velocity
+    g, b = m.actuator_gainprm, m.actuator_biasprm
+    gain = g[:, 0] + np.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
+    bias = np.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
+    return gain * gain_input(m, data, u) + bias
 
 
 def activation_rate(model, u, act):

@@ -6,7 +6,8 @@ What MuJoCo's compiler computes so that no one else has to:
   ``body_jntadr``/``body_dofadr``/``body_geomadr``, ``dof_parentid`` (the tree of dofs that
   makes ``M`` tree-sparse), ``dof_Madr``, ``body_weldid``, ``body_rootid``, ``body_mocapid``;
 * ``qpos0`` (joint ``ref``; a free joint's body pose) and ``qpos_spring`` (``springref``);
-* the packed arrays of variable-length objects: mesh vertices and faces, tendon paths
+* the packed arrays of variable-length objects: mesh vertices and faces, height field
+  samples (``hfield_adr``), tendon paths
   (``wrap_*``), actuator activations (``actuator_actadr``), sensor outputs (``sensor_adr``);
 * keyframes completed with ``qpos0``/zeros, and explicit pairs ordered by body signature.
 
@@ -67,8 +68,8 @@ def compile_spec(spec) -> Model:
     kw = dict(name=spec.name, opt=Option(**option))
     kw.update(_tree(B, J, symbolic))
     kw.update(_geoms_sites(O["geom"], O["site"], len(B)))
-    kw.update(_meshes(O["mesh"]), nmat=len(O["mat"]), mat_names=[m["name"] for m in O["mat"]],
-              mat_rgba=_stack(O["mat"], "rgba", (4,)))
+    kw.update(_meshes(O["mesh"]), **_hfields(O["hfield"]), nmat=len(O["mat"]),
+              mat_names=[m["name"] for m in O["mat"]], mat_rgba=_stack(O["mat"], "rgba", (4,)))
     for part in (_pairs(O["pair"], O["geom"]), _excludes(O["exclude"]), _equalities(O["eq"]),
                  _tendons(O["tendon"]), _actuators(O["actuator"]), _sensors(O["sensor"])):
         kw.update(part)
@@ -202,6 +203,16 @@ def _meshes(M):
                 mesh_face=np.concatenate([m["face"] for m in M]).astype(int) if M else np.zeros((0, 3), int))
 
 
+def _hfields(H):
+    """Height fields: their samples packed one after the other into ``hfield_data``."""
+    n = np.array([h["nrow"] * h["ncol"] for h in H], dtype=int)
+    return dict(nhfield=len(H), nhfielddata=int(n.sum()), hfield_names=[h["name"] for h in H],
+                hfield_size=_stack(H, "size", (4,)), hfield_nrow=_stack(H, "nrow", (), int),
+                hfield_ncol=_stack(H, "ncol", (), int),
+                hfield_adr=np.concatenate([[0], np.cumsum(n)[:-1]]).astype(int) if H else np.zeros(0, int),
+                hfield_data=np.concatenate([h["data"] for h in H]) if H else np.zeros(0))
+
+
 def _pairs(P, G):
     """Explicit pairs, the geom of the lower body first, ordered (stably) by body signature."""
     rows = []
@@ -324,7 +335,7 @@ def _keys(K, kw, B):
 # -- editing a compiled model -------------------------------------------------------------------
 def spec_from_model(spec, model):
     """Fill the empty ``spec`` so that it compiles back to ``model``."""
-    from .enums import GEOM_NAMES, JOINT_NAMES
+    from .enums import GEOM_NAMES, HFIELD, JOINT_NAMES
     m = model
     o = m.opt
     spec.option = {k: getattr(o, k) for k in o.__dataclass_fields__}
@@ -348,15 +359,20 @@ def spec_from_model(spec, model):
         v, f = m.mesh_vertadr[k], m.mesh_faceadr[k]
         spec.add_mesh(m.mesh_names[k], m.mesh_vert[v:v + m.mesh_vertnum[k]],
                       m.mesh_face[f:f + m.mesh_facenum[k]], m.mesh_pos[k], m.mesh_quat[k])
+    for k in range(m.nhfield):
+        a = m.hfield_adr[k]
+        spec.add_hfield(m.hfield_names[k], m.hfield_size[k], m.hfield_nrow[k], m.hfield_ncol[k],
+                        m.hfield_data[a:a + m.hfield_nrow[k] * m.hfield_ncol[k]])
     for k in range(m.nmat):
         spec.add_material(m.mat_names[k], m.mat_rgba[k])
     for g in range(m.ngeom):
+        hfield = int(m.geom_dataid[g]) if m.geom_type[g] == HFIELD else None
         spec.add_geom(int(m.geom_bodyid[g]), GEOM_NAMES[m.geom_type[g]], m.geom_size[g], m.geom_names[g],
                       m.geom_pos[g], m.geom_quat[g], m.geom_rgba[g], m.geom_contype[g],
                       m.geom_conaffinity[g], m.geom_condim[g], m.geom_priority[g], m.geom_friction[g],
                       m.geom_solmix[g], m.geom_solref[g], m.geom_solimp[g], m.geom_margin[g],
-                      m.geom_gap[g], int(m.geom_dataid[g]), m.geom_group[g], int(m.geom_matid[g]),
-                      m.geom_fluid[g])
+                      m.geom_gap[g], -1 if hfield is not None else int(m.geom_dataid[g]), m.geom_group[g],
+                      int(m.geom_matid[g]), m.geom_fluid[g], hfield=hfield)
     for s in range(m.nsite):
         spec.add_site(int(m.site_bodyid[s]), m.site_names[s], m.site_pos[s], m.site_quat[s],
                       m.site_size[s], int(m.site_type[s]), m.site_group[s], m.site_rgba[s],
@@ -406,7 +422,7 @@ def floating_base_spec(spec, new):
     for kind in ("geom", "site"):
         for r in spec.objects[kind]:
             new._add(kind, dict(r, body=new_id[r["body"]]))
-    for kind in ("mesh", "mat"):
+    for kind in ("mesh", "hfield", "mat"):
         for r in spec.objects[kind]:
             new._add(kind, dict(r))
     for kind in ("pair", "exclude", "eq", "tendon", "actuator", "sensor", "key"):

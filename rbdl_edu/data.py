@@ -58,7 +58,9 @@ class Data:
                                   ``energy (2,)`` (potential, kinetic)
     ============================  ===========================================================
 
-    ``warning`` lists what went wrong (a diverging simulation), each with its time.
+    ``warning`` lists what went wrong, each with its time: a diverging simulation
+    (:class:`~rbdl_edu.forward.Divergence`), an ``implicitfast`` step whose :math:`M - hD`
+    was not positive definite (:class:`~rbdl_edu.integrators.InertiaWarning`).
     """
 
     def __init__(self, model):

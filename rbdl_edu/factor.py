@@ -43,6 +43,23 @@ def ancestors(model, i):
     return tuple(chain)
 
 
+@per_model
+def tree_pattern(model):
+    """``(nv, nv)`` bool: True where ``M`` can be nonzero, for dofs ``i, j`` one of which is
+    an ancestor of the other (MuJoCo's sparsity of ``M`` and ``qDeriv``).
+
+    >>> from rbdl_edu.models import auto_tree
+    >>> tree_pattern(auto_tree(3, bf=2)).astype(int)        # dofs 1 and 2 are siblings
+    array([[1, 1, 1],
+           [1, 1, 0],
+           [1, 0, 1]])
+    """
+    P = np.zeros((model.nv, model.nv), dtype=bool)
+    for i in range(model.nv):
+        P[i, list(ancestors(model, i))] = True
+    return P | P.T
+
+
 def layout(model):
     """Start address of each row, ``Madr (nv,)`` (``model.dof_Madr``), and the total size ``nM``.
 
@@ -94,12 +111,17 @@ def from_tree_sparse(model, Msp, symmetric=True):
     return padded[..., where]
 
 
-def factor_ltdl(model, Msp):
+def factor_ltdl(model, Msp, min_pivot=None):
     r"""Factor :math:`M = L^T D L` from the tree-sparse entries ``(..., nM)``.
 
     The result ``qLD`` holds :math:`D_i` on each row's diagonal slot and :math:`L_{ij}`
     (unit lower triangular, same sparsity as ``M``) in the others. (The entries are kept
     in a list while they change, so the same lines run on NumPy, SymPy and JAX.)
+
+    With ``min_pivot`` (one float matrix) a pivot :math:`D_k` below it is raised to it
+    before row ``k`` is eliminated, as MuJoCo does for a matrix that is not positive
+    definite (the ``implicitfast`` integrator's :math:`M - hD`); such rows have
+    ``D == min_pivot`` in the result.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
@@ -109,6 +131,8 @@ def factor_ltdl(model, Msp):
     qLD = [Msp[..., k] for k in range(nM)]
     for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
         chain = ancestors(model, k)
+        if min_pivot is not None and qLD[Madr[k]] < min_pivot:
+            qLD[Madr[k]] = min_pivot
         Dk = qLD[Madr[k]]
         for a, i in enumerate(chain[1:], start=1):
             # L_ki = M_ki / D_k, and the Schur update M_ij -= M_ki M_kj / D_k for j in chain(i)

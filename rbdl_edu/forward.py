@@ -49,7 +49,7 @@ from .bodyforces import posed
 from .comframe import com_pos, to_cframe
 from .crba import crba
 from .enums import WRAP_SITE
-from .factor import factor_ltdl, solve_ltdl, to_tree_sparse
+from .factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from .kinematics import kinematics
 from .passive import apply_ft, passive
 from .rnea import rnea_passes
@@ -90,23 +90,22 @@ def position(model, data):
 
 
 def mass_matrix(model, data):
-    r""":math:`M(q)` by CRBA, plus each tendon's armature :math:`a\,J^T J` (``qM (nv, nv)``), and
-    its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb`` and ``mj_factorM``)."""
+    r""":math:`M(q)` by CRBA, plus each tendon's armature :math:`a\,J^T J` where it falls inside
+    M's tree pattern (MuJoCo 4.0 drops the coupling between branches, so M stays
+    tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
+    and ``mj_factorM``)."""
     M = crba(model, data.qpos)
     for t in np.flatnonzero(model.tendon_armature > 0):
         if np.any(model.wrap_type[model.tendon_adr[t]:model.tendon_adr[t] + model.tendon_num[t]] == WRAP_SITE):
             raise NotImplementedError(f"tendon {model.tendon_names[t] or t}: armature on a spatial tendon "
                                       "(its velocity-product force) is not simulated")
-        M = M + model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t])
+        M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
 
 
 def solve_M(model, data, f):
-    """:math:`M^{-1} f` from the factor (dense when tendon armature couples branches of the
-    tree, which the tree-sparse factor cannot hold)."""
-    if np.any(model.tendon_armature > 0):
-        return np.linalg.solve(data.qM, f)
+    """:math:`M^{-1} f` from the tree-sparse factor ``qLD`` (MuJoCo's ``mj_solveM``)."""
     return solve_ltdl(model, data.qLD, f)
 
 

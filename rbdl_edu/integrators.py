@@ -11,9 +11,11 @@ velocities (semi-implicit, or symplectic, Euler), quaternion-aware
 * ``Euler``: :math:`\ddot q` from :func:`~rbdl_edu.forward.forward`; but joint damping
   :math:`-B\dot q` is taken implicitly, at the end of the step, which is stable for any
   damping: :math:`(M + hB)\,\ddot q = f` (unless ``<flag eulerdamp="disable"/>``).
-* ``implicitfast``: the same with every velocity-dependent force except Coriolis and
-  centripetal ones: :math:`(M - hD)\,\ddot q = f`, :math:`D = \mathrm{sym}(\partial f/\partial\dot q)`
-  from joint and tendon dampers and actuators that depend on velocity.
+* ``implicitfast``: the same with every velocity-dependent passive and actuator force:
+  :math:`(M - hD)\,\ddot q = f`, :math:`D = \mathrm{sym}(\partial f/\partial\dot q)` from
+  joint and tendon dampers, the fluid and actuators that depend on velocity
+  (:mod:`rbdl_edu.derivative_vel`); Coriolis and centrifugal forces stay explicit, except
+  on standalone free bodies, whose gyroscopic derivative is solved for in their own block.
 * ``RK4``: the classic 4th-order Runge-Kutta on :math:`(q, \dot q, w)`, four evaluations of
   :func:`~rbdl_edu.forward.forward` per step.
 
@@ -25,12 +27,18 @@ array([0.0008])
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .actuation import next_act
-from .enums import BALL, BIAS_AFFINE, DYN_NONE, FREE, GAIN_AFFINE
+from .derivative_vel import free_body_joints, free_bias_vel, smooth_vel
+from .enums import BALL, FREE
+from .factor import factor_ltdl, solve_ltdl, to_tree_sparse
 from .integrate import integrate_pos
 from .passive import damper_slope
+
+MINVAL = 1e-15             # MuJoCo's mjMINVAL: the smallest pivot of M - hD
 
 
 def integrate(model, data):
@@ -70,67 +78,66 @@ def euler(model, data):
 
 
 def implicitfast(model, data):
-    r"""Implicit in the velocity-dependent forces (Coriolis excluded):
-    :math:`(M - hD)\,\ddot q = f_{smooth} + f_{constraint}`."""
+    r"""Implicit in the velocity-dependent passive and actuator forces (MuJoCo's ``mj_implicit``
+    for ``implicitfast``): :math:`(M - hD)\,\ddot q = f_{smooth} + f_{constraint}` with
+    :math:`D` the symmetric part of ``qDeriv``
+    (:func:`~rbdl_edu.derivative_vel.smooth_vel`); then each standalone free body's
+    :math:`6\times6` block again, with its gyroscopic derivative (:func:`free_body_qacc`)."""
     h = model.opt.timestep
-    D = velocity_derivative(model, data)
-    qacc = np.linalg.solve(data.qM - h * (D + D.T) / 2, data.qfrc_smooth + data.qfrc_constraint)
+    qDeriv = smooth_vel(model, data)
+    f = data.qfrc_smooth + data.qfrc_constraint
+    # the global solve: symmetric, without the free bodies' (possibly unsymmetric) blocks
+    D = (qDeriv + qDeriv.T) / 2
+    for j in free_body_joints(model):
+        d = slice(model.jnt_dofadr[j], model.jnt_dofadr[j] + 6)
+        D[d, :], D[:, d] = 0.0, 0.0
+    qacc = solve_qH(model, data, data.qM - h * D, f)
+    for j in free_body_joints(model):
+        d = slice(model.jnt_dofadr[j], model.jnt_dofadr[j] + 6)
+        qacc[d] = free_body_qacc(model, data, j, qDeriv[d, d], f[d], qacc[d])
     advance(model, data, qacc)
 
 
-def velocity_derivative(model, data):
-    r""":math:`D = \partial f/\partial\dot q` of the passive and actuator forces, ``(nv, nv)``
-    (MuJoCo's ``mjd_smooth_vel`` without the RNE part): joint dampers :math:`-B`, tendon
-    dampers :math:`-J^T b J`, and each actuator whose force depends on its velocity
-    :math:`\dot l = g^T\dot q`: :math:`g\,(\partial F/\partial\dot l)\,g^T`."""
-    m = model
-    if m.opt.density > 0 or m.opt.viscosity > 0:
-        raise NotImplementedError("implicitfast with fluid forces (their velocity derivative) is not "
-                                  "implemented; use Euler or RK4")
-    if np.any((m.jnt_type == FREE) & _standalone(m)):
-        raise NotImplementedError("implicitfast: a standalone free body (MuJoCo adds its gyroscopic "
-                                  "derivative) is not implemented; use Euler or RK4")
-    D = np.zeros((m.nv, m.nv))
-    if not m.opt.disabled("damper"):
-        D -= np.diag(damper_slope(m, data.qvel))
-        b = m.tendon_damping
-        D -= (data.ten_J.T * b) @ data.ten_J
-        if np.any(m.tendon_dampingpoly):
-            raise NotImplementedError("implicitfast with nonlinear tendon damping is not implemented")
-    if not m.opt.disabled("actuation"):
-        for i in range(m.nu):
-            dF = _force_velocity_slope(m, data, i)
-            if dF:
-                g = data.actuator_moment[i]
-                D += dF * np.outer(g, g)
-    return D
+def solve_qH(model, data, qH, f):
+    r""":math:`\hat M^{-1} f` for the modified mass matrix :math:`\hat M = M - hD` (``qH``),
+    from its tree-sparse :math:`L^TDL` factor, as MuJoCo: :math:`\hat M` need not be
+    positive definite (a force that grows with velocity), and a pivot below ``MINVAL`` is
+    raised to it and recorded as an :class:`InertiaWarning` in ``data.warning`` (the huge
+    acceleration that follows makes the next step reset the state). Dense when tendon
+    armature couples branches of the tree (as :func:`~rbdl_edu.forward.solve_M`)."""
+    if np.any(model.tendon_armature > 0):
+        return np.linalg.solve(qH, f)
+    qLD = factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
+    raised = np.flatnonzero(qLD[model.dof_Madr] == MINVAL)
+    if len(raised):
+        k = int(raised[-1])                                # the first one eliminated
+        data.warning.append(InertiaWarning(float(data.time), k, float(qH[k, k])))
+    return solve_ltdl(model, qLD, f)
 
 
-def _force_velocity_slope(model, data, i):
-    r""":math:`\partial F_i/\partial\dot l_i` of actuator ``i``: gain ``affine`` contributes
-    ``gainprm[2]`` times its input, bias ``affine`` contributes ``biasprm[2]``."""
-    m = model
-    if m.actuator_forcelimited[i]:
-        lo, hi = m.actuator_forcerange[i]
-        if not lo < data.actuator_force[i] < hi:          # a clamped force does not respond
-            return 0.0
-    slope = 0.0
-    if m.actuator_gaintype[i] == GAIN_AFFINE:
-        u = data.act[m.actuator_actadr[i]] if m.actuator_dyntype[i] != DYN_NONE else data.ctrl[i]
-        slope += m.actuator_gainprm[i, 2] * u
-    if m.actuator_biastype[i] == BIAS_AFFINE:
-        slope += m.actuator_biasprm[i, 2]
-    return slope
+class InertiaWarning(NamedTuple):
+    """MuJoCo's ``mjWARN_INERTIA``: at ``time`` the modified mass matrix :math:`M - hD` of
+    ``implicitfast`` was not positive definite; elimination met a pivot below ``MINVAL``
+    at dof ``index`` (whose diagonal entry was ``value``) and raised it to ``MINVAL``."""
+    time: float
+    index: int
+    value: float
 
 
-def _standalone(model):
-    """Per joint: True for a free joint whose body has no jointed descendant."""
-    out = np.zeros(model.njnt, dtype=bool)
-    for j in np.flatnonzero(model.jnt_type == FREE):
-        b = model.jnt_bodyid[j]
-        below = [i for i in range(b + 1, model.nbody) if model.body_rootid[i] == model.body_rootid[b]]
-        out[j] = not any(model.body_jntnum[i] for i in below)
-    return out
+def free_body_qacc(model, data, jnt, qDeriv, f, qacc):
+    r"""A standalone free body's accelerations ``(6,)``, implicit in all its velocity forces:
+    :math:`(M - h\,(\partial f_{smooth}/\partial\dot q))\,\ddot q = f` on its block, where
+    :math:`\partial f_{smooth}/\partial\dot q = q_{Deriv} - \partial c/\partial\dot q`
+    (:func:`~rbdl_edu.derivative_vel.free_bias_vel`; ``qDeriv`` its ``(6, 6)`` block,
+    unsymmetric). Its block is decoupled from every other dof, so the rest of the solve
+    stands. A singular block keeps ``qacc``, the global solve's (as MuJoCo's failed
+    :math:`6\times6` LU)."""
+    h, d = model.opt.timestep, model.jnt_dofadr[jnt]
+    A = data.qM[d:d + 6, d:d + 6] - h * (qDeriv - free_bias_vel(model, data, jnt))
+    try:
+        return np.linalg.solve(A, f)
+    except np.linalg.LinAlgError:
+        return qacc
 
 
 def rk4(model, data):

@@ -94,7 +94,8 @@ def _names(size):
 
 
 I, B = int, bool
-SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "nmesh", "nmeshvert", "nmeshface", "nmat",
+SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "nmesh", "nmeshvert", "nmeshface", "nhfield",
+         "nhfielddata", "nmat",
          "npair", "nexclude", "neq", "ntendon", "nwrap", "nu", "na", "nsensor", "nsensordata",
          "nkey", "nmocap")
 
@@ -105,7 +106,8 @@ class Model:
 
     Sizes: ``nq`` positions, ``nv`` velocities (DOFs), ``nbody`` bodies with the world,
     ``njnt`` joints, ``ngeom`` geoms, ``nsite`` sites, ``nmesh`` meshes (``nmeshvert``
-    vertices, ``nmeshface`` triangles), ``nmat`` materials, ``npair``/``nexclude`` explicit
+    vertices, ``nmeshface`` triangles), ``nhfield`` height fields (``nhfielddata``
+    elevation samples), ``nmat`` materials, ``npair``/``nexclude`` explicit
     contact pairs/excludes, ``neq`` equality constraints, ``ntendon`` tendons (``nwrap``
     path elements), ``nu`` actuators (``na`` with an activation state), ``nsensor``
     sensors (``nsensordata`` numbers), ``nkey`` keyframes, ``nmocap`` mocap bodies.
@@ -119,6 +121,8 @@ class Model:
     nmesh: int = 0
     nmeshvert: int = 0
     nmeshface: int = 0
+    nhfield: int = 0
+    nhfielddata: int = 0
     nmat: int = 0
     npair: int = 0
     nexclude: int = 0
@@ -197,7 +201,7 @@ class Model:
     geom_conaffinity: np.ndarray = _a(("ngeom",), "contact affinity bits", I)
     geom_condim: np.ndarray = _a(("ngeom",), "contact dimension: 1, 3, 4 or 6", I)
     geom_bodyid: np.ndarray = _a(("ngeom",), "its body", I)
-    geom_dataid: np.ndarray = _a(("ngeom",), "its mesh, -1 if none", I)
+    geom_dataid: np.ndarray = _a(("ngeom",), "its mesh or height field, -1 if none", I)
     geom_matid: np.ndarray = _a(("ngeom",), "its material, -1 if none", I)
     geom_group: np.ndarray = _a(("ngeom",), "group (MuJoCo models draw groups 0-2)", I)
     geom_priority: np.ndarray = _a(("ngeom",), "contact parameter priority", I)
@@ -232,6 +236,15 @@ class Model:
     mesh_quat: np.ndarray = _a(("nmesh", 4), "principal frame's axes in the file's frame")
     mesh_vert: np.ndarray = _a(("nmeshvert", 3), "vertices in the mesh's principal frame")
     mesh_face: np.ndarray = _a(("nmeshface", 3), "triangles: vertex indices within the mesh", I)
+    # height fields: elevation samples on a regular grid over [-radius_x, radius_x] x
+    # [-radius_y, radius_y]; row r lies at y = -radius_y + 2 radius_y r / (nrow - 1), column c at
+    # x = -radius_x + 2 radius_x c / (ncol - 1); sample (r, c) is hfield_data[adr + r ncol + c]
+    hfield_names: tuple = _names("nhfield")
+    hfield_size: np.ndarray = _a(("nhfield", 4), "radius_x, radius_y, elevation_z, base_z")
+    hfield_nrow: np.ndarray = _a(("nhfield",), "number of rows (along y)", I)
+    hfield_ncol: np.ndarray = _a(("nhfield",), "number of columns (along x)", I)
+    hfield_adr: np.ndarray = _a(("nhfield",), "first sample in hfield_data", I)
+    hfield_data: np.ndarray = _a(("nhfielddata",), "elevations in [0, 1] (times elevation_z), row-major")
     mat_names: tuple = _names("nmat")
     mat_rgba: np.ndarray = _a(("nmat", 4), "color")
     # explicit contact pairs and excludes -------------------------------------------------

@@ -21,8 +21,14 @@ def skew(v):
     >>> skew([1.0, 2.0, 3.0]) @ [0.0, 0.0, 1.0]
     array([ 2., -1.,  0.])
     """
+    v = asarray(v)
+    xp = namespace(v)
+    if xp is not np:                    # JAX: built from slices (XLA handles them best)
+        x, y, z = v[..., 0], v[..., 1], v[..., 2]
+        o = xp.zeros_like(x)
+        return xp.stack([xp.stack([o, -z, y], -1), xp.stack([z, o, -x], -1), xp.stack([-y, x, o], -1)], -2)
     # [[0, -z, y], [z, 0, -x], [-y, x, 0]]: entries of v = (x, y, z) times signs
-    return asarray(v)[..., _SKEW_ENTRY] * _SKEW_SIGN
+    return v[..., _SKEW_ENTRY] * _SKEW_SIGN
 
 
 _SKEW_ENTRY = np.array([[0, 2, 1], [2, 0, 0], [1, 0, 0]])
@@ -35,6 +41,9 @@ def cross(a, b):
     >>> cross(np.array([1.0, 0, 0]), np.array([0.0, 1, 0]))
     array([0., 0., 1.])
     """
+    xp = namespace(a, b)
+    if xp is not np:                    # JAX: its own cross (slices; XLA handles them best)
+        return xp.cross(a, b)
     # (a × b)_k = a_{k+1} b_{k+2} − a_{k+2} b_{k+1}, indices mod 3
     return a[..., _NEXT] * b[..., _AFTER] - a[..., _AFTER] * b[..., _NEXT]
 

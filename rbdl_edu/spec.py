@@ -24,8 +24,8 @@ import numpy as np
 
 from . import defaults as D
 from .compile import compile_spec, floating_base_spec, spec_from_model
-from .enums import (BIAS_NAMES, DYN_NAMES, EQ_NAMES, FREE, GAIN_NAMES, GEOM_NAMES, JOINT_NAMES,
-                    OBJ_NAMES, SENSORS, TRN_NAMES, WRAP_NAMES)
+from .enums import (BIAS_NAMES, DYN_NAMES, EQ_NAMES, FREE, GAIN_NAMES, GEOM_NAMES, HFIELD,
+                    JOINT_NAMES, OBJ_NAMES, SENSORS, TRN_NAMES, WRAP_NAMES)
 from .scalar import asarray, is_symbolic
 
 
@@ -86,6 +86,17 @@ def _unit(a, what):
     return u / np.linalg.norm(u)
 
 
+def _normalized_elevation(h):
+    """Elevations as MuJoCo's compiler stores them: single precision, shifted and scaled to
+    [0, 1] in single-precision arithmetic (so the stored numbers are MuJoCo's, bit for bit)."""
+    h = h.astype(np.float32)
+    lo, hi = h.min(), h.max()
+    h = h - lo
+    if float(hi - lo) > 1e-14:                  # MuJoCo's mjEPS
+        h = h / (hi - lo)
+    return h.astype(float)
+
+
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
 
 
@@ -95,8 +106,8 @@ class ModelSpec:
     ``option`` keywords are :class:`~rbdl_edu.model.Option` fields (``gravity``,
     ``timestep``, ``integrator``, ...)."""
 
-    KINDS = ("body", "joint", "geom", "site", "mesh", "mat", "pair", "exclude", "eq", "tendon",
-             "actuator", "sensor", "key")
+    KINDS = ("body", "joint", "geom", "site", "mesh", "hfield", "mat", "pair", "exclude", "eq",
+             "tendon", "actuator", "sensor", "key")
 
     def __init__(self, gravity=(0.0, 0.0, -9.81), timestep=0.002, name="", **option):
         self.option = dict(gravity=asarray(gravity), timestep=timestep, **option)
@@ -194,19 +205,32 @@ class ModelSpec:
                  contype=D.GEOM_CONTYPE, conaffinity=D.GEOM_CONAFFINITY, condim=D.GEOM_CONDIM,
                  priority=0, friction=D.GEOM_FRICTION, solmix=D.GEOM_SOLMIX, solref=D.SOLREF,
                  solimp=D.SOLIMP, margin=0.0, gap=0.0, mesh=None, group=0, material=None,
-                 fluid=None):
-        """Add a geom (``"plane"``, ``"sphere"``, ``"capsule"``, ``"ellipsoid"``,
+                 fluid=None, hfield=None):
+        """Add a geom (``"plane"``, ``"hfield"``, ``"sphere"``, ``"capsule"``, ``"ellipsoid"``,
         ``"cylinder"``, ``"box"``, ``"mesh"``) with MuJoCo's ``size`` convention; returns its
         id. Geoms here carry no mass: the body's inertial fields are what the dynamics uses.
-        ``mesh`` and ``material`` are ids or names (of :meth:`add_mesh`, :meth:`add_material`)."""
+        ``mesh``, ``hfield`` and ``material`` are ids or names (of :meth:`add_mesh`,
+        :meth:`add_hfield`, :meth:`add_material`). A height field geom takes its size from its
+        height field, as MuJoCo's compiler does: ``(radius_x, radius_y, elevation_z / 4 +
+        base_z / 2)``; the ``size`` given is ignored."""
+        code = _code(GEOM_NAMES, type, "geom type")
+        if (code == HFIELD) != (hfield is not None and hfield != -1) or \
+                (code == HFIELD and mesh is not None and mesh != -1):
+            raise ValueError(f"geom {name!r}: a height field geom needs an hfield (and no mesh), "
+                             "and only it")
+        dataid = self.id("mesh", mesh)
+        if code == HFIELD:
+            dataid = self.id("hfield", hfield)
+            radius_x, radius_y, elevation_z, base_z = self.objects["hfield"][dataid]["size"]
+            size = [radius_x, radius_y, 0.25 * elevation_z + 0.5 * base_z]
         return self._add("geom", dict(
-            name=name, type=_code(GEOM_NAMES, type, "geom type"), body=self.id("body", body),
+            name=name, type=code, body=self.id("body", body),
             size=_fill(size if size is not None else [], 3), pos=_vec(pos, 3, "pos"),
             quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"), rgba=_fill(rgba, 4),
             contype=int(contype), conaffinity=int(conaffinity), condim=int(condim),
             priority=int(priority), friction=_fill(friction, 3, D.GEOM_FRICTION), solmix=float(solmix),
             solref=_fill(solref, 2), solimp=_fill(solimp, 5, D.SOLIMP), margin=float(margin),
-            gap=float(gap), dataid=self.id("mesh", mesh), matid=self.id("mat", material),
+            gap=float(gap), dataid=dataid, matid=self.id("mat", material),
             group=int(group),
             # (a flat geom on the world may carry MuJoCo's NaN added mass: it never moves)
             fluid=_fill(fluid if fluid is not None else [], 12, finite=self.id("body", body) != 0)))
@@ -230,6 +254,27 @@ class ModelSpec:
             raise ValueError(f"mesh {name!r}: face indices must lie in [0, {len(vert)})")
         return self._add("mesh", dict(name=name, vert=vert, face=face, pos=_vec(pos, 3, "pos"),
                                       quat=_vec(quat if quat is not None else IDENTITY, 4, "quat")))
+
+    def add_hfield(self, name, size, nrow, ncol, data=None):
+        r"""Add a height field: ``nrow x ncol`` elevation samples (both at least 2) in ``data``
+        (row-major, row 0 at ``y = -radius_y``; zeros if ``None``), over the rectangle
+        ``size = (radius_x, radius_y, elevation_z, base_z)`` (all positive).
+
+        As MuJoCo's compiler, the samples are stored in single precision and normalized to
+        [0, 1]: :math:`h \leftarrow (h - h_{min}) / (h_{max} - h_{min})` (only the shift when
+        they are all equal); elevation ``elevation_z`` scales them, and a base ``base_z``
+        deep lies below 0."""
+        size = np.asarray(size, dtype=float)
+        if size.shape != (4,) or not np.all(size > 0):
+            raise ValueError(f"hfield {name!r}: size needs 4 positive numbers, got {size}")
+        if int(nrow) < 2 or int(ncol) < 2:
+            raise ValueError(f"hfield {name!r}: nrow and ncol must be at least 2, got {nrow}, {ncol}")
+        data = np.zeros(nrow * ncol) if data is None else np.asarray(data, dtype=float).reshape(-1)
+        if data.shape != (nrow * ncol,) or not np.all(np.isfinite(data)):
+            raise ValueError(f"hfield {name!r}: data needs nrow*ncol = {nrow * ncol} finite numbers, "
+                             f"got shape {data.shape}")
+        return self._add("hfield", dict(name=name, size=size, nrow=int(nrow), ncol=int(ncol),
+                                        data=_normalized_elevation(data)))
 
     def add_material(self, name, rgba=(1.0, 1.0, 1.0, 1.0)):
         """Add a material (only its color matters here)."""

@@ -223,10 +223,17 @@ def by_dof_blocks(model, blocks, batch, dtype):
            [0., 2.]])
     """
     xp = namespace(*blocks.values())
-    M = xp.zeros(batch + (model.nv, model.nv), dtype=dtype)
-    for (i, j), block in blocks.items():
-        if xp is np:
+    if xp is np:                                      # NumPy: write the blocks into zeros
+        M = np.zeros(batch + (model.nv, model.nv), dtype=dtype)
+        for (i, j), block in blocks.items():
             M[..., dofs(model, i), dofs(model, j)] = block
-        else:                                         # JAX arrays are immutable
-            M = M.at[..., dofs(model, i), dofs(model, j)].set(block)
-    return M
+        return M
+    # JAX arrays are immutable: join the blocks, row by row
+    moving = [i for i in range(1, model.nbody) if model.body_dofnum[i]]
+    rows = []
+    for i in moving:
+        row = [xp.broadcast_to(blocks[i, j], batch + blocks[i, j].shape[-2:]) if (i, j) in blocks
+               else xp.zeros(batch + (int(model.body_dofnum[i]), int(model.body_dofnum[j])), dtype=dtype)
+               for j in moving]
+        rows.append(xp.concatenate(row, axis=-1))
+    return xp.concatenate(rows, axis=-2) if rows else xp.zeros(batch + (0, 0), dtype=dtype)

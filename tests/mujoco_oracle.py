@@ -37,7 +37,8 @@ OURS_ONLY = {
 QUATERNIONS = {"body_quat", "body_iquat", "geom_quat", "site_quat"}
 NAMED = {"body": mujoco.mjtObj.mjOBJ_BODY, "jnt": mujoco.mjtObj.mjOBJ_JOINT,
          "geom": mujoco.mjtObj.mjOBJ_GEOM, "site": mujoco.mjtObj.mjOBJ_SITE,
-         "mesh": mujoco.mjtObj.mjOBJ_MESH, "mat": mujoco.mjtObj.mjOBJ_MATERIAL,
+         "mesh": mujoco.mjtObj.mjOBJ_MESH, "hfield": mujoco.mjtObj.mjOBJ_HFIELD,
+         "mat": mujoco.mjtObj.mjOBJ_MATERIAL,
          "pair": mujoco.mjtObj.mjOBJ_PAIR, "exclude": mujoco.mjtObj.mjOBJ_EXCLUDE,
          "eq": mujoco.mjtObj.mjOBJ_EQUALITY, "tendon": mujoco.mjtObj.mjOBJ_TENDON,
          "actuator": mujoco.mjtObj.mjOBJ_ACTUATOR, "sensor": mujoco.mjtObj.mjOBJ_SENSOR,

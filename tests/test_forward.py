@@ -31,14 +31,6 @@ def both(path, integrator):
     return m, mujoco.MjData(m), model.replace(opt=opt)
 
 
-def unsupported(model, integrator):
-    """implicitfast needs velocity derivatives we do not compute for fluid forces and for
-    standalone free bodies (MuJoCo's gyroscopic derivative): those step() refuses."""
-    from rbdl_edu.integrators import _standalone
-    return integrator == "implicitfast" and (model.opt.density > 0 or model.opt.viscosity > 0
-                                             or np.any(_standalone(model)))
-
-
 CASES = [(p, i) for p in [p for p in MODELS if p.suffix == ".xml"] + GYM for i in INTEGRATORS]
 
 
@@ -64,10 +56,6 @@ def test_forward_and_step_match_mujoco(path, integrator):
         d2 = mujoco.MjData(m)
         d2.qpos[:], d2.qvel[:], d2.act[:], d2.ctrl[:], d2.time = d.qpos, d.qvel, d.act, d.ctrl, d.time
         mujoco.mj_step(m, d2)
-        if unsupported(model, integrator):
-            with pytest.raises(NotImplementedError, match="implicitfast"):
-                rbd.step(model, data)
-            return
         rbd.step(model, data)
         for name in ("qpos", "qvel", "act"):
             assert np.abs(getattr(data, name) - getattr(d2, name)).max(initial=0) <= 1e-9, (name, k)
@@ -128,3 +116,42 @@ def test_bad_controls_and_unknown_names():
     data.qpos[:] = 1.0
     rbd.forward(model, data)
     assert logged[0] == 0.0 and data.sensor("angle")[0] == 1.0      # a copy, not a view
+
+
+def test_rollout_records_what_step_computes():
+    """rollout = a loop of step, with the state before each step, the sensors of that state,
+    the controls used, and a controller function called each step."""
+    xml = """<mujoco><worldbody><body><joint name="hinge" axis="0 1 0" damping="0.1"/>
+        <geom type="capsule" size=".05" fromto="0 0 0 0 0 -1"/></body></worldbody>
+        <actuator><position name="servo" joint="hinge" kp="20"/></actuator>
+        <sensor><jointpos joint="hinge"/><jointvel joint="hinge"/></sensor></mujoco>"""
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    traj = rbd.rollout(model, data, 300, control=lambda m, d: [0.5 * np.sin(d.time)], progress=False)
+    assert traj.qpos.shape == (301, 1) and traj.sensordata.shape == (301, 2) and traj.ctrl.shape == (300, 1)
+    np.testing.assert_allclose(traj.sensordata[:, 0], traj.qpos[:, 0], atol=1e-15)
+    np.testing.assert_allclose(traj.ctrl[:, 0], 0.5 * np.sin(traj.time[:-1]), atol=1e-15)
+    data2 = rbd.Data(model)
+    for k in range(300):
+        data2.ctrl[:] = traj.ctrl[k]
+        rbd.step(model, data2)
+    np.testing.assert_array_equal(data2.qpos, traj.qpos[-1])
+    with pytest.raises(ValueError, match=r"\(300, 1\)"):
+        rbd.rollout(model, data, 300, control=np.zeros((299, 1)))
+
+
+def test_tendon_armature_between_trees_is_dropped_as_mujoco_does():
+    """MuJoCo 4.0 keeps M tree-sparse: a tendon's armature a JᵀJ counts only where two dofs
+    share a branch (here: two pendulums in two trees, coupled by a fixed tendon)."""
+    xml = """<mujoco><worldbody><body><joint name="a" axis="0 1 0"/><geom size=".1" pos="0 0 -1"/></body>
+        <body pos="1 0 0"><joint name="b" axis="0 1 0"/><geom size=".1" pos="0 0 -1"/></body></worldbody>
+        <tendon><fixed armature="0.3"><joint joint="a" coef="1"/><joint joint="b" coef="1"/></fixed></tendon></mujoco>"""
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    d.qpos[:] = data.qpos[:] = [0.3, -0.2]
+    mujoco.mj_forward(m, d)
+    rbd.forward(model, data)
+    np.testing.assert_allclose(data.qacc, d.qacc, rtol=1e-12)
+    assert data.qM[0, 1] == 0

@@ -6,7 +6,8 @@ Pipeline (one module per stage):
 * :mod:`~rbdl_edu.collision.broadphase`: sweep and prune along principal axes;
 * :mod:`~rbdl_edu.collision.filters`: weld/parent/bitmask/exclude/pair/bounding-sphere rules;
 * :mod:`~rbdl_edu.collision.primitives`, :mod:`~rbdl_edu.collision.box`,
-  :mod:`~rbdl_edu.collision.convex`: the narrowphase colliders;
+  :mod:`~rbdl_edu.collision.convex`, :mod:`~rbdl_edu.collision.hfield`: the narrowphase
+  colliders;
 * :mod:`~rbdl_edu.collision.mixing`: contact parameters;
 * :mod:`~rbdl_edu.collision.driver`: ``collision(model, data)`` ties them together.
 
@@ -18,7 +19,13 @@ Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly
   other points when the segment passes through the box, and its second point differs;
 * plane-mesh: extra vertices are searched among all vertices, MuJoCo's among the
   neighbours of the deepest one (on meshes with a vertex graph);
-* height fields, SDFs and flexes are not supported.
+* height field against a box or a mesh with zero margin: MuJoCo's EPA stops early on this
+  "discrete" pair (it tells repeated support points by vertex indices, which its prisms
+  do not set), so its depth is a lower bound and its normal not the optimal one; ours is
+  the exact penetration of each prism (with any margin MuJoCo's agrees with ours);
+* SDFs and flexes are not supported; ``<flag nativeccd="disable"/>`` (MuJoCo's older
+  libccd path) is not reproduced: the convex colliders compute what the native one does,
+  whatever the flag.
 
 This package is also the pipeline stage itself: ``rbd.collision(model, data)`` calls
 :func:`~rbdl_edu.collision.driver.collision` (the package is callable), and its modules

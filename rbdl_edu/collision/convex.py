@@ -255,8 +255,10 @@ def signed_distance(model, gpos, gmat, g1, g2):
     return dist - r1 - r2, n, a + r1 * n, b - r2 * n
 
 
-def core_distance(supp, d0):
-    """``(dist, n, a, b)`` of two convex sets given the support ``supp`` of their difference."""
+def core_distance(supp, d0, smooth=True):
+    """``(dist, n, a, b)`` of two convex sets given the support ``supp`` of their difference.
+    ``smooth=False`` says both are polytopes: GJK/EPA are then exact and :func:`polish` is
+    skipped (it would find nothing to improve)."""
     if d0 @ d0 < 1e-20:
         d0 = np.array([1.0, 0, 0])
     v, simplex = gjk(supp, d0)
@@ -271,7 +273,7 @@ def core_distance(supp, d0):
             return None
         depth, n, a, b = out
         out = -depth, n, a, b
-    return polish(supp, *out)
+    return polish(supp, *out) if smooth else out
 
 
 def polish(supp, dist, n, a, b, iters=40):

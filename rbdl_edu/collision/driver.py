@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
 from ..kinematics import kinematics
 from . import box as _box
 from . import convex as _convex
+from . import hfield as _hfield
 from . import primitives as _prim
 from .broadphase import broadphase
 from .contact import Contact, make_frame
@@ -50,7 +51,8 @@ for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
     for _t2 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
         if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
             COLLIDERS[(_t1, _t2)] = _convex.convex
-CONVEX = {_convex.convex, _convex.plane_convex}
+    COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
+CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex}
 
 
 def _ordered(model, g1, g2):

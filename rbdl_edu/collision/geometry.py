@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kinematics import forward_kinematics
-from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, PLANE, SPHERE
+from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
 from ..rotation import quat_to_mat
 
 
@@ -40,7 +40,8 @@ def geom_rbound(model):
     """Bounding-sphere radius of every geom, ``(ngeom,)``; 0 for planes.
 
     sphere ``r``; capsule ``r + h``; cylinder ``√(r² + h²)``; ellipsoid ``max(a, b, c)``;
-    box ``|(a, b, c)|``; mesh: the farthest vertex from the geom center.
+    box ``|(a, b, c)|``; mesh: the farthest vertex from the geom center; height field of
+    ``hfield_size`` ``(a, b, e, d)``: ``√(a² + b² + max(e, d)²)`` (MuJoCo's bound).
 
     >>> from rbdl_edu.spec import ModelSpec
     >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "box", [1, 2, 2])
@@ -62,6 +63,9 @@ def geom_rbound(model):
             r[g] = np.linalg.norm(s)
         elif t == MESH:
             r[g] = np.linalg.norm(mesh_vertices(model, g), axis=1).max()
+        elif t == HFIELD:
+            a, b, e, d = model.hfield_size[model.geom_dataid[g]]
+            r[g] = np.sqrt(a * a + b * b + max(e * e, d * d))
     return r
 
 
@@ -88,6 +92,9 @@ def geom_aabb(model):
             v = mesh_vertices(model, g)
             lo, hi = v.min(axis=0), v.max(axis=0)
             box[g] = np.concatenate([(lo + hi) / 2, (hi - lo) / 2])
+        elif t == HFIELD:   # the grid's rectangle, from the base's bottom to the top elevation
+            a, b, e, d = model.hfield_size[model.geom_dataid[g]]
+            box[g] = [0.0, 0.0, (e - d) / 2, a, b, (e + d) / 2]
         elif t == PLANE:    # infinite where the size is 0; zero thickness
             big = 1e10
             box[g, 3:] = [s[0] or big, s[1] or big, 0.0]

@@ -2,7 +2,8 @@
 
 Used by the book's "Checking against MuJoCo" page and by the cross-check tests on
 random trees. Only what the dynamics needs is written (bodies, inertials, joints,
-geoms with ``contype``/``conaffinity``, gravity, timestep).
+geoms with ``contype``/``conaffinity``, height fields with their elevation, gravity,
+timestep).
 
 >>> from rbdl_edu.models import pendulum
 >>> print(to_mjcf(pendulum()).splitlines()[0])
@@ -28,13 +29,15 @@ def to_mjcf(model, name="rbdl_edu") -> str:
         children[model.body_parentid[i]].append(i)
     lines = [f'<mujoco model="{name}">', '  <compiler angle="radian" autolimits="true"/>',
              f'  <option gravity="{_f(model.opt.gravity)}" timestep="{model.opt.timestep!r}"/>',
-             "  <worldbody>"]
+             *_hfield_assets(model), "  <worldbody>"]
 
     def geoms(i, ind):
         for g in np.flatnonzero(model.geom_bodyid == i):
             size = model.geom_size[g]
             n = {"sphere": 1, "capsule": 2, "cylinder": 2}.get(GEOM_NAMES[model.geom_type[g]], 3)
-            lines.append(f'{ind}<geom name="{_geom_name(model, g)}" type="{GEOM_NAMES[model.geom_type[g]]}" '
+            hfield = f' hfield="{_hfield_name(model, model.geom_dataid[g])}"' \
+                if GEOM_NAMES[model.geom_type[g]] == "hfield" else ""
+            lines.append(f'{ind}<geom name="{_geom_name(model, g)}" type="{GEOM_NAMES[model.geom_type[g]]}"{hfield} '
                          f'size="{_f(size[:n])}" pos="{_f(model.geom_pos[g])}" quat="{_f(model.geom_quat[g])}" '
                          f'contype="{model.geom_contype[g]}" conaffinity="{model.geom_conaffinity[g]}" '
                          f'rgba="{_f(model.geom_rgba[g])}" mass="0"{_contact_attrs(model, g)}/>')
@@ -91,6 +94,24 @@ def _contact_section(model):
         b1, b2 = int(sig) >> 16, int(sig) & 0xFFFF
         out.append(f'    <exclude body1="{_body_name(model, b1)}" body2="{_body_name(model, b2)}"/>')
     return out + ["  </contact>"]
+
+
+def _hfield_assets(model):
+    """``<asset>`` with the model's height fields; ``elevation`` lists the rows from the last
+    (``y = +radius_y``) to row 0, as MJCF writes them."""
+    if not model.nhfield:
+        return []
+    out = ["  <asset>"]
+    for k in range(model.nhfield):
+        nrow, ncol, a = int(model.hfield_nrow[k]), int(model.hfield_ncol[k]), model.hfield_adr[k]
+        rows = np.asarray(model.hfield_data[a:a + nrow * ncol], dtype=float).reshape(nrow, ncol)[::-1]
+        out.append(f'    <hfield name="{_hfield_name(model, k)}" nrow="{nrow}" ncol="{ncol}" '
+                   f'size="{_f(model.hfield_size[k])}" elevation="{_f(rows.reshape(-1))}"/>')
+    return out + ["  </asset>"]
+
+
+def _hfield_name(model, k):
+    return model.hfield_names[k] or f"hfield{k}"
 
 
 def _geom_name(model, g):

@@ -46,6 +46,7 @@ from .errors import ModelError, remember_sources
 from .inertia import MINVAL, geom_mass_inertia
 from .mjcf_actuators import read_limited
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
+from .mjcf_hfield import hfield_geom, load_hfields
 from .mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
 from .mjcf_mesh import load_meshes
 from .mjcf_replicate import expand_replicates
@@ -131,6 +132,7 @@ class MJCFCompiler:
         self.spec = ModelSpec(**read_option(self._sections("option")), name=root.get("model", ""))
         self.materials = mjcf_objects.add_materials(self)
         self.meshes, self.mesh_id = load_meshes(self)
+        self.hfield_id = load_hfields(self)
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
         self.body_mass_nodes = {0: root}   # body id -> its element (for error messages)
         self.joint_nodes = []              # joint id -> its element
@@ -350,7 +352,9 @@ class MJCFCompiler:
             pos, quat, size = self._fromto(g, kind, size)
         dataid = -1
         if kind == "hfield":
-            raise g.error("height fields are not supported", "type")
+            dataid, size = hfield_geom(self, g)
+        elif g.has("hfield"):
+            raise g.error(f"hfield given for a geom of type {kind!r}", "hfield")
         if kind == "mesh":
             mesh_name = g.get("mesh")
             if mesh_name not in self.mesh_id:
@@ -377,8 +381,8 @@ class MJCFCompiler:
         if kind == "mesh":
             m = mass if mass is not None else density * mesh.volume
             inertia = m / mesh.volume * mesh.inertia if mesh.volume > MINVAL else np.zeros(3)
-        else:
-            m, inertia = geom_mass_inertia(kind, size, density, mass)
+        else:                     # a height field weighs as the box of its geom size, as in MuJoCo
+            m, inertia = geom_mass_inertia("box" if kind == "hfield" else kind, size, density, mass)
         condim = g.int("condim", D.GEOM_CONDIM)
         if condim not in (1, 3, 4, 6):
             raise g.error("condim must be 1, 3, 4 or 6", "condim")
@@ -392,7 +396,8 @@ class MJCFCompiler:
                     solmix=g.float("solmix", D.GEOM_SOLMIX),
                     solref=self.vector(raw, geom_cls, "solref", SOLREF),
                     solimp=self.vector(raw, geom_cls, "solimp", SOLIMP),
-                    margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), mesh=dataid, group=group,
+                    margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), group=group,
+                    mesh=dataid if kind == "mesh" else None, hfield=dataid if kind == "hfield" else None,
                     material=self.material(g), fluid=self._fluid(g, geom_cls, raw, kind, size))
         lo, hi = self.settings.inertiagrouprange
         part = (m, pos, quat, inertia) if lo <= group <= hi and m > MJEPS else None

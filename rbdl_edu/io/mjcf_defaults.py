@@ -71,6 +71,7 @@ SCHEMA = {
     "mesh": {"name", "class", "file", "content_type", "scale", "refpos", "refquat", "inertia",
              "vertex", "normal", "texcoord", "face", "smoothnormal", "maxhullvert", "builtin",
              "params", "material"},
+    "hfield": {"name", "content_type", "file", "nrow", "ncol", "elevation", "size"},
     "motor": _ACTUATOR,
     "position": _ACTUATOR | {"kp", "kv", "dampratio", "timeconst", "inheritrange"},
     "velocity": _ACTUATOR | {"kv"},

@@ -114,7 +114,7 @@ def load_meshes(compiler):
     meshes, ids = [], {}
     for asset in (c for c in compiler.root.children if c.tag == "asset"):
         for node in asset.children:
-            if node.tag in ("texture", "material", "skin"):
+            if node.tag in ("texture", "material", "skin", "hfield"):    # hfield: mjcf_hfield
                 continue
             if node.tag != "mesh":
                 raise node.error(f"<{node.tag}> assets are not supported")

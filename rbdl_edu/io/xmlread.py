@@ -265,6 +265,8 @@ class FileAccess:
                        "own folder; pass allowed_dirs=[...] to allow another)")
         try:
             _regular(real)
+        except FileNotFoundError:
+            raise fail(f"file {name!r} not found") from None
         except OSError as e:
             raise fail(f"cannot read {name!r}: {e.strerror or e}") from None
         return real

@@ -12,7 +12,7 @@ import numpy as np
 import pythreejs as three
 
 from ..defaults import GEOM_RGBA
-from ..enums import BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HINGE, MESH, PLANE, SLIDE, SPHERE
+from ..enums import BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HFIELD, HINGE, MESH, PLANE, SLIDE, SPHERE
 from ..rotation import mat_to_quat
 
 _Y_TO_Z = [float(np.sin(np.pi / 4)), 0.0, 0.0, float(np.cos(np.pi / 4))]   # +90° about x, three order
@@ -70,6 +70,49 @@ def mesh_data(model, g):
     return np.asarray(v, dtype=np.float32), np.asarray(f, dtype=np.uint32)
 
 
+def hfield_mesh(model, g, mat):
+    """A height field geom as a solid (a :class:`pythreejs.Mesh` in the geom's frame): its
+    surface, two flat-shaded triangles per grid cell cut along the diagonal its collision
+    prisms use (:mod:`rbdl_edu.collision.hfield`), walls down to the base's bottom
+    ``z = -base_z`` all round, and the bottom (a 3 x 4 grid: 12 + 20 + 10 triangles): a
+    closed surface, every triangle facing out.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 1, 0.2, 0.1], 3, 4); _ = s.add_geom(0, "hfield", None, hfield="h")
+    >>> hfield_mesh(s.compile(), 0, material((1, 1, 1, 1))).geometry.attributes["position"].array.shape
+    (126, 3)
+    """
+    from ..collision.hfield import hfield_grid
+    h = int(model.geom_dataid[g])
+    x, y, z = hfield_grid(model, h)
+    base = float(model.hfield_size[h][3])
+
+    def top(i, j):                                              # grid vertex (row i, column j)
+        return [x[j], y[i], z[i, j]]
+
+    def bottom(i, j):                                           # below it, on the base's bottom
+        return [x[j], y[i], -base]
+    tri = []
+    for i in range(len(y) - 1):                                 # the surface, cell by cell
+        for j in range(1, len(x)):
+            tri += [[top(i + 1, j - 1), top(i, j - 1), top(i + 1, j)], [top(i, j - 1), top(i, j), top(i + 1, j)]]
+    # the border, counterclockwise seen from above: a wall on each segment, and a fan from
+    # the bottom's center
+    nr, nc = len(y) - 1, len(x) - 1
+    ring = [(0, j) for j in range(nc + 1)] + [(i, nc) for i in range(1, nr + 1)] + \
+        [(nr, j) for j in range(nc - 1, -1, -1)] + [(i, 0) for i in range(nr - 1, -1, -1)]
+    for p, q in zip(ring[:-1], ring[1:]):
+        tri += [[top(*p), bottom(*p), bottom(*q)], [top(*p), bottom(*q), top(*q)],
+                [[0.0, 0.0, -base], bottom(*q), bottom(*p)]]
+    tri = np.array(tri, dtype=float)                            # (m, 3, 3), outward normals
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+    geo = three.BufferGeometry(attributes={
+        "position": three.BufferAttribute(tri.reshape(-1, 3).astype(np.float32), normalized=False),
+        "normal": three.BufferAttribute(np.repeat(n, 3, axis=0).astype(np.float32), normalized=False)})
+    return three.Mesh(geo, mat)
+
+
 def geom_rgba(model, g):
     """The colour MuJoCo's renderer gives geom ``g``: its ``rgba``, or its material's colour
     (``mat_rgba[geom_matid[g]]``) when the geom keeps the default grey.
@@ -87,10 +130,11 @@ def geom_rgba(model, g):
 
 def geom_object(model, g, opacity=None, plane_size=5.0):
     """The pythreejs object of geom ``g`` in its body's frame, or ``None`` if it cannot be drawn
-    (height fields, meshes whose vertices the model does not carry).
+    (meshes whose vertices the model does not carry).
 
     Sizes follow MuJoCo: sphere ``r``; capsule and cylinder ``r, half-length``; ellipsoid
-    and box half-sizes; plane half-sizes (0: drawn ``plane_size`` wide).
+    and box half-sizes; plane half-sizes (0: drawn ``plane_size`` wide); a height field
+    its ``hfield_size`` (:func:`hfield_mesh`).
 
     >>> from rbdl_edu.models import cart_pole
     >>> type(geom_object(cart_pole(), 0)).__name__
@@ -133,7 +177,9 @@ def geom_object(model, g, opacity=None, plane_size=5.0):
             "position": three.BufferAttribute(tri.reshape(-1, 3).astype(np.float32), normalized=False),
             "normal": three.BufferAttribute(np.repeat(n, 3, axis=0).astype(np.float32), normalized=False)})
         kids.append(three.Mesh(geo, mat))
-    else:                                   # height fields are not drawn
+    elif t == HFIELD:
+        kids.append(hfield_mesh(model, g, mat))
+    else:
         return None
     return three.Group(children=kids, position=[float(c) for c in model.geom_pos[g]],
                        quaternion=three_quat(model.geom_quat[g]), name=f"geom{g}")

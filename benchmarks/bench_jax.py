@@ -1,0 +1,168 @@
+"""The same algorithms compiled with JAX (``rbdl_edu.compiled``) next to NumPy, Pinocchio and
+modern_robotics: one call, batches, scaling, compile times.
+
+1. **One call, 7-DOF chain** (``auto_tree(7)``): NumPy ``rnea`` against
+   ``modern_robotics.InverseDynamics`` (goal: ours at least 5× faster), and the jitted ``rnea``
+   against one ``pinocchio.rnea`` call from Python (goal: within 25×).
+2. **Batches of 4096 states** on the Panda URDF (example-robot-data) and on
+   ``auto_tree(30, bf=1.5)``: time per state of the jitted and ``vmap``-ed ``rnea`` and ``aba``,
+   and of NumPy's batched calls, against one Pinocchio call per state (goal: within 1.5×).
+3. **Scaling with bodies** (chains of 8 ... 256): one jitted call of ``rnea``, ``crba``, ``aba``;
+   fitted exponents (RNEA and ABA ≈ 1, CRBA ≤ 2).
+4. **Compile time** of each model and function (the loops over bodies unroll when traced).
+
+Every model is checked against the NumPy path (1e-10) before it is timed. JAX calls are timed
+by the wall clock with ``block_until_ready`` (XLA runs its own threads, so process CPU time
+would over-count); the rest as ``bench_dynamics.py`` does. Nothing here asserts a time.
+
+Run: ``make bench`` or ``python benchmarks/bench_jax.py [--quick]``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+import rbdl_edu as rbd  # noqa: E402
+from rbdl_edu import compiled  # noqa: E402
+from rbdl_edu.models import auto_tree  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+import bench_dynamics as bd  # noqa: E402
+
+jax = compiled.jax
+
+
+def wall(f, min_time=0.1, repeat=5):
+    """Median wall-clock seconds per call of ``f`` (blocking on JAX results)."""
+    g = lambda: jax.block_until_ready(f())
+    g()
+    n, t = 1, 0.0
+    while t < min_time:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            g()
+        t = time.perf_counter() - t0
+        n *= 2
+    n //= 2
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            g()
+        samples.append((time.perf_counter() - t0) / n)
+    return float(np.median(samples))
+
+
+def compile_time(model, function, *args, batched=False):
+    """The first call of a freshly compiled function: tracing, compiling and one run."""
+    f = compiled.jit(model, function, batched=batched)
+    t0 = time.perf_counter()
+    jax.block_until_ready(f(*args))
+    return f, time.perf_counter() - t0
+
+
+def panda():
+    import pinocchio as pin
+    from pinocchio_oracle import joint_maps
+    from test_urdf import ROBOTS
+    path = next(p for p in ROBOTS if p.name == "panda.urdf")
+    model, pm = rbd.load_urdf(path), pin.buildModelFromUrdf(str(path))
+    v_index, to_pin = joint_maps(model, pm)
+    assert np.array_equal(v_index, np.arange(model.nv)), "Panda's dof order differs from Pinocchio's"
+    return model, pm, to_pin
+
+
+def one_call(min_time):
+    import modern_robotics as mr
+    import pinocchio as pin
+    m = auto_tree(7)
+    rng = np.random.default_rng(0)
+    q, qd, qdd = rbd.random_qpos(m, rng), rng.normal(size=7), rng.normal(size=7)
+    pm = bd.to_pinocchio(m)
+    pdata = pm.createData()
+    Mlist, Glist, Slist = bd.to_modern_robotics(m)
+    g = np.asarray(m.opt.gravity, float)
+    f, ct = compile_time(m, rbd.rnea, q, qd, qdd)
+    assert np.allclose(f(q, qd, qdd), rbd.rnea(m, q, qd, qdd), rtol=1e-10, atol=1e-10)
+    t = dict(numpy=bd.measure({"x": lambda: rbd.rnea(m, q, qd, qdd)}, 5, min_time)["x"],
+             jit=wall(lambda: f(q, qd, qdd), min_time),
+             pin=bd.measure({"x": lambda: pin.rnea(pm, pdata, q - m.qpos0, qd, qdd)}, 5, min_time)["x"],
+             mr=bd.measure({"x": lambda: mr.InverseDynamics(q - m.qpos0, qd, qdd, g, np.zeros(6), Mlist, Glist,
+                                                            Slist)}, 5, min_time)["x"])
+    print("1. One call of rnea on the 7-DOF chain auto_tree(7)\n")
+    bd.table(["", "per call", "÷ Pinocchio"], [[k, bd.fmt(v), bd.ratio(v, t["pin"])] for k, v in t.items()])
+    print(f"\n   NumPy rnea is {t['mr'] / t['numpy']:.2f}× faster than modern_robotics (goal ≥ 5×); "
+          f"jitted rnea is {t['jit'] / t['pin']:.1f}× a Pinocchio call (goal ≤ 25×); compile {ct:.1f} s\n")
+
+
+def batched(nbatch, min_time):
+    import pinocchio as pin
+    rng = np.random.default_rng(1)
+    tree = auto_tree(30, bf=1.5)
+    cases = [("Panda (URDF)",) + panda(), ("auto_tree(30)", tree, bd.to_pinocchio(tree), lambda q: q - tree.qpos0)]
+    print(f"2. Batches of {nbatch} states: time per state\n")
+    rows = []
+    for name, m, pm, to_pin in cases:
+        Q = np.array([rbd.random_qpos(m, rng) for _ in range(nbatch)])
+        QD, X = rng.normal(size=(2, nbatch, m.nv))
+        pdata = pm.createData()
+        qp, qdp, xp = to_pin(Q[0]), QD[0], X[0]
+        for fn, pin_fn in ((rbd.rnea, pin.rnea), (rbd.aba, pin.aba)):
+            f, ct = compile_time(m, fn, Q, QD, X, batched=True)
+            assert np.allclose(f(Q[:8], QD[:8], X[:8]), fn(m, Q[:8], QD[:8], X[:8]), rtol=1e-10, atol=1e-9)
+            t_jit = wall(lambda: f(Q, QD, X), min_time) / nbatch
+            t_np = bd.measure({"x": lambda: fn(m, Q, QD, X)}, 3, min_time)["x"] / nbatch
+            t_pin = bd.measure({"x": lambda: pin_fn(pm, pdata, qp, qdp, xp)}, 5, min_time)["x"]
+            rows.append([name, fn.__name__, bd.fmt(t_jit), bd.fmt(t_np), bd.fmt(t_pin), bd.ratio(t_jit, t_pin),
+                         bd.ratio(t_np, t_pin), f"{ct:.1f} s"])
+    bd.table(["model", "", "jit+vmap", "NumPy", "Pinocchio", "jit ÷ pin", "NumPy ÷ pin", "compile"], rows)
+    print("\n   goal: jit+vmap per state within 1.5× of one Pinocchio call\n")
+
+
+def scaling(ns, min_time):
+    print("3. Scaling on chains auto_tree(N): one jitted call\n")
+    rows, times = [], {f.__name__: [] for f in (rbd.rnea, rbd.crba, rbd.aba)}
+    rng = np.random.default_rng(2)
+    for n in ns:
+        m = auto_tree(n)
+        q, qd = rbd.random_qpos(m, rng), rng.normal(size=n)
+        row = [n]
+        for fn, args in ((rbd.rnea, (q, qd, qd)), (rbd.crba, (q,)), (rbd.aba, (q, qd, qd))):
+            f, ct = compile_time(m, fn, *args)
+            t = wall(lambda: f(*args), min_time)
+            times[fn.__name__].append(t)
+            row += [bd.fmt(t), f"{ct:.1f} s"]
+        rows.append(row)
+        bd.progress(f"N = {n}")
+    bd.table(["N", "rnea", "compile", "crba", "compile", "aba", "compile"], rows)
+    fit = {k: bd.slope(ns, v, n_min=16) for k, v in times.items()}
+    print("\n   fitted exponent over N >= 16: " + ", ".join(f"{k} {v:.2f}" for k, v in fit.items() if v)
+          + "  (RNEA, ABA ≈ 1; CRBA ≤ 2)\n")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (about two minutes)")
+    args = ap.parse_args(argv)
+    ns = (8, 16, 32, 64) if args.quick else (8, 16, 32, 64, 128, 256)
+    t0 = time.perf_counter()
+    print("rbdl_edu compiled with JAX" + (" (--quick)" if args.quick else ""))
+    print(f"jax {jax.__version__}, numpy {np.__version__}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.2f}; rbdl_edu at {bd._git_state()}\n")
+    one_call(0.05 if args.quick else 0.1)
+    batched(1024 if args.quick else 4096, 0.05 if args.quick else 0.2)
+    scaling(ns, 0.05 if args.quick else 0.1)
+    print(f"total {time.perf_counter() - t0:.0f} s, load average now {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

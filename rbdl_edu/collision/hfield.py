@@ -1,0 +1,220 @@
+r"""Height fields against convex geoms (MuJoCo's ``mjc_ConvexHField``).
+
+A height field is not convex, but it is a union of convex pieces. Its grid of
+``nrow x ncol`` samples makes ``(nrow - 1)(ncol - 1)`` cells; each cell is cut along a
+diagonal into two triangles, and each triangle, extended straight down to the bottom of
+the base, is a **triangular prism** with six vertices:
+
+.. math:: P = \mathrm{conv}\{(x_k, y_k, -d),\ (x_k, y_k, e\,h_k)\}_{k=1,2,3},
+
+with ``hfield_size = (a, b, e, d)`` (half-extents, elevation, base depth), the samples
+:math:`h_k \in [0, 1]` and grid vertex ``(r, c)`` at :math:`x = -a + 2a\,c/(n_{col}-1)`,
+:math:`y = -b + 2b\,r/(n_{row}-1)`. Cell ``(r, c)`` (between columns ``c - 1`` and ``c``)
+holds the triangles ``(c-1, r+1), (c-1, r), (c, r+1)`` and ``(c-1, r), (c, r+1), (c, r)``.
+
+Collision with a convex geom ``g2`` then takes three steps, in the height field's frame:
+
+1. **Bounds.** ``g2``'s bounding box along the height field's axes comes from its support
+   function, :math:`[e_k\cdot s(-e_k),\ e_k\cdot s(e_k)]`; if it misses the height field's
+   box (grown by the margin), there is no contact.
+2. **Sub-grid.** Only the cells under that box (grown by the margin) can touch; a prism
+   whose three top vertices all lie lower than the box's bottom minus the margin is
+   skipped too.
+3. **Prism by prism**, the signed distance of the prism and ``g2`` (:func:`prism_distance`):
+   each prism closer than the margin gives one contact, its point midway between the two
+   witness points and its normal from the height field towards ``g2``. At most
+   ``MAXCONPAIR = 50`` contacts, in the order rows, columns, triangles.
+
+The margin enters as in the MuJoCo 4.0.0 binary, found by probing it: the true distance
+of every prism closer than the margin is reported, and both culling steps grow by the
+margin. (MuJoCo's engine source of August 2026 raises the prisms by the margin and swells
+the geom by half of it instead, which would report other distances; the binary is the
+oracle.)
+
+Each contact is the exact distance (or penetration) of one prism alone. A sphere resting
+on a flat patch gets one contact per prism it overlaps, all with the same normal; near a
+prism's vertical wall the shortest way out of that prism may be sideways, through the
+wall, and a geom over an edge that two prisms share gets a contact from each. MuJoCo
+reports them the same way (``tests/test_hfield_collision.py``, which also says where
+MuJoCo's box and mesh contacts are not exact and ours are).
+
+A sphere is its center swollen by its radius, and the distance from a point to a prism
+has a short closed form (:func:`point_prism`); capsules (a swollen segment), boxes,
+meshes, ellipsoids and cylinders go through GJK/EPA
+(:func:`~rbdl_edu.collision.convex.core_distance`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..enums import BOX, CAPSULE, MESH, SPHERE
+from .convex import core_distance, core_radius, support
+
+MAXCONPAIR = 50      # MuJoCo's mjMAXCONPAIR: contacts kept per geom pair
+
+
+def hfield_grid(model, h):
+    """Grid vertices of height field ``h`` in its geom frame: ``x (ncol,)``, ``y (nrow,)``
+    and the top elevations ``z (nrow, ncol)``.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 0.5, 0.2, 0.1], 2, 3, [0, 1, 0, 0, 2, 0])
+    >>> x, y, z = hfield_grid(s.compile(), 0)
+    >>> x, y, z
+    (array([-1.,  0.,  1.]), array([-0.5,  0.5]), array([[0. , 0.1, 0. ],
+           [0. , 0.2, 0. ]]))
+    """
+    a, b, e, _ = model.hfield_size[h]
+    nrow, ncol, adr = model.hfield_nrow[h], model.hfield_ncol[h], model.hfield_adr[h]
+    # x = -a + c (2a / (ncol - 1)), as MuJoCo computes it
+    x = (2 * a / (ncol - 1)) * np.arange(ncol) - a
+    y = (2 * b / (nrow - 1)) * np.arange(nrow) - b
+    z = model.hfield_data[adr:adr + nrow * ncol].reshape(nrow, ncol) * e
+    return x, y, z
+
+
+def local_bounds(model, gpos, gmat, g1, g2):
+    """Bounding box ``(lo, hi)`` of geom ``g2`` along the axes of geom ``g1``, in ``g1``'s
+    frame: :math:`hi_k = e_k\\cdot(s(R_1 e_k) - x_1)`, :math:`lo_k = e_k\\cdot(s(-R_1 e_k) - x_1)`."""
+    R1, x1 = gmat[g1], gpos[g1]
+    hi = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, R1[:, k]) - x1) for k in range(3)])
+    lo = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, -R1[:, k]) - x1) for k in range(3)])
+    return lo, hi
+
+
+def subgrid(model, h, lo, hi, margin):
+    """Rows ``rmin..rmax`` and columns ``cmin..cmax`` of the grid vertices under the box
+    ``[lo, hi]`` grown by ``margin`` (clipped to the grid)."""
+    a, b = model.hfield_size[h][:2]
+    nrow, ncol = int(model.hfield_nrow[h]), int(model.hfield_ncol[h])
+    cmin = math.floor((lo[0] - margin + a) / (2 * a) * (ncol - 1))
+    cmax = math.ceil((hi[0] + margin + a) / (2 * a) * (ncol - 1))
+    rmin = math.floor((lo[1] - margin + b) / (2 * b) * (nrow - 1))
+    rmax = math.ceil((hi[1] + margin + b) / (2 * b) * (nrow - 1))
+    return max(0, rmin), min(nrow - 1, rmax), max(0, cmin), min(ncol - 1, cmax)
+
+
+def prism_distance(model, gpos, gmat, g1, top, base, g2):
+    """``(dist, n, a, b)``: signed distance of geom ``g2`` and the prism of height field geom
+    ``g1`` under the triangle ``top (3, 3)`` down to ``z = -base`` (in ``g1``'s frame), the
+    normal from the prism towards ``g2`` and the witness points on each, in the world.
+    A sphere is its center swollen by its radius (:func:`point_prism`); other geoms go
+    through GJK/EPA on their cores (exact for polytopes, which need no polishing)."""
+    R1, x1 = gmat[g1], gpos[g1]
+    r2 = core_radius(model, g2)
+    if model.geom_type[g2] == SPHERE:
+        dist, n, q = point_prism(R1.T @ (gpos[g2] - x1), top, base)
+        n, a, b = R1 @ n, x1 + R1 @ q, gpos[g2]
+    else:
+        P = x1 + np.concatenate([top * [1.0, 1.0, 0.0] - [0.0, 0.0, base], top]) @ R1.T
+
+        def supp(d):
+            a = P[np.argmax(P @ d)]
+            b = support(model, gpos, gmat, g2, -d, core=True)
+            return (a - b, a, b)
+        polytope = model.geom_type[g2] in (CAPSULE, BOX, MESH)          # a segment or a polytope
+        out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope)
+        if out is None:
+            return None
+        dist, n, a, b = out
+    # round the core: dist - r, the witness point pushed out along the normal
+    return dist - r2, n, a, b - r2 * n
+
+
+def _in_triangle_xy(q, T):
+    """True if the point ``q`` lies over the triangle ``T (3, 3)`` (in x, y; edges included)."""
+    s = [(T[j, 0] - T[i, 0]) * (q[1] - T[i, 1]) - (T[j, 1] - T[i, 1]) * (q[0] - T[i, 0])
+         for i, j in ((0, 1), (1, 2), (2, 0))]
+    return min(s) >= 0 or max(s) <= 0
+
+
+def point_prism(p, top, base):
+    r"""Signed distance from the point ``p`` to the prism under the triangle ``top (3, 3)``,
+    down to ``z = -base`` (all in the height field's frame). Returns ``(dist, n, q)``: the
+    distance (negative inside), the unit normal from the prism towards ``p`` and the point
+    ``q`` of the prism's surface that attains it (:math:`p = q + \mathrm{dist}\; n`).
+
+    The prism is the intersection of five half-spaces :math:`n_f\cdot x \le c_f` (top,
+    bottom, three vertical walls). With :math:`s_f = n_f\cdot p - c_f`: inside (all
+    :math:`s_f \le 0`), the nearest face is the one of largest :math:`s_f` and
+    :math:`\mathrm{dist} = s_f`; outside, the nearest point is on a face (where ``p``
+    projects into it) or on one of the nine edges.
+
+    >>> top = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    >>> point_prism(np.array([0.2, 0.2, 0.5]), top, 1.0)[:2]
+    (0.5, array([0., 0., 1.]))
+    >>> point_prism(np.array([0.2, 0.2, -0.1]), top, 1.0)[0]      # inside: 0.1 below the top
+    -0.1
+    """
+    bottom = top * [1.0, 1.0, 0.0] - [0.0, 0.0, base]
+    # outward normals and offsets of the five planes
+    u, v = top[1] - top[0], top[2] - top[0]
+    n_top = np.array([u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]])
+    n_top = n_top / np.linalg.norm(n_top) * np.sign(n_top[2])
+    normals, offsets = [n_top, np.array([0.0, 0.0, -1.0])], [n_top @ top[0], base]
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        e = top[j] - top[i]
+        n = np.array([e[1], -e[0], 0.0]) / np.hypot(e[0], e[1])
+        n = -n if n @ (top[k] - top[i]) > 0 else n              # away from the third corner
+        normals.append(n)
+        offsets.append(n @ top[i])
+    s = np.array(normals) @ p - np.array(offsets)
+    f = int(np.argmax(s))
+    if s[f] <= 0:                                               # inside: out through face f
+        return float(s[f]), normals[f], p - s[f] * normals[f]
+    # outside: the nearest of the faces p projects into ...
+    candidates = [q for q in (p - s[0] * normals[0], p - s[1] * normals[1]) if _in_triangle_xy(q, top)]
+    for w, (i, j) in enumerate(((0, 1), (1, 2), (2, 0))):
+        q = p - s[2 + w] * normals[2 + w]                       # on the plane of wall (i, j)
+        e = top[j] - top[i]
+        t = (q - top[i])[:2] @ e[:2] / (e[:2] @ e[:2])
+        if 0 <= t <= 1 and -base <= q[2] <= top[i, 2] + t * e[2]:
+            candidates.append(q)
+    # ... and of the nine edges a + t e, with t = (p - a)·e / e·e clamped to [0, 1]
+    A = np.concatenate([top, bottom, bottom])
+    E = np.concatenate([np.roll(top, -1, axis=0) - top, np.roll(bottom, -1, axis=0) - bottom, top - bottom])
+    t = np.clip(np.einsum("ij,ij->i", p - A, E) / np.einsum("ij,ij->i", E, E), 0.0, 1.0)
+    Q = np.concatenate([np.reshape(candidates, (-1, 3)), A + t[:, None] * E])
+    q = Q[np.argmin(np.linalg.norm(Q - p, axis=1))]
+    dist = float(np.linalg.norm(p - q))
+    return dist, ((p - q) / dist if dist > 0 else normals[f]), q
+
+
+def hfield_convex(model, gpos, gmat, g1, g2, margin):
+    """Contacts of height field geom ``g1`` with convex geom ``g2`` closer than ``margin``:
+    one per prism under ``g2`` (see the module docstring), at most :data:`MAXCONPAIR`.
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> s = ModelSpec(); _ = s.add_hfield("flat", [1, 1, 0.1, 0.1], 3, 3)
+    >>> _ = s.add_geom(0, "hfield", None, hfield="flat"); _ = s.add_geom(0, "sphere", [0.1], pos=[0.5, 0.4, 0.09])
+    >>> m = s.compile()
+    >>> [(round(d, 9), n.round(9) + 0.0) for d, _, n, _ in hfield_convex(m, m.geom_pos, np.tile(np.eye(3), (2, 1, 1)), 0, 1, 0.0)]
+    [(-0.01, array([0., 0., 1.]))]
+    """
+    h = model.geom_dataid[g1]
+    a, b, e, d = model.hfield_size[h]
+    lo, hi = local_bounds(model, gpos, gmat, g1, g2)
+    # 1. the bounding boxes, grown by the margin, must overlap
+    if np.any(lo - margin > [a, b, e]) or np.any(hi + margin < [-a, -b, -d]):
+        return []
+    rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
+    x, y, z = hfield_grid(model, h)
+    out = []
+    for r in range(rmin, rmax):
+        for c in range(cmin + 1, cmax + 1):
+            for tri in (((r + 1, c - 1), (r, c - 1), (r + 1, c)), ((r, c - 1), (r + 1, c), (r, c))):
+                top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
+                # 2. a prism wholly below the geom's box (grown by the margin) cannot touch
+                if np.all(top[:, 2] + margin < lo[2]):
+                    continue
+                # 3. the prism against the geom
+                res = prism_distance(model, gpos, gmat, g1, top, d, g2)
+                if res is None or res[0] >= margin:
+                    continue
+                dist, n, wa, wb = res
+                out.append((float(dist), (wa + wb) / 2, n, np.zeros(3)))
+                if len(out) == MAXCONPAIR:
+                    return out
+    return out

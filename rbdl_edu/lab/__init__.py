@@ -1,0 +1,59 @@
+"""The robot-mouse lab (book, chapter 11): a quadruped mouse, its trot, its sensors, and a
+``gymnasium`` environment for reinforcement learning.
+
+=====================================  ==========================================================
+:mod:`~rbdl_edu.lab.legs`              a leg's forward and inverse kinematics (law of cosines),
+                                       its reachable workspace
+:mod:`~rbdl_edu.lab.mouse`             oval foot paths, the trot's phases, :class:`TrotController`
+:mod:`~rbdl_edu.lab.log`               :class:`SensorLog`: sensors over time as arrays (copies),
+                                       CSV and NPZ files that load back exactly
+:mod:`~rbdl_edu.lab.engine`            the simulator interface the lab is written against, the
+                                       check for contacts, :func:`run`
+:mod:`~rbdl_edu.lab.env`               ``MouseEnv``, a ``gymnasium.Env`` (needs ``gymnasium``;
+                                       import it from its module)
+=====================================  ==========================================================
+
+The model and its scenes are MJCF files in ``models/mouse/`` (:data:`SCENES`); the undulating
+terrain is a height field.
+
+>>> from rbdl_edu.lab import SCENES, scene_path
+>>> sorted(SCENES)
+['arc', 'boards', 'capsules', 'ellipsoids', 'flat', 'slope', 'terrain']
+>>> scene_path("flat").name
+'scene_flat.xml'
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .engine import require_contacts, run, simulates_contacts
+from .legs import LEG, Leg, leg_fk, leg_ik, workspace
+from .log import SensorLog
+from .mouse import LEGS, Gait, Oval, TrotController, foot_target
+
+#: where the mouse's MJCF files are
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "mouse"
+#: scene name -> file in MODEL_DIR (each includes ``mouse.xml``)
+SCENES = {
+    "flat": "scene_flat.xml",               # flat ground
+    "boards": "scene_boards.xml",           # planks 10, 15, 20 mm high across the path
+    "slope": "scene_slope.xml",             # a 10 degree ramp up to a plateau
+    "terrain": "scene_terrain.xml",         # undulating ground: a height field
+    "arc": "scene_arc.xml",                 # a circular hump (a sunk cylinder)
+    "ellipsoids": "scene_ellipsoids.xml",   # flat ellipsoid humps
+    "capsules": "scene_capsules.xml",       # round bars (capsules) across the path
+}
+
+
+def scene_path(name):
+    """The file of scene ``name`` (a key of :data:`SCENES`), or of the mouse alone (``"mouse"``)."""
+    if name == "mouse":
+        return MODEL_DIR / "mouse.xml"
+    if name not in SCENES:
+        raise KeyError(f"no scene {name!r}; the scenes are {sorted(SCENES)} (and 'mouse')")
+    return MODEL_DIR / SCENES[name]
+
+
+__all__ = ["SCENES", "MODEL_DIR", "scene_path", "Leg", "LEG", "leg_fk", "leg_ik",
+           "workspace", "LEGS", "Oval", "Gait", "foot_target", "TrotController", "SensorLog",
+           "simulates_contacts", "require_contacts", "run"]

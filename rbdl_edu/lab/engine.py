@@ -1,0 +1,112 @@
+"""What the lab needs from a simulator, and the loop that runs the mouse (book, chapter 11).
+
+The controller, the sensor log and the environment are written against a small interface,
+which :mod:`rbdl_edu` itself provides (``import rbdl_edu as rbd`` *is* an engine):
+
+=================================  ===========================================================
+engine                             ``load_model(path)``, ``Data(model)``, ``forward(model, data)``,
+                                   ``step(model, data)``, ``reset(model, data, key=None)``
+model                              ``opt.timestep``, ``nu``, ``nsensor``, ``nsensordata``,
+                                   ``id(kind, name)``, ``actuator_ctrlrange (nu, 2)``,
+                                   ``actuator_ctrllimited (nu,)``, ``sensor_names``,
+                                   ``sensor_adr``, ``sensor_dim`` ``(nsensor,)``
+data                               ``time``, ``qpos``, ``qvel``, ``ctrl``, ``sensordata``,
+                                   ``sensor(name)`` (a copy)
+=================================  ===========================================================
+
+The mouse walks on contacts, which rbdl_edu's pipeline does not simulate yet (they arrive
+with the soft-contact chapter): :func:`simulates_contacts` finds out by asking the engine
+itself (a ball pressed into a floor must be pushed back), and :func:`require_contacts`
+refuses to walk the mouse on an engine that would let it sink through the ground. Until
+then the tests drive the same controller with MuJoCo through an adapter with this interface
+(``tests/mujoco_engine.py``); nothing in this package imports MuJoCo.
+
+>>> import rbdl_edu as rbd
+>>> simulates_contacts(rbd) in (True, False)
+True
+"""
+from __future__ import annotations
+
+import functools
+import time as _time
+
+_PROBE = """<mujoco><option timestep="0.002"/><worldbody><geom type="plane" size="1 1 0.1"/>
+  <body pos="0 0 0.09"><freejoint/><geom size="0.1" mass="1"/></body></worldbody></mujoco>"""
+
+
+@functools.lru_cache(maxsize=None)
+def simulates_contacts(engine):
+    r"""True if ``engine``'s ``forward`` pushes a ball out of a floor it sinks 1 cm into (its
+    vertical acceleration is then above :math:`-g/2`; without contacts it is :math:`-g`).
+
+    >>> import rbdl_edu as rbd
+    >>> isinstance(simulates_contacts(rbd), bool)
+    True
+    """
+    model = engine.load_model(_PROBE)
+    data = engine.Data(model)
+    engine.forward(model, data)
+    return bool(data.qacc[2] > -9.81 / 2)
+
+
+def require_contacts(engine):
+    """Raise ``NotImplementedError`` if ``engine`` does not simulate contacts (the mouse would
+    fall through the ground)."""
+    if not simulates_contacts(engine):
+        name = getattr(engine, "__name__", type(engine).__name__)
+        raise NotImplementedError(
+            f"{name} does not simulate contacts yet (the soft-contact chapter), so the mouse would "
+            "fall through the ground; pass another engine with the same interface "
+            "(see rbdl_edu.lab.engine; the tests use tests/mujoco_engine.py)")
+
+
+def run(engine, model, data, controller, seconds, log=None, every=1, progress=False):
+    """Step the mouse for ``seconds`` of simulated time, calling ``controller(data)`` before
+    each step and ``log.record(data)`` after every ``every``-th one (the sensors a step
+    computes belong to the state it starts from: they are logged at that time).
+
+    Parameters
+    ----------
+    engine, model, data
+        See the table above.
+    controller : callable or None
+        Writes ``data.ctrl`` (a :class:`~rbdl_edu.lab.mouse.TrotController`); ``None`` keeps
+        the controls as they are.
+    seconds : float
+    log : SensorLog, optional
+    every : int
+        Record one step in ``every``.
+    progress : bool
+        Print a progress line (simulated and wall-clock seconds) as the run goes.
+
+    Returns
+    -------
+    float: simulated seconds per wall-clock second of the run.
+
+    ``run`` checks nothing about contacts (it also runs a pendulum): on an engine without
+    them the mouse falls through the floor. :class:`~rbdl_edu.lab.env.MouseEnv` refuses such
+    an engine (:func:`require_contacts`).
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model("<mujoco><worldbody><body><joint/><geom size='.1'/></body></worldbody></mujoco>")
+    >>> data = rbd.Data(model)
+    >>> speed = run(rbd, model, data, None, 0.01)
+    >>> round(data.time, 6)
+    0.01
+    """
+    n = round(seconds / model.opt.timestep)
+    start, shown = _time.perf_counter(), 0.0
+    for k in range(n):
+        if controller is not None:
+            controller(data)
+        engine.step(model, data)
+        if log is not None and (k + 1) % every == 0:
+            # a step computes the sensors at the state it starts from, then moves the time on
+            log.record(data, time=data.time - model.opt.timestep)
+        wall = _time.perf_counter() - start
+        if progress and (wall - shown > 1.0 or k == n - 1):
+            shown = wall
+            print(f"\r{(k + 1) * model.opt.timestep:7.2f} / {seconds:g} s simulated, "
+                  f"{wall:6.1f} s wall", end="\n" if k == n - 1 else "", flush=True)
+    wall = _time.perf_counter() - start
+    return n * model.opt.timestep / wall if wall > 0 else float("inf")
