@@ -6,8 +6,10 @@ example-robot-data's robots, and small hand-written models that include files an
 and applies 1-4 random edits of the kinds a careless hand, a broken tool or a hostile
 sender makes (see :func:`mutate`). The mutant is written into a *model folder* that also
 holds files it may name (a part to include, STL and OBJ meshes, one with a NaN vertex,
-one whose numbers overflow single precision, a FIFO, a symbolic link out of the folder),
-next to an ``outside`` folder with a "secret" model and mesh it must never read.
+one whose numbers overflow single precision, PNG and binary height fields, a FIFO, a
+symbolic link out of the folder),
+next to an ``outside`` folder with a "secret" model, mesh and height field it must never
+read.
 
 What every case must show (:func:`run_case`):
 
@@ -47,6 +49,7 @@ SEED = 14
 TIME_LIMIT = 60.0                  # seconds per case (generous: CI machines are shared)
 MEMORY_LIMIT = 3 * 2 ** 30         # bytes of address space per worker
 SECRET = "SECRET_OUTSIDE_CONTENT"  # written in the files outside the model folder
+SECRET_SHAPE = (7, 5)              # the outside height field's rows and columns
 
 # -- seeds --------------------------------------------------------------------------------------
 ROBOTS = ("ur_description/urdf/ur5_robot.urdf", "solo_description/robots/solo12.urdf",
@@ -112,6 +115,7 @@ HANDWRITTEN = {
 def seeds():
     """``[(kind, name, text)]``: the models the mutants start from (kind "xml" or "urdf")."""
     files = sorted((ROOT / "models").glob("*.xml")) + sorted((ROOT / "models").glob("*.urdf"))
+    files += [ROOT / "models" / "mouse" / "mouse.xml"]
     spec = importlib.util.find_spec("gymnasium")
     if spec is not None:
         files += sorted((Path(spec.origin).parent / "envs" / "mujoco" / "assets").glob("*.xml"))
@@ -152,6 +156,13 @@ def make_folder(base):
     (model / "meshes" / "nan.obj").write_text(TET_OBJ.replace("v 1 0 0", "v nan 0 0"))
     (model / "meshes" / "huge.obj").write_text(TET_OBJ.replace("v 1 0 0", "v 1e39 0 0"))
     (model / "meshes" / "junk.stl").write_bytes(b"\x00\x01solid junk \xff\xfe" * 50)
+    try:
+        from PIL import Image
+        Image.fromarray(np.arange(12, dtype=np.uint8).reshape(3, 4) * 20).save(model / "meshes" / "hf.png")
+        Image.fromarray(np.zeros(SECRET_SHAPE, np.uint8)).save(outside / "secret.png")
+    except ImportError:
+        pass
+    (model / "meshes" / "hf.bin").write_bytes(np.array([2, 2], "<i4").tobytes() + np.float32([0, 1, 2, np.nan]).tobytes())
     (model / "part.xml").write_text('<mujoco><default><default class="part"><geom size="0.07"/></default>'
                                     '</default></mujoco>')
     (model / "sub" / "part2.xml").write_text('<mujoco><worldbody><body name="sub_part" pos="0 1 1">'
@@ -185,6 +196,8 @@ ATTRS = ["pos", "quat", "euler", "axisangle", "xyaxes", "zaxis", "size", "fromto
          "damping", "friction", "meshdir", "scale", "vertex"]
 FILES = ["part.xml", "sub/part2.xml", "../outside/secret.xml", "link_out.xml", "/dev/zero", "fifo", "dev",
          "/etc/hostname", "missing.xml", "model.xml", ".", "sub", "meshes/box.stl", "{outside}/secret.xml"]
+HFIELDS = ["hf.png", "hf.bin", "../../outside/secret.png", "{outside}/secret.png", "../fifo", "/dev/zero",
+           "box.stl", "missing.png", "../../outside/secret.xml"]
 MESHES = ["box.stl", "tet.obj", "nan.obj", "huge.obj", "junk.stl", "../../outside/secret.stl",
           "../link_out.stl", "../fifo", "/dev/zero", "../dev", "missing.stl", "{outside}/secret.obj",
           "../../outside/secret.obj"]
@@ -199,7 +212,7 @@ ELEMENTS = ['<freejoint/>', '<joint type="ball"/>', '<joint type="hinge"/>', '<j
 
 # how often each edit of mutate() is made: the three that mostly break the XML itself
 # (deleting a span, truncating, stray markup) less often, so that most mutants parse
-WEIGHTS = np.ones(22)
+WEIGHTS = np.ones(23)
 WEIGHTS[[0, 6, 8]] = 0.3
 WEIGHTS /= WEIGHTS.sum()
 
@@ -211,7 +224,7 @@ def _pick(rng, seq):
 def mutate(text, rng, outside="outside"):
     """Apply 1-3 random edits to ``text`` (see the module docstring)."""
     for _ in range(int(rng.choice([1, 2, 3], p=[0.55, 0.3, 0.15]))):
-        kind = int(rng.choice(22, p=WEIGHTS))
+        kind = int(rng.choice(23, p=WEIGHTS))
         n = len(text)
         if kind == 0 and n:                                  # delete a span
             a = int(rng.integers(n))
@@ -297,6 +310,10 @@ def mutate(text, rng, outside="outside"):
         elif kind == 19:                                     # lower > upper, min > max
             text = re.sub(r'lower="([^"]*)" upper="([^"]*)"', r'lower="\2" upper="\1"', text, count=1)
             text = re.sub(r'range="(\S+) (\S+)"', r'range="\2 \1"', text, count=1)
+        elif kind == 21:                                     # a height field from a file (MJCF)
+            name = _pick(rng, HFIELDS).format(outside=outside)
+            text = _after_root(text, f'<asset><hfield name="hz" file="{name}" size="1 1 0.5 0.1"/></asset>', rng)
+            text = _into_body(text, '<geom type="hfield" hfield="hz"/>', rng)
         elif kind == 20:                                     # a second copy of an element
             elems = list(re.finditer(r"<(origin|inertial|parent|child|axis|limit|mass|inertia|dynamics|"
                                      r"freejoint|joint)\b[^<>]*?/>", text))
@@ -371,7 +388,8 @@ def run_case(case, folder, all_seeds):
 
 def _check_model(model):
     problems = []
-    if any(SECRET in n for n in model.body_names + model.mesh_names):
+    if any(SECRET in n for n in model.body_names + model.mesh_names) or \
+            any((r, c) == SECRET_SHAPE for r, c in zip(getattr(model, "hfield_nrow", ()), getattr(model, "hfield_ncol", ()))):
         problems.append("a file outside the model folder was read")
     for field, value in vars(model).items():
         if not isinstance(value, np.ndarray) or value.dtype.kind != "f":

@@ -71,7 +71,7 @@ ATTRIBUTES = {"origin": {"xyz", "rpy"}, "mass": {"value"},
               "inertia": {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"}, "axis": {"xyz"},
               "limit": {"lower", "upper", "effort", "velocity"}, "dynamics": {"damping", "friction"},
               "mimic": {"joint", "multiplier", "offset"}, "parent": {"link"}, "child": {"link"},
-              "joint": {"name", "type"}, "inertial": set(), "geometry": set(), "box": {"size"},
+              "joint": {"name", "type"}, "inertial": set(), "geometry": {"name"}, "box": {"size"},
               "cylinder": {"radius", "length"}, "sphere": {"radius"}, "mesh": {"filename", "scale"}}
 # the elements each may hold (a second one of these is an error; others are warned about)
 CHILDREN = {"joint": {"origin", "parent", "child", "axis", "calibration", "dynamics", "limit", "mimic",
