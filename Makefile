@@ -1,14 +1,16 @@
-# The two commands a newcomer types (see README):
+# The three commands a newcomer types (see README):
 #   make book   -- set everything up, build the book, say where to open it
 #   make test   -- set everything up, run the whole test suite
+#   make lab    -- set everything up, open the chapter notebooks in JupyterLab
 # and one for instructors:
 #   make course -- release, autograde, feedback and grades of the course (course/, nbgrader)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+LAB_STAMP := $(VENV)/.lab-installed
 
-.PHONY: book offline test course bench clean
+.PHONY: book offline test course bench clean lab
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +39,7 @@ book: offline $(CACHE_STAMP)
 
 # the browser test (tests/test_browser.py) checks the site that `book` just built;
 # RBDL_EDU_FAST=1 shortens the notebooks' long simulations and cost studies under nbval
-test: book
+test: book $(LAB_STAMP)
 	RBDL_EDU_FAST=1 $(PY) -m pytest
 
 # nbgrader on the committed submissions, in a scratch copy (_build/course): student versions,
@@ -45,12 +47,30 @@ test: book
 course: $(STAMP)
 	$(PY) course/run_course.py
 
+# JupyterLab (pinned) with the widget and pythreejs extensions that the book extra brings;
+# tools/lab.py checks them and copies the chapter notebooks to _lab/, so that running them
+# (autosave writes outputs and widget state) never touches the committed notebooks/.
+# JupyterLab asks no other site (no news, update check or extension manager); as root (a
+# container) it needs --allow-root. Extra options: make lab LAB_ARGS="--port=8899".
+LAB_DIR  ?= _lab
+LAB_ARGS ?=
+$(LAB_STAMP): $(STAMP)
+	$(PY) -m pip install "jupyterlab==4.6.6"
+	touch $@
+
+lab: $(LAB_STAMP)
+	$(PY) tools/lab.py prepare $(LAB_DIR)
+	$(VENV)/bin/jupyter lab --notebook-dir=$(LAB_DIR) $(if $(filter 0,$(shell id -u)),--allow-root) \
+	    --LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate \
+	    --LabApp.extension_manager=readonly $(LAB_ARGS)
+
 # reports, not tests: every figure is measured (CPU or wall time, said in each table)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
 	$(PY) benchmarks/bench_jax.py
 	$(PY) benchmarks/bench_step.py
 	$(PY) benchmarks/bench_mouse.py
+	$(PY) benchmarks/bench_contacts.py
 
 clean:
-	rm -rf _build _offline $(VENV)
+	rm -rf _build _offline $(VENV)        # (your notebook copies in _lab/ are kept)

@@ -10,7 +10,7 @@ from . import collision, io, models
 from .aba import aba
 from .crba import crba
 from .data import Data
-from .forward import forward, reset, step
+from .forward import forward, inverse, reset, step
 from .integrate import integrate_pos, random_qpos
 from .io import ModelError
 from .kinematics import (body_jacobian, body_velocities, center_of_mass, com_positions,
@@ -26,4 +26,4 @@ __all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "cr
            "integrate_pos", "random_qpos", "forward_kinematics", "com_positions", "center_of_mass",
            "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
            "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError",
-           "collision", "io", "forward", "step", "reset", "rollout", "Trajectory"]
+           "collision", "io", "forward", "step", "reset", "inverse", "rollout", "Trajectory"]

@@ -8,11 +8,12 @@ it through the joint. ``force`` and ``torque`` sensors read that wrench; ``accel
 and ``framelinacc`` read the accelerations. Everything is in the c-frame of
 :mod:`rbdl_edu.comframe` (``[torque; force]`` about ``subtree_com[body_rootid[i]]``, world axes).
 
-From outside come ``xfrc_applied`` and the pull of spatial tendons (:func:`tendon_wrenches`),
-and, in MuJoCo, contacts and connect/weld constraints: those come with the constraint issue
-(the force and torque sensors refuse to read a model in which they may act). Other forces
-(joint springs and dampers, actuators on joints and fixed tendons, gravity compensation,
-fluid forces) act through the joints and are part of the joint wrench, as in MuJoCo.
+From outside come ``xfrc_applied``, the pull of spatial tendons (:func:`tendon_wrenches`,
+their constraint forces included) and the constraint forces that act at points of bodies:
+contacts and connect/weld equalities (:func:`constraint_wrenches`, chapter 10). Other
+forces (joint springs and dampers, actuators on joints and fixed tendons, gravity
+compensation, fluid forces, joint limits and friction loss) act through the joints and are
+part of the joint wrench, as in MuJoCo.
 
 The simulation stages are float-only (NumPy).
 
@@ -29,9 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from .comframe import object_acceleration, object_velocity, posed, to_cframe, to_cframe_force
-from .enums import OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE
+from .enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_TENDON, EQ_WELD,
+                    OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
 from .rnea import rnea_passes
-from .rotation import cross
+from .rotation import cross, quat_conj, quat_mul
 
 
 def rne_post_constraint(model, data):
@@ -42,7 +44,8 @@ def rne_post_constraint(model, data):
       the world's fictitious :math:`-g`);
     * ``cfrc_ext``: the wrench from outside: ``xfrc_applied`` ``[F, τ]`` at the center of mass
       :math:`x_{i,com}` becomes :math:`[\tau + (x_{i,com} - c) \times F;\ F]`, plus the pull of
-      spatial tendons (:func:`tendon_wrenches`);
+      spatial tendons (:func:`tendon_wrenches`) and the contact and connect/weld forces
+      (:func:`constraint_wrenches`);
     * ``cfrc_int``: the wrench the parent exerts on body ``i`` through its joints,
       :math:`f_i = I_i a_i + v_i \times^* I_i v_i - f_i^{ext} + \sum_{children} f_k` (RNEA's
       backward pass, :func:`~rbdl_edu.rnea.rnea_passes`, moved to the c-frame by
@@ -63,16 +66,58 @@ def rne_post_constraint(model, data):
         F, tau = data.xfrc_applied[i, :3], data.xfrc_applied[i, 3:]
         cfrc_ext[i] = np.concatenate([tau + cross(data.xipos[i] - data.subtree_com[m.body_rootid[i]], F), F])
     data.cacc = cacc                         # the tendons' accelerations below read it
-    pull = tendon_wrenches(m, data)
-    # a tendon's pull reaches the parent through the joint no more: f_i -= sum over i's subtree
+    pull = tendon_wrenches(m, data) + constraint_wrenches(m, data)
+    cfrc_ext[1:] += pull[1:]
+    # a pull from outside reaches the parent through the joint no more: f_i -= sum over i's subtree
     for i in range(m.nbody - 1, 0, -1):
-        cfrc_ext[i] += pull[i]
         cfrc_int[i] -= pull[i]
         pull[m.body_parentid[i]] += pull[i]
     for i in np.flatnonzero(m.body_parentid == 0):
         if i > 0:
             cfrc_int[0] += cfrc_int[i]
     data.cfrc_int, data.cfrc_ext = cfrc_int, cfrc_ext
+
+
+def constraint_wrenches(model, data):
+    r"""``(nbody, 6)``: the c-frame wrenches of the constraint forces that act at points of
+    bodies (MuJoCo's ``mj_rnePostConstraint``). A contact's force (:func:`~rbdl_edu.constraint.contact_force`,
+    turned from the contact frame to the world) acts at the contact point, on ``geom2``'s body
+    and, opposite, on ``geom1``'s. A connect's force :math:`f` (its 3 rows) acts at body 1's
+    anchor and, opposite, at body 2's; a weld adds the torque of its rotation rows,
+    :math:`\tfrac12 s\, E^T f_r` with ``torquescale`` :math:`s` and :math:`E\omega` the vector part
+    of :math:`q_2^{-1}(0, \omega)\, q_1 r` (the map its Jacobian applies to an angular velocity;
+    MuJoCo 4.0)."""
+    from .constraint import contact_force, equality_anchors, weld_frames
+    m = model
+    out = np.zeros((m.nbody, 6))
+
+    def push(b, p, torque, force, sign):
+        if b > 0:
+            c = data.subtree_com[m.body_rootid[b]]
+            out[b] += sign * np.concatenate([torque + cross(p - c, force), force])
+    for k, con in enumerate(data.contact):
+        if con.efc_address < 0:
+            continue
+        f = contact_force(m, data, k)
+        force, torque = con.frame.T @ f[:3], con.frame.T @ f[3:]
+        push(m.geom_bodyid[con.geom1], con.pos, torque, force, -1)
+        push(m.geom_bodyid[con.geom2], con.pos, torque, force, +1)
+    i = 0
+    while i < data.ne:
+        e = data.efc_id[i]
+        if m.eq_type[e] not in (EQ_CONNECT, EQ_WELD):
+            i += 1
+            continue
+        p1, p2, b1, b2 = equality_anchors(m, data, e)
+        force, torque = data.efc_force[i:i + 3], np.zeros(3)
+        if m.eq_type[e] == EQ_WELD:
+            q1r, q2 = weld_frames(m, data, e)
+            E = np.array([quat_mul(quat_mul(quat_conj(q2), np.r_[0.0, axis]), q1r)[1:] for axis in np.eye(3)]).T
+            torque = 0.5 * m.eq_data[e, 10] * E.T @ data.efc_force[i + 3:i + 6]
+        push(b1, p1, torque, force, +1)
+        push(b2, p2, torque, force, -1)
+        i += 6 if m.eq_type[e] == EQ_WELD else 3
+    return out
 
 
 def subtree_vel(model, data):
@@ -157,10 +202,10 @@ def tendon_acceleration(model, data, t):
 def tendon_tension(model, data, t):
     r"""The force along tendon ``t`` (negative pulls): its spring :math:`-k\,(L - L_{spring})`
     outside the dead band ``tendon_lengthspring``, its damper :math:`-b\,\dot L`, its
-    actuators :math:`\sum g_k\,f_k`, and its armature :math:`-I_a \ddot L`. (Limit, friction
-    loss and equality forces come with the constraint solver.)"""
+    actuators :math:`\sum g_k\,f_k`, its armature :math:`-I_a \ddot L`, and the constraint
+    forces of its limits, friction loss and equalities (:func:`tendon_constraint_force`)."""
     m = model
-    L, T = data.ten_length[t], 0.0
+    L, T = data.ten_length[t], tendon_constraint_force(model, data, t)
     if not m.opt.disabled("spring"):
         lower, upper = m.tendon_lengthspring[t]
         T -= m.tendon_stiffness[t] * (L - upper if L > upper else (L - lower if L < lower else 0.0))
@@ -170,6 +215,28 @@ def tendon_tension(model, data, t):
     T += float(m.actuator_gear[pulling, 0] @ data.actuator_force[pulling])
     if m.tendon_armature[t]:
         T -= m.tendon_armature[t] * tendon_acceleration(m, data, t)
+    return T
+
+
+def tendon_constraint_force(model, data, t):
+    r"""The constraint force along tendon ``t``: each row that constrains it pushes with its
+    force :math:`f` times the row's coefficient on the tendon's Jacobian: a friction loss 1,
+    a limit :math:`\mp 1` (its row is :math:`\mp J_t`), a tendon equality 1 on its first
+    tendon and :math:`-p'(x_2)` on its second (:mod:`rbdl_edu.constraint`)."""
+    m, T = model, 0.0
+    for i in range(data.nefc):
+        kind, k = data.efc_type[i], data.efc_id[i]
+        if kind == CNSTR_FRICTION_TENDON and k == t:
+            T += data.efc_force[i]
+        elif kind == CNSTR_LIMIT_TENDON and k == t:
+            T += np.sign(data.efc_J[i] @ data.ten_J[t]) * data.efc_force[i]
+        elif kind == CNSTR_EQUALITY and m.eq_type[k] == EQ_TENDON and t in (m.eq_obj1id[k], m.eq_obj2id[k]):
+            if m.eq_obj1id[k] == t:
+                T += data.efc_force[i]
+            if m.eq_obj2id[k] == t:
+                # J = J_1 - p'(x_2) J_2: the second tendon's coefficient is -p'
+                a, x = m.eq_data[k, :5], data.ten_length[t] - m.tendon_length0[t]
+                T -= (a[1] + 2 * a[2] * x + 3 * a[3] * x ** 2 + 4 * a[4] * x ** 3) * data.efc_force[i]
     return T
 
 

@@ -28,9 +28,9 @@ class Data:
     """State and results of ``model``.
 
     State: ``time``, ``qpos (nq,)``, ``qvel (nv,)``, ``act (na,)``, ``ctrl (nu,)``,
-    ``qfrc_applied (nv,)``, ``xfrc_applied (nbody, 6)`` (``[force, torque]`` in world
-    coordinates at each body's center of mass), ``mocap_pos (nmocap, 3)``,
-    ``mocap_quat (nmocap, 4)``.
+    ``eq_active (neq,)`` (which equality constraints act), ``qfrc_applied (nv,)``,
+    ``xfrc_applied (nbody, 6)`` (``[force, torque]`` in world coordinates at each body's
+    center of mass), ``mocap_pos (nmocap, 3)``, ``mocap_quat (nmocap, 4)``.
 
     Filled by the stages of :func:`rbdl_edu.forward.forward`, in order:
 
@@ -47,20 +47,31 @@ class Data:
     mass matrix                   ``qM (nv, nv)`` (dense, with armature), ``qLD (nM,)`` its factor
     transmission                  ``actuator_length (nu,)``, ``actuator_moment (nu, nv)``,
                                   ``actuator_velocity (nu,)``
-    collision                     ``contact`` (a list of contacts)
+    collision                     ``contact`` (a list of contacts; ``ncon`` their number)
+    constraints                   ``ne``, ``nf``, ``nl``, ``nefc`` (rows: equality, friction
+                                  loss, limit, all); per row: ``efc_type``, ``efc_id``,
+                                  ``efc_J (nefc, nv)``, ``efc_pos``, ``efc_margin``,
+                                  ``efc_frictionloss``, ``efc_diagA``, ``efc_KBIP (nefc, 4)``,
+                                  ``efc_R``, ``efc_D``; later ``efc_vel``, ``efc_aref``
+                                  (:mod:`rbdl_edu.constraint`, :mod:`rbdl_edu.impedance`)
     velocity                      ``qfrc_bias (nv,)`` (Coriolis, centrifugal, gravity)
     passive                       ``qfrc_spring``, ``qfrc_damper``, ``qfrc_gravcomp``,
                                   ``qfrc_fluid``, ``qfrc_passive (nv,)``
     actuation                     ``act_dot (na,)``, ``actuator_force (nu,)``, ``qfrc_actuator (nv,)``
-    acceleration                  ``qfrc_smooth``, ``qacc_smooth``, ``qfrc_constraint``, ``qacc (nv,)``
+    acceleration                  ``qfrc_smooth``, ``qacc_smooth``; the constraint solver's
+                                  ``efc_b``, ``efc_force``, ``efc_state``, ``qfrc_constraint``,
+                                  ``qacc (nv,)`` and its statistics ``solver_niter``, ``solver``
+                                  (:mod:`rbdl_edu.solver`)
+    inverse dynamics              ``qfrc_inverse (nv,)`` (:func:`rbdl_edu.forward.inverse`)
     sensors                       ``sensordata (nsensordata,)``, ``subtree_linvel``,
                                   ``subtree_angmom (nbody, 3)``, ``cfrc_int``, ``cfrc_ext (nbody, 6)``,
                                   ``energy (2,)`` (potential, kinetic)
     ============================  ===========================================================
 
-    ``warning`` lists what went wrong, each with its time: a diverging simulation
-    (:class:`~rbdl_edu.forward.Divergence`), an ``implicitfast`` step whose :math:`M - hD`
-    was not positive definite (:class:`~rbdl_edu.integrators.InertiaWarning`).
+    ``qacc_warmstart (nv,)`` is part of the state: the last step's ``qacc``, where the
+    constraint solver starts. ``warning`` lists what went wrong, each with its time: a
+    diverging simulation (:class:`~rbdl_edu.forward.Divergence`), an ``implicitfast`` step
+    whose :math:`M - hD` was not positive definite (:class:`~rbdl_edu.integrators.InertiaWarning`).
     """
 
     def __init__(self, model):
@@ -73,6 +84,7 @@ class Data:
         self.ctrl = np.zeros(m.nu)
         self.qfrc_applied = np.zeros(m.nv)
         self.xfrc_applied = np.zeros((m.nbody, 6))
+        self.eq_active = np.array(m.eq_active0, dtype=bool)     # equality constraints switched on
         self.mocap_pos = np.zeros((m.nmocap, 3))
         self.mocap_quat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nmocap, 1))
         for b in range(m.nbody):
@@ -103,8 +115,17 @@ class Data:
         self.qLD = np.zeros(layout(m)[1])          # its tree-sparse L^T D L factor
         self.actuator_length, self.actuator_velocity = np.zeros(m.nu), np.zeros(m.nu)
         self.actuator_moment = np.zeros((m.nu, m.nv))
-        # collision, forces and accelerations
+        # collision and constraint rows
         self.contact = []
+        self.ne = self.nf = self.nl = self.nefc = 0
+        self.efc_type, self.efc_id = np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        self.efc_J = np.zeros((0, m.nv))
+        for name in ("pos", "margin", "frictionloss", "diagA", "R", "D", "vel", "aref", "b", "force"):
+            setattr(self, "efc_" + name, np.zeros(0))
+        self.efc_KBIP, self.efc_state = np.zeros((0, 4)), np.zeros(0, dtype=int)
+        self.qacc_warmstart = np.zeros(m.nv)
+        self.solver_niter, self.solver = 0, []
+        # forces and accelerations
         self.qfrc_bias = np.zeros(m.nv)
         self.qfrc_spring, self.qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
         self.qfrc_gravcomp, self.qfrc_fluid = np.zeros(m.nv), np.zeros(m.nv)
@@ -123,6 +144,11 @@ class Data:
 
     def __repr__(self):
         return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
+
+    @property
+    def ncon(self) -> int:
+        """The number of contacts, ``len(contact)``."""
+        return len(self.contact)
 
     # -- named access: copies ------------------------------------------------------------------
     def joint(self, name):

@@ -49,6 +49,16 @@ BIAS_NAMES = {BIAS_NONE: "none", BIAS_AFFINE: "affine", BIAS_MUSCLE: "muscle"}
 EQ_CONNECT, EQ_WELD, EQ_JOINT, EQ_TENDON = range(4)
 EQ_NAMES = {EQ_CONNECT: "connect", EQ_WELD: "weld", EQ_JOINT: "joint", EQ_TENDON: "tendon"}
 
+# mjtConstraint: the kind of a constraint row (efc_type), in the order rows are made
+(CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON,
+ CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC) = range(8)
+CNSTR_NAMES = {CNSTR_EQUALITY: "equality", CNSTR_FRICTION_DOF: "friction_dof",
+               CNSTR_FRICTION_TENDON: "friction_tendon", CNSTR_LIMIT_JOINT: "limit_joint",
+               CNSTR_LIMIT_TENDON: "limit_tendon", CNSTR_CONTACT_FRICTIONLESS: "contact_frictionless",
+               CNSTR_CONTACT_PYRAMIDAL: "contact_pyramidal", CNSTR_CONTACT_ELLIPTIC: "contact_elliptic"}
+# mjtConstraintState: which piece of its cost a row is on (efc_state)
+CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC, CNSTRSTATE_LINEARNEG, CNSTRSTATE_LINEARPOS, CNSTRSTATE_CONE = range(5)
+
 # mjtWrap: the elements of a tendon's path
 WRAP_NONE, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE, WRAP_SPHERE, WRAP_CYLINDER = range(6)
 WRAP_NAMES = {WRAP_NONE: "none", WRAP_JOINT: "joint", WRAP_PULLEY: "pulley", WRAP_SITE: "site",
@@ -119,12 +129,9 @@ SENSORS = {
 }
 SENSOR_NAMES = {s.type: name for name, s in SENSORS.items()}
 
-_LIMIT = "it reads the limit's constraint row (efc_*), which comes with the constraint solver"
 #: sensors MuJoCo has that :mod:`rbdl_edu.sensors` does not compute, with the reason; the
 #: compiler refuses them (an MJCF sensor type not in :data:`SENSORS` is refused as well)
 SENSORS_NOT_SIMULATED = {
     "rangefinder": "it casts a ray against the geoms (mj_ray)",
     "insidesite": "it tests a point against a site's volume (mj_insideSite)",
-    "jointlimitpos": _LIMIT, "jointlimitvel": _LIMIT, "jointlimitfrc": _LIMIT,
-    "tendonlimitpos": _LIMIT, "tendonlimitvel": _LIMIT, "tendonlimitfrc": _LIMIT,
 }

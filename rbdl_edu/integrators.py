@@ -57,12 +57,13 @@ def integrate(model, data):
 def advance(model, data, qacc, qvel=None, act_dot=None):
     r"""MuJoCo's ``mj_advance``: activations, then :math:`\dot q \mathrel{+}= h\ddot q`, then
     :math:`q \leftarrow q \oplus h\dot q` with the new velocity (or ``qvel`` if given: RK4's
-    weighted one), and the time."""
+    weighted one), and the time; ``qacc_warmstart`` keeps ``data.qacc`` for the next step."""
     h = model.opt.timestep
     data.act = next_act(model, data, h, act_dot)
     data.qvel = data.qvel + h * qacc
     data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)
     data.time = data.time + h
+    data.qacc_warmstart = data.qacc.copy()             # where the next constraint solve starts
 
 
 def euler(model, data):

@@ -13,16 +13,53 @@ Model(nbody=3, njnt=2, nq=2, nv=2, ngeom=4, joints=['shoulder', 'elbow'])
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import sympy as sp
 
 from .spec import ModelSpec
 
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+
+
+def path(name=""):
+    """The path of a model file in the repository's ``models/`` folder, from anywhere.
+
+    ``rbd.load_model(rbd.models.path("double_pendulum.xml"))`` works whatever the current
+    directory (a notebook copy, a script elsewhere); without ``name``, the folder itself.
+
+    >>> path("double_pendulum.xml").name
+    'double_pendulum.xml'
+    >>> sorted(p.name for p in path().glob("*.urdf"))
+    ['arm2.urdf']
+    """
+    p = MODELS_DIR / name
+    if not p.exists():
+        known = ", ".join(sorted(f.name for f in MODELS_DIR.glob("*"))) if MODELS_DIR.is_dir() else "none"
+        raise FileNotFoundError(f"no model file {name!r} in {MODELS_DIR} (there are: {known})")
+    return p
+
+
+def symbol(name):
+    """A positive SymPy symbol whose printed name reads as the book writes it: a letter, then
+    its subscript (``mp`` prints as :math:`m_p`, ``lc1`` as :math:`l_{c1}`; SymPy already
+    prints ``m1`` as :math:`m_1`).
+
+    >>> symbol("mp"), symbol("m1"), symbol("l")
+    (m_p, m1, l)
+    >>> import sympy as sp; sp.latex(symbol("lc1"))
+    'l_{c1}'
+    """
+    if len(name) > 1 and "_" not in name and name[1].isalpha():
+        name = f"{name[0]}_{name[1:]}"
+    return sp.Symbol(name, positive=True)
+
 
 def _params(symbolic, **defaults):
-    """Numbers, or positive SymPy symbols of the same names."""
+    """Numbers, or positive SymPy symbols of the same names (printed with subscripts: :func:`symbol`)."""
     if symbolic:
-        return {k: sp.Symbol(k, positive=True) for k in defaults}
+        return {k: symbol(k) for k in defaults}
     return defaults
 
 
@@ -91,7 +128,8 @@ def cart_pole(symbolic=False):
     """A cart sliding along x with an inverted pole hinged about y (upright at ``q = 0``).
 
     Parameters ``mc`` (cart), ``mp`` (pole), ``l`` (hinge to the pole's center of mass),
-    ``Ip`` (pole inertia about its center of mass).
+    ``Ip`` (pole inertia about its center of mass); symbolic, they print as
+    :math:`m_c, m_p, l, I_p`.
 
     >>> cart_pole().jnt_names
     ('slider', 'hinge')
@@ -299,5 +337,5 @@ def _draw_link(spec, body, length):
     spec.add_geom(body, "sphere", [0.05, 0, 0], rgba=(0.2, 0.2, 0.2, 1), contype=0, conaffinity=0)
 
 
-__all__ = ["pendulum", "double_pendulum", "acrobot", "cart_pole", "planar_chain", "skew_arm",
+__all__ = ["path", "symbol", "pendulum", "double_pendulum", "acrobot", "cart_pole", "planar_chain", "skew_arm",
            "slide_hinge_chain", "branched_tree", "auto_tree", "floating_base"]

@@ -10,15 +10,18 @@ stage          sensors (and what they read)
 position       ``jointpos``, ``ballquat`` (qpos); ``tendonpos``, ``actuatorpos`` (lengths);
                ``framepos``, ``framequat``, ``framexaxis/yaxis/zaxis`` (poses, optionally
                in a reference frame); ``subtreecom``; ``magnetometer`` (``opt.magnetic`` in
-               the site frame); ``clock`` (time); ``e_potential``, ``e_kinetic`` (energies)
+               the site frame); ``clock`` (time); ``e_potential``, ``e_kinetic`` (energies);
+               ``jointlimitpos``, ``tendonlimitpos`` (a limit row's distance past its margin)
 velocity       ``jointvel``, ``ballangvel``, ``tendonvel``, ``actuatorvel``; ``gyro``,
                ``velocimeter`` (a site's angular and linear velocity in its own axes);
                ``framelinvel``, ``frameangvel`` (optionally relative to a moving frame);
-               ``subtreelinvel``, ``subtreeangmom`` (:func:`~rbdl_edu.bodyforces.subtree_vel`)
+               ``subtreelinvel``, ``subtreeangmom`` (:func:`~rbdl_edu.bodyforces.subtree_vel`);
+               ``jointlimitvel``, ``tendonlimitvel`` (the limit row's velocity)
 acceleration   ``actuatorfrc``, ``jointactuatorfrc``, ``tendonactuatorfrc``;
                ``accelerometer`` (a site's acceleration minus gravity, site axes);
                ``framelinacc``, ``frameangacc``; ``force``, ``torque`` (the wrench a
-               site's body gets from its parent, site axes); ``touch`` (contact forces)
+               site's body gets from its parent, site axes); ``touch`` (the normal forces of
+               contacts within the site's volume); ``jointlimitfrc``, ``tendonlimitfrc``
 =============  ===========================================================================
 
 The acceleration sensors that need body accelerations and joint wrenches call
@@ -52,9 +55,11 @@ import numpy as np
 
 from .bodyforces import rne_post_constraint, spatial_path, subtree_vel
 from .comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
-from .enums import (BALL, DATATYPE_POSITIVE, DATATYPE_REAL, EQ_CONNECT, EQ_TENDON, EQ_WELD, FREE,
+from .enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, DATATYPE_POSITIVE, DATATYPE_REAL, EQ_TENDON, FREE,
                     OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY, SENSOR_NAMES, STAGE_ACC, STAGE_POS,
                     STAGE_VEL, TRN_TENDON, WRAP_SITE)
+from .constraint import contact_force
+from .ray import ray_geom
 from .rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
 
 
@@ -239,26 +244,17 @@ def _joint_wrench(model, data, s):
 
 
 def _refuse_missing_forces(model, data, s):
-    """``cfrc_int`` holds every force the model can have except those of contacts, connect and
-    weld constraints, tendon constraints and tendons wrapping around geoms (MuJoCo puts them
-    in ``cfrc_ext``): refuse a force or torque sensor when one of them may act, rather than
-    read a wrong number."""
+    """``cfrc_int`` holds every force the model can have except those of spatial tendons that
+    wrap around geoms on the bodies they run over (:func:`~rbdl_edu.bodyforces.tendon_wrenches`
+    follows straight pieces between sites): refuse a force or torque sensor when one of them
+    may pull, rather than read a wrong number."""
     m, what = model, f"sensor {_name(model, s)} ({SENSOR_NAMES[int(model.sensor_type[s])]})"
-    if data.contact:
-        raise NotImplementedError(f"{what}: contact forces are not computed yet (the soft-contact issue)")
     constrained = not m.opt.disabled("constraint")
-    if (constrained and not m.opt.disabled("equality")
-            and any(m.eq_active0[e] and m.eq_type[e] in (EQ_CONNECT, EQ_WELD) for e in range(m.neq))):
-        raise NotImplementedError(f"{what}: connect and weld constraint forces are not computed yet "
-                                  "(the soft-contact issue); disable the equality flag to read it")
     for t in range(m.ntendon):
-        if m.wrap_type[m.tendon_adr[t]] != WRAP_SITE:           # fixed tendons act through joints
-            continue
+        if m.wrap_type[m.tendon_adr[t]] != WRAP_SITE or spatial_path(m, t) is not None:
+            continue                                    # fixed tendons act through joints
         name = repr(m.tendon_names[t]) if m.tendon_names[t] else f"#{t}"
-        if constrained and _tendon_constrained(m, t):
-            raise NotImplementedError(f"{what}: the constraint forces of spatial tendon {name} "
-                                      "(limit, friction loss, equality) are not computed yet")
-        if spatial_path(m, t) is None and _tendon_pulls(m, t):
+        if _tendon_pulls(m, t) or (constrained and _tendon_constrained(m, t)):
             raise NotImplementedError(f"{what}: the forces of spatial tendon {name}, which wraps "
                                       "around geoms, on the bodies it runs over are not computed yet")
 
@@ -280,11 +276,30 @@ def _tendon_pulls(m, t):
 
 
 def _touch(model, data, s):
-    """``touch``: the normal forces of the contacts in the site's zone; none without contacts."""
-    if data.contact:
-        raise NotImplementedError(f"sensor {_name(model, s)} (touch): contact forces are not "
-                                  "computed yet (the soft-contact issue)")
-    return 0.0
+    r"""``touch``: the sum of the normal forces of the contacts of the site's body whose force
+    ray, from the contact point along the normal force (pointing into the site's body), meets
+    the site's volume (MuJoCo's sensor zone; :func:`~rbdl_edu.ray.ray_geom`)."""
+    m, site = model, model.sensor_objid[s]
+    body, total = m.site_bodyid[site], 0.0
+    for k, con in enumerate(data.contact):
+        bodies = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
+        if con.efc_address < 0 or body not in bodies:
+            continue
+        normal = contact_force(m, data, k)[0]
+        if normal <= 0:
+            continue
+        ray = con.frame[0] * (-1 if body == bodies[1] else 1)
+        if ray_geom(data.site_xpos[site], data.site_xmat[site], m.site_size[site], con.pos, ray,
+                    m.site_type[site]) >= 0:
+            total += normal
+    return total
+
+
+def _limit(model, data, s, kind, value):
+    """``jointlimit*``/``tendonlimit*``: ``value(row)`` of the first limit row of the sensor's
+    joint or tendon (``kind``), 0 if its limit is not active."""
+    rows = np.flatnonzero((data.efc_type == kind) & (data.efc_id == model.sensor_objid[s]))
+    return value(rows[0]) if len(rows) else 0.0
 
 
 def _tendon_actuator_force(model, data, s):
@@ -319,6 +334,9 @@ _READERS = {
     "magnetometer": lambda m, d, s: d.site_xmat[m.sensor_objid[s]].T @ m.opt.magnetic,
     "clock": lambda m, d, s: d.time,
     "e_potential": _e_potential, "e_kinetic": _e_kinetic,
+    # a limit's row: its distance beyond the margin, its velocity, its force
+    "jointlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_pos[j] - d.efc_margin[j]),
+    "tendonlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     # velocity
     "jointvel": lambda m, d, s: d.qvel[_dof(m, s)],
     "ballangvel": lambda m, d, s: d.qvel[_dof(m, s, 3)],
@@ -329,6 +347,8 @@ _READERS = {
     "framelinvel": _frame_vel, "frameangvel": _frame_vel,
     "subtreelinvel": lambda m, d, s: d.subtree_linvel[m.sensor_objid[s]],
     "subtreeangmom": lambda m, d, s: d.subtree_angmom[m.sensor_objid[s]],
+    "jointlimitvel": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_vel[j]),
+    "tendonlimitvel": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_vel[j]),
     # acceleration
     "actuatorfrc": lambda m, d, s: d.actuator_force[m.sensor_objid[s]],
     "jointactuatorfrc": lambda m, d, s: d.qfrc_actuator[_dof(m, s)],
@@ -339,4 +359,6 @@ _READERS = {
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,
     "touch": _touch,
+    "jointlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_force[j]),
+    "tendonlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_force[j]),
 }

@@ -4,6 +4,11 @@ The compiler (:mod:`rbdl_edu.io`) imports no algorithm, so what needs one is com
 here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does both.
 
 * ``dof_M0``: the diagonal of the mass matrix at ``qpos0``;
+* ``body_invweight0 (nbody, 2)``: how easily each body moves at ``qpos0``, the mean diagonal
+  of the translation and of the rotation block of :math:`J M^{-1} J^T`, ``J`` the Jacobian of
+  its center of mass (6 rows); zero for a body welded to the world, ``(1/m, 0)`` for a body
+  that only slides (below); ``tendon_invweight0``: :math:`J_t M^{-1} J_t^T` of each tendon.
+  The constraint rows take their softness scale from these (:mod:`rbdl_edu.impedance`);
 * ``dof_invweight0``: how easily each joint moves at ``qpos0``, the mean diagonal of its
   block of :math:`M^{-1}(q_0)` (free joints: translation and rotation apart); a body that
   only slides along its own axes, with nothing above or below it that moves, gets
@@ -17,6 +22,12 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
   :math:`|M^{-1}\,\mathrm{moment}^T|` (``M`` with joint and tendon armature);
 * ``tendon_lengthspring``: a spring length of ``-1`` (not given) becomes the tendon's length
   at ``qpos_spring`` (the spring rest configuration), as MuJoCo's ``mj_setConst`` does;
+* ``eq_data``: a connect between bodies gets its anchor in the second body's frame
+  (``[3:6]``, from the anchor in the first body's ``[0:3]``); a weld between bodies whose
+  relative pose was not given (``eq_data[11] = 1``) gets the pose at ``qpos0``: the anchor
+  (given in the second body) in the first body's frame ``[3:6]`` and the relative
+  orientation :math:`q_1^{-1} q_2` ``[6:10]``; a given one is normalized. A connect between
+  sites keeps nothing (its anchors are the sites), as MuJoCo's ``mj_setConst``;
 * a position actuator's ``dampratio`` ζ (kept positive in ``biasprm[2]`` by the compiler)
   becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the inertia the actuator
   feels at ``qpos0``, :math:`m = (J M^{-1} J^T)^{-1}` (``J`` its moment arm; MuJoCo 4.0's
@@ -34,12 +45,13 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .comframe import com_pos
+from .comframe import com_pos, jac
 from .crba import crba_blocks
 from .data import Data
-from .enums import JOINT_NV, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
+from .enums import EQ_CONNECT, EQ_WELD, JOINT_NV, OBJ_BODY, OBJ_SITE, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
 from .io.errors import error_at
 from .kinematics import kinematics
+from .rotation import quat_conj, quat_mul, quat_normalize
 from .tendon import tendon
 from .transmission import transmission
 
@@ -58,10 +70,15 @@ def set_const(model):
     if model.nv:
         M0 = MassMatrix0(model, at0.ten_J)
         invweight = _dof_invweight0(model, M0.inverse_diagonal())
-        changes.update(dof_M0=M0.diag, dof_invweight0=invweight, **_springdamper(model, invweight))
+        changes.update(dof_M0=M0.diag, dof_invweight0=invweight, **_springdamper(model, invweight),
+                       body_invweight0=_body_invweight0(model, at0, M0),
+                       # diag(J M^-1 J^T) of the tendons' Jacobians
+                       tendon_invweight0=np.sum(at0.ten_J * M0.solve(at0.ten_J.T).T, axis=1))
         if model.nu:
             changes.update(actuator_acc0=np.linalg.norm(M0.solve(at0.actuator_moment.T), axis=0),
                            actuator_biasprm=_dampratio(model, M0, at0.actuator_moment))
+    if model.neq:
+        changes.update(eq_data=_eq_data(model, at0))
     return model.replace(**changes)
 
 
@@ -92,7 +109,7 @@ class MassMatrix0:
         coupled = np.any(m.tendon_armature > 0)
         starts = [0] if coupled else list(np.flatnonzero(m.dof_parentid < 0))
         bounds = list(zip(starts, starts[1:] + [m.nv]))
-        first = np.zeros(m.nv, dtype=int)                    # the first dof of each dof's block
+        self.first = first = np.zeros(m.nv, dtype=int)      # the first dof of each dof's block
         for a, b in bounds:
             first[a:b] = a
         M = {a: np.diag(m.dof_armature[a:b]).astype(float) for a, b in bounds}
@@ -107,6 +124,7 @@ class MassMatrix0:
             if coupled:     # each tendon's armature a J^T J (MuJoCo's M has it)
                 Mg = Mg + np.einsum("t,ti,tj->ij", m.tendon_armature, ten_J, ten_J)
             self.parts.append((slice(a, b), self._factor(a, Mg)))
+        self.part_of = {a: k for k, (a, _) in enumerate(bounds)}
 
     def _factor(self, a, Mg):
         """The Cholesky factor of the block starting at dof ``a``, checked."""
@@ -128,10 +146,12 @@ class MassMatrix0:
                            "it mass or armature, or remove a joint)")
         return L
 
-    def solve(self, b):
-        """:math:`M^{-1} b` for ``b (nv,)`` or ``(nv, k)``."""
+    def solve(self, b, dof=None):
+        """:math:`M^{-1} b` for ``b (nv,)`` or ``(nv, k)``; if ``b`` is zero outside the block
+        of ``dof``, give ``dof`` and only that block is solved."""
         x = np.zeros(np.shape(b))
-        for dofs, L in self.parts:
+        parts = self.parts if dof is None else [self.parts[self.part_of[self.first[dof]]]]
+        for dofs, L in parts:
             x[dofs] = scipy.linalg.cho_solve((L, True), b[dofs])
         return x
 
@@ -162,6 +182,47 @@ def _joint(model, d):
     """``joint 'name' of body 'name'`` for dof ``d`` (numbers for unnamed ones)."""
     j, b = int(model.dof_jntid[d]), int(model.dof_bodyid[d])
     return f"joint {model.jnt_names[j] or j!r} of body {model.body_names[b] or b!r}"
+
+
+def _body_invweight0(model, data, M0):
+    """``body_invweight0 (nbody, 2)``: per body, the mean diagonal of the translation and the
+    rotation blocks of :math:`J M^{-1} J^T` (``J (6, nv)`` the Jacobian of its center of mass
+    at ``qpos0``, from ``data``; ``M0`` a :class:`MassMatrix0`)."""
+    out = np.zeros((model.nbody, 2))
+    for i in range(1, model.nbody):
+        if model.body_dofnum[model.body_weldid[i]] == 0:          # welded to the world
+            continue
+        if _slides_alone(model, i):
+            out[i] = 1 / max(MINVAL, model.body_mass[i]), 0.0
+            continue
+        jacp, jacr = jac(model, data, i, data.xipos[i])
+        J = np.concatenate([jacp, jacr])
+        # (J is zero outside the dof tree of the body's weld group: one block of M)
+        A = np.diagonal(J @ M0.solve(J.T, dof=model.body_dofadr[model.body_weldid[i]]))
+        out[i] = A[:3].mean(), A[3:].mean()
+    return out
+
+
+def _eq_data(model, data):
+    """``eq_data`` with what ``mj_setConst`` computes at ``qpos0`` (the module docstring)."""
+    eq_data = model.eq_data.copy()
+    for e in range(model.neq):
+        d, b1, b2 = eq_data[e], model.eq_obj1id[e], model.eq_obj2id[e]
+        if model.eq_type[e] == EQ_CONNECT and model.eq_objtype[e] == OBJ_SITE:
+            d[:] = 0.0
+        elif model.eq_type[e] == EQ_CONNECT:
+            # the anchor, given in body 1, in body 2's frame: R_2^T (x_1 + R_1 a - x_2)
+            p = data.xpos[b1] + data.xmat[b1] @ d[:3]
+            d[3:6] = data.xmat[b2].T @ (p - data.xpos[b2])
+        elif model.eq_type[e] == EQ_WELD and model.eq_objtype[e] == OBJ_BODY:
+            if not d[11]:
+                d[6:10] = quat_normalize(d[6:10])
+                continue
+            # the anchor, given in body 2, in body 1's frame; the orientation q_1^-1 q_2
+            p = data.xpos[b2] + data.xmat[b2] @ d[:3]
+            d[3:6] = data.xmat[b1].T @ (p - data.xpos[b1])
+            d[6:10] = quat_mul(quat_conj(data.xquat[b1]), data.xquat[b2])
+    return eq_data
 
 
 def _dof_invweight0(model, Minv_diag):

@@ -30,15 +30,21 @@ from .enums import BALL, FREE
 
 
 def state_symbols(model):
-    """SymPy symbols ``q1..qn``, ``qd1..qdn``, ``qdd1..qddn`` as object arrays ``(nq,)``, ``(nv,)``.
+    r"""SymPy symbols for the state: ``q, qd, qdd`` as object arrays ``(nq,)``, ``(nv,)``, ``(nv,)``.
+
+    Their names are ``q1..qn``, ``qdot1..qdotn``, ``qddot1..qddotn``, which SymPy prints as
+    the book writes them: :math:`q_1`, :math:`\dot q_1`, :math:`\ddot q_1` (and ``q̇₁`` in text).
 
     >>> from rbdl_edu.models import double_pendulum
-    >>> state_symbols(double_pendulum())[0]
-    array([q1, q2], dtype=object)
+    >>> q, qd, qdd = state_symbols(double_pendulum())
+    >>> q, qd
+    (array([q1, q2], dtype=object), array([qdot1, qdot2], dtype=object))
+    >>> sp.latex(qdd[0])
+    '\\ddot{q}_{1}'
     """
     q = np.array(sp.symbols(f"q1:{model.nq + 1}", real=True), dtype=object).reshape(model.nq)
-    qd = np.array(sp.symbols(f"qd1:{model.nv + 1}", real=True), dtype=object).reshape(model.nv)
-    qdd = np.array(sp.symbols(f"qdd1:{model.nv + 1}", real=True), dtype=object).reshape(model.nv)
+    qd = np.array(sp.symbols(f"qdot1:{model.nv + 1}", real=True), dtype=object).reshape(model.nv)
+    qdd = np.array(sp.symbols(f"qddot1:{model.nv + 1}", real=True), dtype=object).reshape(model.nv)
     return q, qd, qdd
 
 
@@ -54,7 +60,7 @@ def energies(model):
     >>> from rbdl_edu.models import pendulum
     >>> T, V = energies(pendulum())
     >>> T
-    1.0*qd1**2
+    1.0*qdot1**2
     """
     q, qd, _ = state_symbols(model)
     T = sp.expand(sp.sympify(kinetic_energy(model, q, qd)))
@@ -73,7 +79,7 @@ def lagrangian_tau(model):
 
     >>> from rbdl_edu.models import pendulum
     >>> lagrangian_tau(pendulum())[0]
-    2.0*qdd1 + 9.81*sin(q1)
+    2.0*qddot1 + 9.81*sin(q1)
     """
     _require_coordinates(model)
     q, qd, qdd = state_symbols(model)

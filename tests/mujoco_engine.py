@@ -1,9 +1,7 @@
 """MuJoCo behind the lab's engine interface (:mod:`rbdl_edu.lab.engine`), for the tests, the
 gait tuning script and the mouse benchmark only: the package never imports MuJoCo.
 
-rbdl_edu does not simulate contacts yet (the soft-contact issue), so the tests walk the mouse
-with ``mujoco==4.0.0`` through this adapter; once rbdl_edu does, the same tests run with
-``engine=rbdl_edu``. The adapter adds what the interface asks and MuJoCo's bindings lack:
+The tests run the same controller on ``mujoco==4.0.0`` through this adapter, next to rbdl_edu. The adapter adds what the interface asks and MuJoCo's bindings lack:
 names as tuples (``model.sensor_names``), ``model.id(kind, name)`` raising ``KeyError``, and
 ``data.sensor(name)`` returning a **copy** (MuJoCo's ``d.sensor(name).data`` is a live view).
 Everything else passes through to ``MjModel``/``MjData``.

@@ -25,10 +25,7 @@ def quat_close(a, b, tol=FIELD_TOL):
 
 # Fields of ours that MuJoCo computes and we do not yet, each with where it will come from.
 # Every other array field of ``Model`` is compared with MuJoCo's field of the same name.
-NOT_YET = {
-    "body_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
-    "tendon_invweight0": "mj_setConst's inverse weights: the soft-contact issue",
-}
+NOT_YET = {}
 # Fields of ours that mjModel does not have, each with where MuJoCo keeps it instead.
 OURS_ONLY = {
     "jnt_springdamper": "MuJoCo's compiler keeps springdamper in its spec (mjsJoint) and writes "
@@ -43,20 +40,6 @@ NAMED = {"body": mujoco.mjtObj.mjOBJ_BODY, "jnt": mujoco.mjtObj.mjOBJ_JOINT,
          "eq": mujoco.mjtObj.mjOBJ_EQUALITY, "tendon": mujoco.mjtObj.mjOBJ_TENDON,
          "actuator": mujoco.mjtObj.mjOBJ_ACTUATOR, "sensor": mujoco.mjtObj.mjOBJ_SENSOR,
          "key": mujoco.mjtObj.mjOBJ_KEY}
-
-
-def _eq_data_set_by_compiler(model):
-    """Which ``eq_data`` entries our compiler sets (the rest, the connect's second anchor and
-    an unspecified weld's relative pose at qpos0, are mj_setConst's: the soft-contact issue)."""
-    mask = np.ones(model.eq_data.shape, dtype=bool)
-    for e in range(model.neq):
-        if model.eq_objtype[e] == mujoco.mjtObj.mjOBJ_SITE:
-            mask[e, :10] = False                   # MuJoCo ignores the anchors of site-based ones
-        elif model.eq_type[e] == mujoco.mjtEq.mjEQ_CONNECT:
-            mask[e, 3:6] = False
-        elif model.eq_type[e] == mujoco.mjtEq.mjEQ_WELD and model.eq_data[e, 11]:
-            mask[e, 3:10] = False
-    return mask
 
 
 def _file_frame_vertices(m):
@@ -95,9 +78,6 @@ def compare_fields(model, m):
         assert ours.shape == theirs.shape, (name, ours.shape, theirs.shape)
         if name == "body_parentid":                 # the world's parent: -1 here, 0 in MuJoCo
             ours, theirs = ours[1:], theirs[1:]
-        if name == "eq_data":
-            mask = _eq_data_set_by_compiler(model)
-            ours, theirs = ours[mask], theirs[mask]
         if name in ("mesh_vert", "mesh_quat"):
             # a mesh's principal axes are not unique when two moments are equal: compare the
             # vertices back in the file's frame, x = mesh_pos + R(mesh_quat) v
@@ -118,7 +98,7 @@ def compare_fields(model, m):
                     "mesh_quat": 1e-6 * max(1.0, float(np.abs(ours).max(initial=0)))}.get(
                 name, FIELD_TOL * (scale if name in ("body_mass", "body_inertia", "body_subtreemass",
                                                      "dof_M0") else 1))
-            if name == "dof_invweight0":                # inverse inertias: relative (a light body's is huge)
+            if name in ("dof_invweight0", "body_invweight0", "tendon_invweight0"):   # relative (a light body's is huge)
                 atol = FIELD_TOL * max(1.0, float(np.abs(theirs).max(initial=0)))
             np.testing.assert_allclose(ours, theirs, rtol=0, atol=atol, err_msg=name)
     for prefix, objtype in NAMED.items():

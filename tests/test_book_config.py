@@ -1,6 +1,10 @@
 """The book's configuration: the table of contents names real files, and every file the pages
 load from the site itself (MathJax, require.js, the widget manager, the pythreejs bundle) is
-one that tools/fetch_static.py provides."""
+one that tools/fetch_static.py provides. The README's quickstart runs from any directory and
+names the three commands; chapters 5-7 include their algorithm's source file (not a copy)."""
+import ast
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +66,56 @@ def test_outside_resources_are_recognised():
             '<link rel="canonical" href="https://example.org/">']
     assert all(sphinx_offline.EXTERNAL.search(s) for s in bad)
     assert not any(sphinx_offline.EXTERNAL.search(s) for s in good)
+
+
+def readme_python_blocks():
+    text = (ROOT / "README.md").read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_readme_quickstart_runs_from_any_directory(tmp_path):
+    """The README's quickstart, run as a script from a folder that is not the repository."""
+    (block,) = readme_python_blocks()
+    script = tmp_path / "quickstart.py"
+    script.write_text(block)
+    res = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+
+
+def test_readme_names_the_three_commands():
+    text = (ROOT / "README.md").read_text()
+    for command in ("make book", "make test", "make lab"):
+        assert f"$ {command}" in text, command
+    makefile = (ROOT / "Makefile").read_text()
+    assert all(re.search(rf"^{target}:", makefile, re.M) for target in ("book", "test", "lab"))
+
+
+def literalincludes():
+    """``(notebook, path, pyobject)`` of every ``{literalinclude}`` in a chapter's markdown."""
+    for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(nb.read_text())["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = "".join(cell["source"])
+            for m in re.finditer(r"```\{literalinclude\} (\S+)\n((?::\w[\w-]*:.*\n)*)", text):
+                obj = re.search(r":pyobject: (\S+)", m.group(2))
+                yield nb.name, m.group(1), obj.group(1) if obj else None
+
+
+def test_chapters_5_to_7_include_their_algorithm_source():
+    included = {(nb, path, obj) for nb, path, obj in literalincludes()}
+    assert {("05-inverse-dynamics.ipynb", "../rbdl_edu/rnea.py", "rnea"),
+            ("06-mass-matrix.ipynb", "../rbdl_edu/crba.py", "crba"),
+            ("07-forward-dynamics.ipynb", "../rbdl_edu/aba.py", "aba")} <= included
+    for nb, path, obj in included:
+        source = (ROOT / "notebooks" / path).resolve()
+        assert source.is_file(), (nb, path)
+        if obj:
+            names = {n.name for n in ast.parse(source.read_text()).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+            assert obj in names, (nb, path, obj)
+
+
+def test_one_search_field_and_lab_copies_excluded():
+    cfg = yaml.safe_load((ROOT / "_config.yml").read_text())
+    assert cfg["sphinx"]["config"]["html_theme_options"]["navbar_persistent"] == []
+    assert "_lab" in cfg["exclude_patterns"]

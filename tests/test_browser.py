@@ -3,9 +3,14 @@
 The site in ``_build/html`` is served on 127.0.0.1 and every page is loaded with all
 other hosts blocked (and recorded). A page passes when it has no console error, no page
 error, no failed or 4xx/5xx request and no request off localhost, and every pythreejs view
-on it shows a picture (non-blank pixels). On the visualization appendix a ``jslink``-ed
-slider must change the view it is linked to, and an animation's play button must move the
-model (and pause must stop it).
+on it shows a picture (non-blank pixels) in which the model fills at least a quarter of the
+canvas (the box around what is drawn; for an animation, around everything drawn while it
+plays), and every chapter page links its notebook for download. A page must also read as
+typeset: no MathJax error, no raw ``$`` or TeX command
+(``\\frac``, ``\\dot``, ...) left in its text outside code, no empty table cell. On the
+visualization appendix a ``jslink``-ed slider must change the view it is linked to, and an
+animation's play button must move the model (and pause must stop it); in chapters 6 and 8
+the sliders of the tree builder and of the collision explorer must change what is shown.
 
 If the site has not been built, this module builds it first (``tools/fetch_static.py`` and
 ``jupyter-book build . -W -n --keep-going``, as ``make book``); ``make test`` always builds
@@ -17,11 +22,13 @@ from __future__ import annotations
 import functools
 import http.server
 import io
+import json
 import os
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -30,7 +37,9 @@ import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "_build" / "html"
+# another built site can be checked with RBDL_EDU_SITE=/path/to/html (the default is the one
+# `make book` builds; nothing is built for another site)
+SITE = Path(os.environ.get("RBDL_EDU_SITE", ROOT / "_build" / "html"))
 CHROMIUM = os.environ.get("RBDL_EDU_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -128,6 +137,65 @@ class Visit:
         self.context.close()
 
 
+def drawn_mask(png: bytes) -> np.ndarray:
+    """Pixels that differ clearly from the most common colour (the background), ``(h, w)``."""
+    a = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    colors, counts = np.unique(a.reshape(-1, 3), axis=0, return_counts=True)
+    return np.abs(a - colors[np.argmax(counts)]).sum(axis=2) > 40
+
+
+def coverage(mask: np.ndarray) -> float:
+    """Fraction of the canvas taken by the box around the drawn pixels.
+
+    >>> m = np.zeros((4, 4), bool); m[1, 1] = m[2, 2] = True
+    >>> coverage(m)
+    0.25
+    """
+    if not mask.any():
+        return 0.0
+    ys, xs = np.nonzero(mask)
+    return float((ys.max() - ys.min() + 1) * (xs.max() - xs.min() + 1) / mask.size)
+
+
+# Text a reader should never see: a `$` or a TeX command outside code (math that MathJax did
+# not get, e.g. a Markdown line that became a list item, or a table cell split at a `|`).
+RAW_TEX = r"""() => {
+  const skip = 'pre, code, script, style, mjx-container, .highlight, .output, .cell_output, textarea, '
+             + '.widget-htmlmath, .headerlink, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header';
+  const root = document.querySelector('article') || document.body;
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const bad = [];
+  while (walk.nextNode()) {
+    const node = walk.currentNode, el = node.parentElement;
+    if (!el || el.closest(skip)) continue;
+    if (/\$|\\[a-zA-Z]+/.test(node.textContent)) bad.push(node.textContent.trim().slice(0, 100));
+  }
+  return bad;
+}"""
+EMPTY_CELLS = r"""() => [...document.querySelectorAll('article table td')]
+  .filter(td => !td.closest('.output, .cell_output, pre') && td.textContent.trim() === ''
+                && !td.querySelector('img, svg, mjx-container'))
+  .map(td => td.closest('tr').textContent.trim().slice(0, 100))"""
+
+
+def view_coverage(page, view) -> float:
+    """How much of a 3D view's canvas the model takes (:func:`coverage`). A view with a play
+    button is played for two seconds and measured on everything it drew (then stopped)."""
+    canvas = view.locator("canvas, img").first
+    view.scroll_into_view_if_needed()
+    time.sleep(0.3)
+    mask = drawn_mask(canvas.screenshot())
+    box = page.locator(".widget-vbox").filter(has=page.locator(".widget-play")).filter(has=view)
+    if box.count():
+        buttons = box.last.locator(".widget-play button")
+        buttons.nth(0).click()                                    # play
+        for _ in range(8):
+            time.sleep(0.25)
+            mask |= drawn_mask(canvas.screenshot())
+        buttons.nth(2).click()                                    # stop
+    return coverage(mask)
+
+
 def blankness(png: bytes) -> float:
     """Fraction of pixels that differ clearly from the most common colour (the background)."""
     a = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).reshape(-1, 3).astype(int)
@@ -152,10 +220,34 @@ def viz_page(browser, server):
     v.close()
 
 
+def check_notebook_download(page, base, path):
+    """A chapter page offers its notebook (the theme's download button), and the site serves it."""
+    link = page.locator("a.btn-download-source-button[href$='.ipynb']")
+    assert link.count() == 1, f"{path}: no download link to the chapter's notebook"
+    url = f"{base}/{Path(path).parent.as_posix()}/{link.first.get_attribute('href')}"
+    with urllib.request.urlopen(url) as r:
+        nb = json.loads(r.read())
+    assert nb["nbformat"] == 4 and any(c["cell_type"] == "code" for c in nb["cells"]), url
+
+
+def check_typeset(page, path):
+    """What a reader sees as broken: MathJax errors, raw TeX in the text, empty table cells."""
+    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    assert page.locator("mjx-merror").count() == 0, \
+        f"{path}: MathJax errors: {page.locator('mjx-merror').all_inner_texts()}"
+    raw = page.evaluate(RAW_TEX)
+    assert raw == [], f"{path}: raw TeX in the text: {raw}"
+    empty = page.evaluate(EMPTY_CELLS)
+    assert empty == [], f"{path}: empty table cells in rows: {empty}"
+
+
 @pytest.mark.parametrize("path", site_pages())
 def test_page_loads_offline_without_errors(browser, server, path):
     v = Visit(browser, server, path)
     try:
+        check_typeset(v.page, path)
+        if path.startswith("notebooks/"):
+            check_notebook_download(v.page, server, path)
         assert v.outside == [], f"{path} asked other hosts: {v.outside}"
         assert v.errors == [], f"{path}: " + "\n".join(v.errors)
         views = v.page.locator(".jupyter-threejs")
@@ -165,6 +257,8 @@ def test_page_loads_offline_without_errors(browser, server, path):
             time.sleep(0.2)
             drawn = blankness(view.screenshot())
             assert drawn > 0.002, f"{path}: 3D view {k} looks blank ({drawn:.2%} of pixels drawn)"
+            fills = view_coverage(v.page, view)
+            assert fills >= 0.25, f"{path}: the model in 3D view {k} fills only {fills:.0%} of its canvas"
         n_state = v.page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count()
         n_views = v.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
         if n_views:
@@ -271,3 +365,56 @@ def test_stepper_text_follows_the_step_slider(viz_page):
     time.sleep(0.5)
     shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first.inner_text()
     assert "backward pass, body 1" in shown and "rnea" in shown, shown
+
+
+def test_tree_builder_pictures_follow_the_sliders(browser, server):
+    """Chapter 6: the sparsity explorer's pictures are stacked; the sliders pick one on the page."""
+    v = Visit(browser, server, "notebooks/06-mass-matrix.html")
+    try:
+        p = v.page
+        box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="branching factor")).last
+        box.scroll_into_view_if_needed()
+
+        def shown():
+            return box.locator(".widget-image").locator("visible=true").first.get_attribute("src")
+
+        bushy = shown()
+        handle = _slider(box, "branching factor").locator(".noUi-handle").first
+        handle.focus()
+        handle.press("Home")                                      # bf = 1: a chain
+        time.sleep(0.5)
+        chain = shown()
+        assert chain != bushy, "moving the branching slider did not change the picture"
+        handle = _slider(box, "bodies N").locator(".noUi-handle").first
+        handle.focus()
+        handle.press("Home")                                      # N = 4
+        time.sleep(0.5)
+        assert shown() not in (chain, bushy), "moving the size slider did not change the picture"
+        assert v.errors == []
+    finally:
+        v.close()
+
+
+def test_collision_report_follows_the_position_slider(browser, server):
+    """Chapter 8: the report of each stop is stacked; the position slider picks one on the page."""
+    v = Visit(browser, server, "notebooks/09-collision-detection.html")
+    try:
+        p = v.page
+        box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="position")).last
+        box.scroll_into_view_if_needed()
+
+        def report():
+            return box.locator(".widget-html-content", has_text="broadphase").locator("visible=true").first.inner_text()
+
+        middle = report()
+        assert "<exclude>" in middle, middle                      # the egg passes the excluded upper arm
+        handle = _slider(box, "position").locator(".noUi-handle").first
+        handle.focus()
+        for _ in range(3):                                        # 3 stops before the end: on the forearm
+            handle.press("ArrowRight")
+        time.sleep(0.5)
+        later = report()
+        assert later != middle and "contact: fore – egg" in later, later
+        assert v.errors == []
+    finally:
+        v.close()

@@ -1,19 +1,16 @@
 """The robot-mouse lab (issue 11): the model and its scenes, the leg kinematics, the trot, the
 sensor log, the gymnasium environment.
 
-What runs where (rbdl_edu does not simulate contacts yet, nor read height fields):
+What runs where:
 
-* rbdl_edu: loading the mouse and every scene but ``terrain``, field for field against
-  MuJoCo; the smooth pipeline at the standing pose (contacts off) against MuJoCo; the
-  legs' kinematics (the model's feet reach the controller's targets); the sensor log's copy
-  semantics; the environment refusing to run without contacts.
-* MuJoCo 4.0 through ``tests/mujoco_engine.py`` (the lab's engine interface): the ``terrain``
-  scene (a height field); the mouse walking (10 s on flat ground, the FFT of its IMU); the
-  environment under ``check_env``; the files written from a real run.
-
-When the contact and height-field branches are merged, the lead switches the tests listed in
-the lab's report from ``MUJOCO`` to ``rbd`` (``ENGINE_FOR_WALKING`` below, and ``terrain`` into
-``RBD_SCENES``).
+* rbdl_edu: loading the mouse and every scene, field for field against MuJoCo; the smooth
+  pipeline at the standing pose (contacts off) against MuJoCo; the legs' kinematics (the
+  model's feet reach the controller's targets); the sensor log's copy semantics; and the
+  mouse walking with contacts (10 s on flat ground, the FFT of its IMU, the files written
+  from that run, the environment under ``check_env``).
+* MuJoCo 4.0 through ``tests/mujoco_engine.py`` (the lab's engine interface): the same
+  controller turning left and right (the steering tests, kept on MuJoCo to keep this file
+  short), the contact probe's positive case, and the copy semantics of the adapter.
 """
 from __future__ import annotations
 
@@ -38,7 +35,7 @@ from rbdl_edu.lab.mouse import KNEE
 # the mouse and every scene compile in rbdl_edu as in MuJoCo
 RBD_SCENES = ["mouse"] + list(SCENES)
 # the engine that walks the mouse: MuJoCo until rbdl_edu simulates contacts
-ENGINE_FOR_WALKING = MUJOCO
+ENGINE_FOR_WALKING = rbd
 
 WALK_SECONDS = 10.0
 WALK_DISTANCE = 1.0          # m: the trot's COM must travel further than this in 10 s on flat ground
@@ -235,7 +232,7 @@ def test_every_gait_action_is_a_valid_gait():
         gait_from_action(np.zeros(3))
 
 
-# -- walking (MuJoCo until rbdl_edu simulates contacts) -------------------------------------------
+# -- walking, on rbdl_edu's contacts ------------------------------------------------------------
 @pytest.fixture(scope="module")
 def flat_walk():
     engine = ENGINE_FOR_WALKING
@@ -280,7 +277,7 @@ def test_imu_frequency_is_the_gait_frequency(flat_walk):
 @pytest.mark.parametrize("steer", [0.2, -0.2])
 def test_steer_turns_the_mouse(steer):
     # positive steer: the left legs stride shorter, the right ones longer: a turn to the left
-    engine = ENGINE_FOR_WALKING
+    engine = MUJOCO                        # the same controller; MuJoCo keeps this file short
     model = engine.load_model(scene_path("flat"))
     data = engine.Data(model)
     engine.reset(model, data, "stand")
@@ -305,7 +302,7 @@ def test_run_reports_speed_and_logs_every_nth_step():
 
 def test_contact_probe():
     assert simulates_contacts(MUJOCO) is True
-    assert isinstance(simulates_contacts(rbd), bool)
+    assert simulates_contacts(rbd) is True
 
 
 # -- the sensor log -----------------------------------------------------------------------------
@@ -400,11 +397,5 @@ def test_env_refuses_what_it_cannot_do():
         env.step(np.zeros(3))
 
 
-def test_env_runs_on_rbdl_edu_by_default_once_it_has_contacts():
-    # today: a clear refusal (the mouse would fall through the ground); after the contact
-    # branch is merged: rbdl_edu is the engine
-    if simulates_contacts(rbd):
-        assert MouseEnv().engine is rbd
-    else:
-        with pytest.raises(NotImplementedError, match="contacts"):
-            MouseEnv()
+def test_env_runs_on_rbdl_edu_by_default():
+    assert MouseEnv().engine is rbd

@@ -61,7 +61,7 @@ SCENE = """<mujoco model="every sensor">
       </body>
     </body>
     <body name="pendulum" pos="1 0 2">
-      <joint name="hinge" axis="1 0.2 0" damping="0.1"/>
+      <joint name="hinge" axis="1 0.2 0" damping="0.1" range="-90 90"/>
       <geom type="capsule" fromto="0 0 0 0 0.1 -0.5" size=".03"/>
       <site name="bob" pos="0 0.1 -0.5"/>
       <body name="welded" pos="0 0.1 -0.5" euler="10 0 0">
@@ -71,9 +71,9 @@ SCENE = """<mujoco model="every sensor">
     </body>
   </worldbody>
   <tendon>
-    <fixed name="coupling" stiffness="3" springlength="0.1 0.3">
+    <fixed name="coupling" stiffness="3" springlength="0.1 0.3" range="-1 1">
       <joint joint="elbow" coef="0.5"/><joint joint="slide" coef="-1"/></fixed>
-    <spatial name="cable" stiffness="20" damping="0.5" armature="0.05" springlength="0.6 0.7">
+    <spatial name="cable" stiffness="20" damping="0.5" armature="0.05" springlength="0.6 0.7" range="0 3">
       <site site="world_site"/><site site="imu"/><site site="elbow_site"/><pulley divisor="2"/>
       <site site="elbow_site"/><site site="bob"/></spatial>
   </tendon>
@@ -87,6 +87,8 @@ SCENE = """<mujoco model="every sensor">
   </actuator>
   <sensor>
     <jointpos joint="elbow"/><jointpos joint="slide" cutoff="0.05"/><jointpos joint="hinge"/>
+    <jointlimitpos joint="hinge"/><jointlimitvel joint="hinge"/><jointlimitfrc joint="hinge"/>
+    <tendonlimitpos tendon="coupling"/><tendonlimitvel tendon="cable"/><tendonlimitfrc tendon="cable"/>
     <jointvel joint="hinge"/><jointvel joint="slide" cutoff="0.5"/>
     <ballquat joint="shoulder"/><ballangvel joint="shoulder" cutoff="0.2"/>
     <actuatorpos actuator="elbow_motor"/><actuatorpos actuator="tendon_motor"/>
@@ -392,8 +394,6 @@ BODY = """<mujoco><worldbody><body name="b"><joint name="j" range="-1 1"/><geom 
 
 @pytest.mark.parametrize("element", [
     '<rangefinder site="s"/>', '<insidesite objtype="geom" objname="g" site="s"/>',
-    '<jointlimitpos joint="j"/>', '<jointlimitvel joint="j"/>', '<jointlimitfrc joint="j"/>',
-    '<tendonlimitpos tendon="t"/>', '<tendonlimitvel tendon="t"/>', '<tendonlimitfrc tendon="t"/>',
     '<camprojection site="s" camera="c"/>', '<distance geom1="g" geom2="g"/>', '<contact/>',
     '<user dim="1"/>', '<plugin/>', '<tactile/>'])
 def test_sensors_we_do_not_compute_are_refused_at_load(element):
@@ -421,39 +421,21 @@ def test_sensor_attributes_that_would_change_readings_are_refused(element, match
         rbd.load_model(BODY.format(element))
 
 
-def test_contact_sensors_refuse_contacts_they_cannot_read():
-    """``touch``, ``force`` and ``torque`` need contact forces: with contacts in ``data`` they
-    raise, naming the sensor, rather than report a wrong number."""
-    model = rbd.load_model(BODY.format('<touch name="pad" site="s"/><force name="ft" site="s"/>'))
-    data = rbd.Data(model)
-    kinematics(model, data)
-    com_pos(model, data)
-    com_vel_acc(model, data)
-    sensor_acc(model, data)                           # no contacts: 0 and the joint's force
-    assert data.sensor("pad").tolist() == [0.0]
-    data.contact = [object()]
-    with pytest.raises(NotImplementedError, match="sensor 'pad' \\(touch\\): contact forces"):
-        sensor_acc(model, data)
-    model = rbd.load_model(BODY.format('<force name="ft" site="s"/>'))
-    data.model, data.sensordata = model, np.zeros(model.nsensordata)
-    with pytest.raises(NotImplementedError, match="sensor 'ft' \\(force\\): contact forces"):
-        sensor_acc(model, data)
-
-
 def test_force_sensors_refuse_forces_not_computed_yet():
-    """Connect and weld constraints, tendon limits and tendons wrapping around geoms push on
-    bodies (MuJoCo's ``cfrc_ext``) with forces we do not compute yet: force and torque sensors
-    refuse, naming the sensor and the cause, unless the flags switch those forces off."""
+    """Tendons wrapping around geoms push on the bodies they run over (MuJoCo's ``cfrc_ext``)
+    with forces we do not compute yet: force and torque sensors refuse, naming the sensor and
+    the cause, unless the flags switch those forces off. (Contacts, connect and weld forces
+    and the constraint forces of tendons through sites are computed: tests/test_constraint.py
+    compares them with MuJoCo.)"""
     scene = """<mujoco><worldbody><body name="a"><joint/><geom name="g" size=".1"/><site name="s"/>
       <site name="s2" pos="0 0 1"/><site name="side" pos="0.2 0 0.5"/></body>
       <body name="c" pos="1 0 0"><joint/><geom size=".1"/></body></worldbody>{}
       <sensor><torque name="tq" site="s"/></sensor></mujoco>"""
     cases = [
-        ('<equality><weld body1="a" body2="c"/></equality>', "connect and weld", "equality"),
-        ('<tendon><spatial name="rope" limited="true" range="0 2"><site site="s"/><site site="s2"/>'
-         '</spatial></tendon>', "constraint forces of spatial tendon 'rope'", "limit"),
         ('<tendon><spatial name="rope" stiffness="3"><site site="s"/><geom geom="g" sidesite="side"/>'
          '<site site="s2"/></spatial></tendon>', "spatial tendon 'rope', which wraps around geoms", "spring"),
+        ('<tendon><spatial name="rope" limited="true" range="0 2"><site site="s"/><geom geom="g" sidesite="side"/>'
+         '<site site="s2"/></spatial></tendon>', "spatial tendon 'rope', which wraps around geoms", "limit"),
     ]
     for extra, match, flag in cases:
         model = rbd.load_model(scene.format(extra))

@@ -1,4 +1,6 @@
 """rbdl_edu.viz without a browser: what the widgets hold (the browser test checks what they show)."""
+from pathlib import Path
+
 import numpy as np
 import pythreejs as three
 import pytest
@@ -151,3 +153,104 @@ def test_viz_is_not_imported_by_the_algorithms():
             continue
         text = f.read_text()
         assert "from .viz" not in text and "rbdl_edu.viz" not in text and "from . import viz" not in text, f
+
+
+def project(points, target, direction, distance, aspect, fov=40.0):
+    """Screen coordinates in [-1, 1] of world points seen by the camera the scene sets up."""
+    back = np.asarray(direction, float) / np.linalg.norm(direction)
+    right = np.cross([0.0, 0.0, 1.0], back)
+    right /= np.linalg.norm(right)
+    up = np.cross(back, right)
+    rel = np.asarray(points, float) - (np.asarray(target) + distance * back)   # from the camera
+    depth = -(rel @ back)
+    t = np.tan(np.radians(fov) / 2)
+    return np.stack([(rel @ right) / depth / (t * aspect), (rel @ up) / depth / t], axis=1)
+
+
+@pytest.mark.parametrize("name", ["double_pendulum", "cart_pole", "skew_arm", "branched_tree"])
+def test_camera_frames_the_whole_model_and_fills_the_view(name):
+    m = getattr(rbd.models, name)()
+    q = rbd.integrate_pos(m, m.qpos0, np.random.default_rng(1).normal(size=m.nv), 1.0)
+    view = viz.scene(m, q)
+    target = -np.asarray(view.root.position, float)                   # the scene is centered there
+    cam = np.asarray(view.camera.position, float)                     # relative to the target
+    points = geo.model_points(m, *forward_kinematics(m, q))
+    xy = project(points, target, cam, np.linalg.norm(cam), aspect=view.width / view.height)
+    assert np.all(np.abs(xy) <= 0.88 + 1e-9)                          # every geom in view
+    world_axes = project(0.3 * view.extent * np.eye(3), target, cam, np.linalg.norm(cam), 1.5)
+    reach = max(np.abs(xy).max(), np.abs(world_axes).max())
+    assert np.isclose(reach, 0.88, atol=1e-6)                          # and as large as it fits
+    assert np.abs(xy).max() > 0.5                                      # the model, not only the axes
+
+
+def test_a_planar_motion_is_seen_face_on():
+    m = rbd.models.double_pendulum()                                   # swings in the x-z plane
+    qs = np.stack([np.linspace(0, 2.5, 40), np.linspace(0, -1.5, 40)], axis=1)
+    box = viz.animate(m, qs, fps=20)
+    cam = np.asarray(box.view.camera.position, float)
+    assert abs(cam[1]) / np.linalg.norm(cam) > 0.9                     # looking along y
+
+
+def test_viz_reads_only_typed_model_fields():
+    """The model is typed like mjModel: nothing in viz reads an untyped ``extras`` record."""
+    for path in Path(viz.__file__).parent.glob("*.py"):
+        assert "extras" not in path.read_text(), path.name
+
+
+def test_state_explorer_moves_the_model_and_recomputes_the_readout():
+    m = rbd.models.double_pendulum()
+    calls = []
+
+    def readout(q, qd):
+        calls.append((q.copy(), qd.copy()))
+        return f"T = {rbd.kinetic_energy(m, q, qd):.6f}"
+
+    w = viz.state_explorer(m, readout, q=[0.1, 0.2], qd=[0.0, 0.0])
+    w.sliders["qd elbow"].value = 1.5
+    w.sliders["q shoulder"].value = 0.7
+    assert np.allclose(w.q, [0.7, 0.2]) and np.allclose(w.qd, [0.0, 1.5])
+    assert w.readout.value == f"T = {rbd.kinetic_energy(m, [0.7, 0.2], [0.0, 1.5]):.6f}"
+    xpos, _ = forward_kinematics(m, w.q)
+    assert np.allclose(w.view.bodies[2].position, xpos[2])
+
+
+def test_sparsity_explorer_counts_show_no_fill_in():
+    w = viz.sparsity_explorer(sizes=(3, 6), bfs=(1.0, 3.0), seed=2)
+    for (bf, n), (nz_M, nz_L) in w.counts.items():
+        assert nz_M == nz_L
+    assert w.counts[(1.0, 6)] == (21, 21)                               # a chain: full triangle
+    assert w.counts[(3.0, 6)][0] < 21                                   # a bushy tree: fewer
+    stacks = w.children[1]
+    assert len(stacks.children) == 2 and all(len(s.children) == 2 for s in stacks.children)
+
+
+def test_collision_explorer_reports_each_stage():
+    spec = ModelSpec()
+    spec.add_geom(0, "plane", [0, 0, 1])
+    wall = spec.add_body(0, "wall", pos=[0.5, 0, 0.2], mass=1.0, inertia=[1e-3] * 3)
+    spec.add_geom(wall, "box", [0.05, 0.3, 0.2])
+    ball = spec.add_body(0, "ball", pos=[0, 0, 0.2], mass=1.0, inertia=[1e-3] * 3)
+    spec.add_joint(ball, "free")
+    spec.add_geom(ball, "sphere", [0.1])
+    m = spec.compile()
+    w = viz.collision_explorer(m, None, "ball", [0.0, 0.0, 0.3], [0.5, 0.0, 0.3], steps=6)
+    touching = [len(st["contacts"]) > 0 for st in w.stages]
+    assert touching[0] is False and touching[-1] is True                # in the air, then in the wall
+    assert w.stages[-1]["candidates"] == [0, 1]                         # the world's plane, the wall
+    w.slider.value = 5
+    assert len(w.view.overlay.children) >= 3                            # two boxes and a contact
+    with pytest.raises(ValueError, match="no free joint"):
+        viz.collision_explorer(m, None, "wall", [0, 0, 0], [1, 0, 0])
+
+
+def test_tree_diagram_is_drawn_from_body_parentid():
+    import matplotlib
+    matplotlib.use("Agg")
+    m = rbd.models.floating_base(rbd.models.branched_tree())
+    ax = viz.draw_tree(m)
+    texts = " ".join(t.get_text() for t in ax.texts)
+    for i in range(1, m.nbody):
+        assert f"λ({i}) = {m.body_parentid[i]}" in texts
+    assert "dofs 0-5" in texts and "free" in texts
+    pos = viz.tree_layout(m)
+    assert all(pos[i, 1] == pos[m.body_parentid[i], 1] - 1 for i in range(1, m.nbody))

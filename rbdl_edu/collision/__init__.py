@@ -35,9 +35,9 @@ import sys
 import types
 
 from .contact import Contact, make_frame
-from .driver import COLLIDERS, candidate_pairs, collision, narrowphase
+from .driver import COLLIDERS, candidate_pairs, collide, collision, narrowphase
 
-__all__ = ["Contact", "make_frame", "collision", "candidate_pairs", "narrowphase", "COLLIDERS"]
+__all__ = ["Contact", "make_frame", "collision", "collide", "candidate_pairs", "narrowphase", "COLLIDERS"]
 
 
 class _Stage(types.ModuleType):

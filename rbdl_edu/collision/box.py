@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rotation import cross
 from .convex import core_distance
 from .primitives import sphere_box
 
@@ -78,7 +79,7 @@ def box_box(p1, R1, h1, p2, R2, h2, margin):
     best_face = best
     for i in range(3):
         for j in range(3):
-            L = np.cross(R1[:, i], R2[:, j])
+            L = cross(R1[:, i], R2[:, j])
             nrm = np.linalg.norm(L)
             if nrm < 1e-6:                            # parallel edges: no new axis
                 continue

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..rotation import cross
+
 
 @dataclass
 class Contact:
@@ -29,9 +31,21 @@ class Contact:
         ``[slide, slide, spin, roll, roll]`` (MuJoCo's 5-D friction).
     solref (2,), solimp (5,), margin, gap, condim
         The mixed constraint parameters.
+    solreffriction (2,)
+        ``solref`` of the friction rows of an elliptic cone (a ``<pair>``'s
+        ``solreffriction``); ``(0, 0)``: as ``solref``.
     exclude : bool
         True when ``dist >= margin`` (inside the gap ``[margin, margin + gap)``: reported,
         but no constraint; MuJoCo 4 detects up to ``margin + gap``).
+
+    Filled when the constraint rows are made (:mod:`rbdl_edu.constraint`):
+
+    efc_address : int
+        The contact's first row in ``efc_*``; ``-1``: no rows (excluded, or no dof moves it).
+    mu : float
+        Friction of the regularized cone, ``friction[0] * sqrt(R[1] / R[0])``.
+    H : (36,) array
+        The cone's Hessian, ``dim x dim`` row-major (Newton on elliptic cones).
     """
     geom1: int
     geom2: int
@@ -44,6 +58,20 @@ class Contact:
     margin: float = 0.0
     gap: float = 0.0
     condim: int = 3
+    solreffriction: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    efc_address: int = -1
+    mu: float = 0.0
+    H: np.ndarray = field(default_factory=lambda: np.zeros(36))
+
+    @property
+    def dim(self) -> int:
+        """MuJoCo's name for ``condim``: the number of rows of an elliptic cone."""
+        return self.condim
+
+    @property
+    def includemargin(self) -> float:
+        """The distance below which the contact makes constraint rows (MuJoCo 4.0: ``margin``)."""
+        return self.margin
 
     @property
     def normal(self) -> np.ndarray:
@@ -82,4 +110,4 @@ def make_frame(normal, tangent=None) -> np.ndarray:
     t = t - n * (n @ t)
     length = np.linalg.norm(t)
     t = t / length if length >= 1e-15 else np.array([1.0, 0.0, 0.0])
-    return np.array([n, t, np.cross(n, t)])
+    return np.array([n, t, cross(n, t)])

@@ -27,7 +27,7 @@ from .broadphase import broadphase
 from .contact import Contact, make_frame
 from .filters import contact_pairs, exclude_signatures, geom_pair_filter
 from .geometry import geom_aabb, geom_rbound
-from .mixing import mix_params, pair_margin_gap
+from .mixing import assign, mix_params, pair_margin_gap
 
 #: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
 #: The *convex* entries take the model and geom ids (they need mesh data); the others
@@ -133,13 +133,17 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
                 model.geom_size[g2], margin + gap)
     if not raw:
         return []
+    solreffriction = np.zeros(2)
     if pair is None:
         condim, friction, solref, solimp = mix_params(model, g1, g2)
     else:
         condim, friction = pair["condim"], pair["friction"]
         solref, solimp = pair["solref"], pair["solimp"]
-    return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(),
-                    np.array(solref, float), np.array(solimp, float), margin, gap, condim)
+        if np.any(pair["solreffriction"] != 0):
+            solreffriction = pair["solreffriction"]
+    friction, solref, solreffriction, solimp = assign(model, friction, solref, solreffriction, solimp)
+    return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(), solref.copy(),
+                    solimp.copy(), margin, gap, condim, solreffriction.copy())
             for dist, pos, n, t in raw]
 
 
@@ -164,6 +168,12 @@ def collision(model, data):
         if len(bad):
             raise ValueError(f"data.{name} holds {x.flat[bad[0]]} at {bad[0]}: contacts need a finite state")
     kinematics(model, data)
+    return collide(model, data)
+
+
+def collide(model, data):
+    """:func:`collision` at the poses already in ``data`` (``geom_xpos``, ``geom_xmat``): the
+    pipeline stage, after :func:`~rbdl_edu.kinematics.kinematics` has run."""
     gpos, gmat = data.geom_xpos, data.geom_xmat
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):

@@ -16,13 +16,19 @@ Rules, in order:
 4. The 3 friction coefficients (slide, spin, roll) become MuJoCo's 5:
    ``[slide, slide, spin, roll, roll]``.
 
-An explicit ``<pair>`` replaces all of this by its own values.
+An explicit ``<pair>`` replaces all of this by its own values (its ``solreffriction`` too,
+when not zero).
+
+Then, as MuJoCo's ``mj_setContact``: every friction coefficient is at least
+``MINMU = 1e-5``, and with ``<flag override="enable"/>`` the option's ``o_solref``,
+``o_solimp``, ``o_friction`` and ``o_margin`` replace the contact's (:func:`assign`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 MINVAL = 1e-15
+MINMU = 1e-5           # MuJoCo's mjMINMU: the smallest friction coefficient
 
 
 def mix_params(model, g1, g2):
@@ -62,6 +68,23 @@ def mix_params(model, g1, g2):
     return condim, friction, solref, solimp
 
 
+def assign(model, friction, solref, solreffriction, solimp):
+    """``(friction, solref, solreffriction, solimp)`` as a contact holds them: the option's
+    ``o_*`` values under ``<flag override="enable"/>``, friction at least ``MINMU``
+    (MuJoCo's ``mj_assignFriction/Ref/Imp``).
+
+    >>> from rbdl_edu.spec import ModelSpec
+    >>> f, *_ = assign(ModelSpec().compile(), np.zeros(5), np.zeros(2), np.zeros(2), np.zeros(5))
+    >>> f
+    array([1.e-05, 1.e-05, 1.e-05, 1.e-05, 1.e-05])
+    """
+    opt = model.opt
+    if opt.enabled("override"):
+        friction, solref, solreffriction, solimp = opt.o_friction, opt.o_solref, opt.o_solref, opt.o_solimp
+    return (np.maximum(MINMU, np.asarray(friction, float)), np.array(solref, float),
+            np.array(solreffriction, float), np.array(solimp, float))
+
+
 def pair_margin_gap(model, g1, g2, pair=None):
     """``(margin, gap)`` of a geom pair: the explicit pair's own, else the sums.
 
@@ -71,7 +94,8 @@ def pair_margin_gap(model, g1, g2, pair=None):
     >>> tuple(round(x, 12) for x in pair_margin_gap(s.compile(), 0, 1))
     (0.3, 0.05)
     """
+    override = model.opt.enabled("override")            # the option's margin replaces it
     if pair is not None:
-        return float(pair["margin"]), float(pair["gap"])
-    return (float(model.geom_margin[g1] + model.geom_margin[g2]),
+        return float(model.opt.o_margin if override else pair["margin"]), float(pair["gap"])
+    return (float(model.opt.o_margin if override else model.geom_margin[g1] + model.geom_margin[g2]),
             float(model.geom_gap[g1] + model.geom_gap[g2]))

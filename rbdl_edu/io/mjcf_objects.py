@@ -76,6 +76,10 @@ def _sensors(c):
             obj = lookup(c, raw, _FRAME_KINDS[objtype], "objname")
         elif kind:
             obj = lookup(c, raw, kind, _OBJ_ATTRIBUTE[kind])
+        if raw.tag.startswith(("jointlimit", "tendonlimit")):
+            limited = c.spec.objects[kind][obj]["limited"]
+            if not limited:
+                raise raw.error(f"a <{raw.tag}> sensor needs a limited {kind}", _OBJ_ATTRIBUTE[kind])
         if raw.has("reftype") or raw.has("refname"):      # measured in another frame
             if raw.tag not in _RELATIVE:
                 raise raw.error(f"a <{raw.tag}> sensor has no reference frame",
@@ -148,7 +152,8 @@ def _equalities(c):
             elif kind == "weld" and objtype == "body":
                 data[:3] = e.floats("anchor", 3, default=np.zeros(3))
                 data[3:10] = e.floats("relpose", 7, default=np.zeros(7))
-                data[11] = 0.0 if e.has("relpose") else 1.0     # 1: the pose at qpos0 (set_const)
+                # 1: the pose at qpos0 (set_const), when no relpose or one with a zero quaternion
+                data[11] = 0.0 if np.any(data[6:10] != 0) else 1.0
             if kind == "weld":
                 data[10] = e.float("torquescale", 1.0)
         else:

@@ -96,6 +96,8 @@ def read_option(sections):
             check_attributes(flag)
             for name in flag.attrib:
                 value = flag.keyword(name, ("enable", "disable"))
+                if name == "sleep" and value == "enable":
+                    raise flag.error("sleeping bodies (their constraints left out) are not simulated", name)
                 if name in DISABLE_FLAGS:
                     (disabled.add if value == "disable" else disabled.discard)(name)
                 else:

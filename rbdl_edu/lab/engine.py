@@ -14,15 +14,15 @@ data                               ``time``, ``qpos``, ``qvel``, ``ctrl``, ``sen
                                    ``sensor(name)`` (a copy)
 =================================  ===========================================================
 
-The mouse walks on contacts, which rbdl_edu's pipeline does not simulate yet (they arrive
-with the soft-contact chapter): :func:`simulates_contacts` finds out by asking the engine
-itself (a ball pressed into a floor must be pushed back), and :func:`require_contacts`
-refuses to walk the mouse on an engine that would let it sink through the ground. Until
-then the tests drive the same controller with MuJoCo through an adapter with this interface
+The mouse walks on contacts: :func:`simulates_contacts` finds out whether an engine has
+them by asking it (a ball pressed into a floor must be pushed back), and
+:func:`require_contacts` refuses to walk the mouse on an engine that would let it sink
+through the ground (rbdl_edu with ``<flag contact="disable"/>``, say). The tests also drive
+the same controller with MuJoCo through an adapter with this interface
 (``tests/mujoco_engine.py``); nothing in this package imports MuJoCo.
 
 >>> import rbdl_edu as rbd
->>> simulates_contacts(rbd) in (True, False)
+>>> simulates_contacts(rbd)
 True
 """
 from __future__ import annotations

@@ -20,11 +20,10 @@ simulation steps). ``reset`` puts the mouse in the keyframe ``"stand"`` (where t
 begins) with small random velocities of the joints below the free one (``noise``, from the
 environment's seeded random generator, so a seed repeats an episode exactly).
 
-**Engine.** The default engine is rbdl_edu itself. It does not simulate contacts yet (the
-soft-contact chapter), and a mouse without contacts falls through the ground, so until
-then ``MouseEnv()`` raises ``NotImplementedError``; pass ``engine=`` any simulator with the
-interface of :mod:`rbdl_edu.lab.engine` (the tests pass MuJoCo through
-``tests/mujoco_engine.py``). The moment rbdl_edu simulates contacts, ``MouseEnv()`` runs on it.
+**Engine.** The default engine is rbdl_edu itself, contacts and all; pass ``engine=`` any
+simulator with the interface of :mod:`rbdl_edu.lab.engine` (the tests also pass MuJoCo through
+``tests/mujoco_engine.py``). An engine that does not simulate contacts is refused
+(``NotImplementedError``): the mouse would fall through the ground.
 
 ``gymnasium.make("rbdl_edu/Mouse-v0", engine=...)`` makes one too (registered when this module
 is imported), wrapped as gymnasium wraps every environment.

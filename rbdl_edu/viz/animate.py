@@ -15,7 +15,7 @@ import pythreejs as three
 
 from ..kinematics import forward_kinematics
 from ..rotation import mat_to_quat
-from .geometry import model_bounds
+from .geometry import model_points
 from .scene import scene
 
 
@@ -59,10 +59,8 @@ def animate(model, qs, fps=30, loop=True, speed=1.0, **scene_kwargs):
     times, xpos, quat = keyframes(model, qs, fps)
     if "bounds" not in scene_kwargs:            # frame every pose of the trajectory
         xmat = forward_kinematics(model, qs)[1]
-        boxes = [model_bounds(model, xpos[k], xmat[k]) for k in range(0, len(qs), max(1, len(qs) // 50))]
-        lo = np.min([c - s / 2 for c, s in boxes], axis=0)
-        hi = np.max([c + s / 2 for c, s in boxes], axis=0)
-        scene_kwargs["bounds"] = (0.5 * (lo + hi), float(np.max(hi - lo)))
+        scene_kwargs["bounds"] = np.concatenate([model_points(model, xpos[k], xmat[k])
+                                                 for k in range(0, len(qs), max(1, len(qs) // 50))])
     view = scene(model, qs[0], **scene_kwargs)
     tracks = []
     for i in range(1, model.nbody):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kinematics import com_positions, forward_kinematics
-from ..model import CAPSULE, CYLINDER
+from ..enums import CAPSULE, CYLINDER
 from ..rotation import quat_to_mat
 
 _AXES = {"x": 0, "y": 1, "z": 2}

@@ -75,7 +75,7 @@ def force_objects(forces, extent, scale=None):
 
 def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, forces=None,
           width=600, height=400, show_joints=True, opacity=None, camera_position=None, background="#f4f4f4",
-          bounds=None, groups=(0, 1, 2)):
+          bounds=None, groups=(0, 1, 2), direction=None):
     """A pythreejs view of ``model`` at configuration ``q`` (default ``model.qpos0``).
 
     Parameters
@@ -93,8 +93,12 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     camera_position : (3,), optional — in world coordinates
     groups : geom groups drawn (MJCF ``group``, ``geom_group``); as MuJoCo's
         viewer, groups 0-2 by default (models often put collision-only geoms in group 3)
-    bounds : (center (3,), size), optional — what the camera frames (default: the model at
-        ``q``; :func:`~rbdl_edu.viz.animate.animate` passes the whole trajectory's)
+    bounds : array (n, 3) of world points, or (center (3,), size), optional — what the camera
+        frames: the points, or a sphere of diameter ``size`` (default: the model at ``q``,
+        :func:`~rbdl_edu.viz.geometry.model_points`; :func:`~rbdl_edu.viz.animate.animate`
+        passes the points of the whole trajectory)
+    direction : (3,), optional — from where the camera looks (a vector towards the camera;
+        default :func:`~rbdl_edu.viz.geometry.view_direction`: front-right, a little above)
 
     Returns
     -------
@@ -110,7 +114,12 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     (q,) = state(model, q)
     xpos, xmat = forward_kinematics(model, q)
     pos, quat = geo.pose_lists(xpos, xmat)
-    center, extent = bounds if bounds is not None else geo.model_bounds(model, xpos, xmat)
+    points = _frame_points(model, xpos, xmat, bounds)
+    extent = float(max(np.ptp(points, axis=0).max(), 0.5))         # a length for arrows and frames
+    if bounds is None:                                  # the world axes at the origin are in view too
+        points = np.concatenate([points, 0.3 * extent * np.eye(3)])
+    direction = geo.view_direction(points) if direction is None else np.asarray(direction, float)
+    center, distance = geo.fit_camera(points, direction, aspect=width / height)
     bodies, frames, inertias, materials = [], [], [], []
     for i in range(model.nbody):
         kids = []
@@ -142,10 +151,9 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     # camera and OrbitControls aim at the origin from the first frame on.
     root = three.Group(children=[*bodies, world_axes, overlay], name="model",
                        position=[-float(c) for c in center])
-    # look from the front-right, a little above, far enough that the model fills the view
-    direction = np.array([0.45, -1.0, 0.35]) / np.linalg.norm([0.45, -1.0, 0.35])
+    # the camera stands on `direction`, far enough that what it frames fills the picture
     cam_pos = (np.asarray(camera_position, float) - center if camera_position is not None
-               else 1.9 * extent * direction)
+               else distance * direction / np.linalg.norm(direction))
     camera = three.PerspectiveCamera(position=[float(c) for c in cam_pos], up=[0.0, 0.0, 1.0],
                                      quaternion=[float(c) for c in geo.look_at(cam_pos, [0.0, 0.0, 0.0])],
                                      aspect=width / height, fov=40, near=0.01 * extent, far=100 * extent,
@@ -165,6 +173,17 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
         marks += force_objects(forces, extent)
     view.set_overlay(marks)
     return view
+
+
+def _frame_points(model, xpos, xmat, bounds):
+    """The world points the camera frames: ``bounds`` given as points, or as ``(center, size)``
+    (the corners of an octahedron of that diameter: a sphere's extremes), or the model itself."""
+    if bounds is None:
+        return geo.model_points(model, xpos, xmat)
+    if isinstance(bounds, tuple) and len(bounds) == 2 and np.ndim(bounds[1]) == 0:
+        center, size = np.asarray(bounds[0], float), float(bounds[1])
+        return center + 0.5 * size * np.concatenate([np.eye(3), -np.eye(3)])
+    return np.asarray(bounds, float).reshape(-1, 3)
 
 
 def view_controls(view):

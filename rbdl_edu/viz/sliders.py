@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from ..model import HINGE, SLIDE
+from ..enums import HINGE, SLIDE
 from .scene import scene, view_controls
 
 
