@@ -10,10 +10,13 @@ ABA finds :math:`\ddot q` from :math:`\tau` in :math:`O(n)` without forming :mat
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .joints import jcalc
-from .scalar import inv, namespace
+from .scalar import inv, is_jax, is_symbolic, namespace
 from .spatial import cross_force, cross_motion
-from .tree import Xtree, applied_wrench, body_inertia, by_dof, dofs, gravity_acceleration, state
+from .tree import (DynamicsError, Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
+                   gravity_acceleration, state)
 
 
 def aba(model, q, qd, tau, xfrc_applied=None):
@@ -39,7 +42,8 @@ def aba(model, q, qd, tau, xfrc_applied=None):
     >>> aba(pendulum(), [np.pi / 2], [0.0], [0.0]).round(12)   # -m g l / (m l² + I)
     array([-4.905])
     """
-    q, qd, tau = state(model, q, qd, tau)
+    q, qd, tau = state(model, q, qd, tau, names=("q", "qd", "tau"))
+    xfrc_applied = check_xfrc(model, xfrc_applied, q, qd)
     xp = namespace(q, qd, tau)
     nb, parent = model.nbody, model.body_parentid
     Xup, S, c, X0 = [None] * nb, [None] * nb, [None] * nb, [xp.eye(6, dtype=q.dtype)] * nb
@@ -62,7 +66,7 @@ def aba(model, q, qd, tau, xfrc_applied=None):
     for i in range(nb - 1, 0, -1):
         d, p = dofs(model, i), parent[i]
         U[i] = IA[i] @ S[i]                                     # U_i = I^A_i S_i
-        Dinv[i] = inv(S[i].mT @ U[i] + xp.diag(model.dof_armature[d]))   # D_i = S_i^T U_i (+ armature)
+        Dinv[i] = inverse_D(model, i, S[i].mT @ U[i] + xp.diag(model.dof_armature[d]))   # D_i = S_i^T U_i (+ armature)
         u[i] = tau[..., d] - xp.matvec(S[i].mT, pA[i])           # u_i = τ_i − S_i^T p^A_i
         if p > 0:
             # I^a = I^A_i − U_i D_i^{-1} U_i^T ;  p^a = p^A_i + I^a c_i + U_i D_i^{-1} u_i
@@ -79,3 +83,34 @@ def aba(model, q, qd, tau, xfrc_applied=None):
         qdd[i] = xp.matvec(Dinv[i], u[i] - xp.matvec(U[i].mT, a_p))   # q̈_i = D_i^{-1} (u_i − U_i^T a')
         a[i] = a_p + xp.matvec(S[i], qdd[i])                    # a_i = a' + S_i q̈_i
     return by_dof(model, qdd, q.shape[:-1])
+
+
+def inverse_D(model, i, D):
+    r""":math:`D_i^{-1}`, the inverse of the articulated inertia body ``i``'s joints feel.
+
+    :math:`D_i` is positive definite when body ``i``'s joints each move some mass and no two
+    move it the same way; otherwise it is singular and there is no acceleration to give:
+    for numbers (not symbols, not JAX tracers, which cannot raise) that is a
+    :class:`~rbdl_edu.tree.DynamicsError` naming the body and its dofs (a zero, negative or
+    non-finite :math:`D_i`, or one whose eigenvalues differ by more than :math:`10^{12}`).
+
+    >>> from rbdl_edu.models import pendulum
+    >>> inverse_D(pendulum(), 1, np.array([[0.0]]))
+    Traceback (most recent call last):
+        ...
+    rbdl_edu.tree.DynamicsError: the articulated inertia of body 'pole' (dofs 0..0) is singular: its joints move no mass, or two of them move it the same way
+    """
+    if D.shape[-1] and not is_symbolic(D) and not is_jax(D):
+        # (a state holding NaN gives NaN, as the other algorithms do: only finite D is judged)
+        finite = np.all(np.isfinite(D), axis=(-2, -1))
+        if D.shape[-1] == 1:
+            bad = finite & ~(D[..., 0, 0] > 0)
+        else:
+            lam = np.linalg.eigvalsh(np.where(finite[..., None, None], D, np.eye(D.shape[-1])))
+            bad = finite & ~((lam[..., 0] > 1e-12 * lam[..., -1]) & (lam[..., 0] > 0))
+        if np.any(bad):
+            a = int(model.body_dofadr[i])
+            name = model.body_names[i] or i
+            raise DynamicsError(f"the articulated inertia of body {name!r} (dofs {a}..{a + D.shape[-1] - 1}) "
+                                "is singular: its joints move no mass, or two of them move it the same way")
+    return inv(D)

@@ -37,6 +37,23 @@ def crba(model, q):
     """
     (q,) = state(model, q)
     xp = namespace(q)
+    M = crba_blocks(model, q)
+    # joint armature: an extra inertia on each dof, on M's diagonal
+    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(model.dof_armature)
+
+
+def crba_blocks(model, q):
+    r"""The nonzero blocks of :math:`M(q)` without armature, ``{(i, j): M_ij (..., nd_i, nd_j)}``
+    keyed by the two bodies (one an ancestor of the other): what :func:`crba` assembles.
+    Bodies in different trees share no block, so a model of many free bodies has
+    :math:`O(n)` of them (:func:`rbdl_edu.setconst.set_const` works tree by tree).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> sorted(crba_blocks(double_pendulum(), [0.0, 0.0]))
+    [(1, 1), (1, 2), (2, 1), (2, 2)]
+    """
+    (q,) = state(model, q)
+    xp = namespace(q)
     nb, parent = model.nbody, model.body_parentid
     Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
     for i in range(1, nb):
@@ -60,10 +77,9 @@ def crba(model, q):
         while parent[j] > 0:
             # carry F to the parent: ^λX_j^* F = (^jX_λ)^T F
             F = Xup[j].mT @ F
-            j = parent[j]
+            j = int(parent[j])
             if model.body_dofnum[j]:
                 # M_ji = S_j^T F, and M is symmetric
                 M[j, i] = S[j].mT @ F
                 M[i, j] = M[j, i].mT
-    # joint armature: an extra inertia on each dof, on M's diagonal
-    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(model.dof_armature)
+    return M

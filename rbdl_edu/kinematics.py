@@ -190,6 +190,11 @@ def kinematics(model, data):
     """
     m = model
     q = np.asarray(data.qpos, dtype=float)
+    for name, x, shape in (("qpos", q, (m.nq,)), ("mocap_pos", data.mocap_pos, (m.nmocap, 3)),
+                           ("mocap_quat", data.mocap_quat, (m.nmocap, 4))):
+        if np.shape(x) != shape:
+            raise ValueError(f"data.{name} has shape {np.shape(x)}; a Data holds one state: {shape} "
+                             "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xpos, xmat = np.zeros((m.nbody, 3)), np.tile(np.eye(3), (m.nbody, 1, 1))
     xquat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nbody, 1))
     data.xanchor, data.xaxis = np.zeros((m.njnt, 3)), np.zeros((m.njnt, 3))

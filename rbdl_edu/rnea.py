@@ -17,7 +17,8 @@ from typing import NamedTuple
 from .joints import jcalc
 from .scalar import namespace
 from .spatial import cross_force, cross_motion
-from .tree import Xtree, applied_wrench, body_inertia, by_dof, dofs, gravity_acceleration, state
+from .tree import (Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
+                   gravity_acceleration, state)
 
 
 class Passes(NamedTuple):
@@ -44,6 +45,7 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     array([ 0.,  1.,  0., -1.,  0.,  0.])
     """
     q, qd, qdd = state(model, q, qd, qdd)
+    xfrc_applied = check_xfrc(model, xfrc_applied, q, qd)
     xp = namespace(q, qd, qdd)
     nb, parent = model.nbody, model.body_parentid
     Xup, S, X0 = [None] * nb, [None] * nb, [xp.eye(6, dtype=q.dtype)] * nb

@@ -120,13 +120,25 @@ def quat_conj(q):
 def quat_normalize(q):
     """``q / |q|`` for numbers; symbolic quaternions are taken as unit and returned as is.
 
+    Safe for any size: ``q`` is first divided by its largest entry, so ``[1e200, 1e200, 0, 0]``
+    (whose squares overflow) is the quarter turn it means. A quaternion of length below
+    ``1e-15`` (MuJoCo's ``mjMINVAL``), ``[0, 0, 0, 0]`` above all, is the identity, as
+    MuJoCo's ``mju_normalize4`` makes it. NaN stays NaN.
+
     >>> quat_normalize([2.0, 0.0, 0.0, 0.0])
     array([1., 0., 0., 0.])
+    >>> quat_normalize([1e200, 1e200, 0.0, 0.0]), quat_normalize([0.0, 0.0, 0.0, 0.0])
+    (array([0.70710678, 0.70710678, 0.        , 0.        ]), array([1., 0., 0., 0.]))
     """
     q = asarray(q)
     if is_symbolic(q):
         return q
-    return q / namespace(q).linalg.norm(q, axis=-1, keepdims=True)
+    xp = namespace(q)
+    s = xp.max(xp.abs(q), axis=-1, keepdims=True)
+    u = q / xp.where(s > 0, s, 1.0)
+    n = xp.linalg.norm(u, axis=-1, keepdims=True)
+    identity = xp.asarray([1.0, 0.0, 0.0, 0.0], dtype=q.dtype)
+    return xp.where(n * s < 1e-15, identity, u / xp.where(n > 0, n, 1.0))
 
 
 def quat_to_mat(q):

@@ -43,11 +43,13 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 
 from .comframe import com_pos, jac
-from .crba import crba
+from .crba import crba_blocks
 from .data import Data
 from .enums import EQ_CONNECT, EQ_WELD, JOINT_NV, OBJ_BODY, OBJ_SITE, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
+from .io.errors import error_at
 from .kinematics import kinematics
 from .rotation import quat_conj, quat_mul, quat_normalize
 from .tendon import tendon
@@ -66,30 +68,126 @@ def set_const(model):
     changes = dict(tendon_length0=at0.ten_length, actuator_length0=at0.actuator_length,
                    tendon_lengthspring=_spring_lengths(model))
     if model.nv:
-        M = crba(model, model.qpos0)
-        diag = np.diagonal(M).copy()
-        # tendon armature adds the inertia a J^T J of each tendon's length (MuJoCo's M has it)
-        M = M + np.einsum("t,ti,tj->ij", model.tendon_armature, at0.ten_J, at0.ten_J)
-        try:
-            Minv = np.linalg.inv(M)
-        except np.linalg.LinAlgError:
-            raise ValueError("the mass matrix at qpos0 is singular: a joint moves no mass") from None
-        invweight = _dof_invweight0(model, Minv)
-        changes.update(dof_M0=diag, dof_invweight0=invweight, **_springdamper(model, invweight),
-                       body_invweight0=_body_invweight0(model, at0, Minv),
-                       tendon_invweight0=np.einsum("ti,ij,tj->t", at0.ten_J, Minv, at0.ten_J))
+        M0 = MassMatrix0(model, at0.ten_J)
+        invweight = _dof_invweight0(model, M0.inverse_diagonal())
+        changes.update(dof_M0=M0.diag, dof_invweight0=invweight, **_springdamper(model, invweight),
+                       body_invweight0=_body_invweight0(model, at0, M0),
+                       # diag(J M^-1 J^T) of the tendons' Jacobians
+                       tendon_invweight0=np.sum(at0.ten_J * M0.solve(at0.ten_J.T).T, axis=1))
         if model.nu:
-            changes.update(actuator_acc0=np.linalg.norm(np.linalg.solve(M, at0.actuator_moment.T), axis=0),
-                           actuator_biasprm=_dampratio(model, M, at0.actuator_moment))
+            changes.update(actuator_acc0=np.linalg.norm(M0.solve(at0.actuator_moment.T), axis=0),
+                           actuator_biasprm=_dampratio(model, M0, at0.actuator_moment))
     if model.neq:
         changes.update(eq_data=_eq_data(model, at0))
     return model.replace(**changes)
 
 
-def _body_invweight0(model, data, Minv):
+class MassMatrix0:
+    r"""The mass matrix at ``qpos0``, block by block: :math:`M_{ij} = 0` unless dof ``i`` is
+    an ancestor of dof ``j`` or the other way round, so each tree of the dof forest (the dofs
+    below one dof whose body has no moving ancestor: a free body, one branch of a robot
+    welded to the world) is a block of its own, formed, checked and inverted alone. A model
+    of :math:`n` free bodies or a star of :math:`n` links costs :math:`O(n)`; a chain costs
+    what its dense block does. (Tendon armature :math:`a\,J^T J` can couple blocks: then
+    the whole matrix is one.)
+
+    ``diag`` is :math:`M`'s diagonal without tendon armature (``dof_M0``); :meth:`solve` gives
+    :math:`M^{-1} b`, :meth:`inverse_diagonal` the diagonal of :math:`M^{-1}`. Each block is
+    factored :math:`M = L L^T` (Cholesky); a pivot :math:`L_{ii}^2` that is zero next to
+    :math:`M_{ii}` (up to rounding) means that dof ``i`` moves no mass, or moves it as the
+    dofs before it do: the matrix is singular.
+
+    Raises :class:`~rbdl_edu.io.errors.ModelError` naming the joint (and, for a model from a
+    file, its file, line and element) if a block is not finite or is singular.
+    """
+
+    def __init__(self, model, ten_J):
+        self.model = m = model
+        blocks = crba_blocks(m, m.qpos0)
+        # the blocks: ranges [a, b) of dofs (a dof tree's dofs are contiguous, bodies being
+        # in depth-first order)
+        coupled = np.any(m.tendon_armature > 0)
+        starts = [0] if coupled else list(np.flatnonzero(m.dof_parentid < 0))
+        bounds = list(zip(starts, starts[1:] + [m.nv]))
+        self.first = first = np.zeros(m.nv, dtype=int)      # the first dof of each dof's block
+        for a, b in bounds:
+            first[a:b] = a
+        M = {a: np.diag(m.dof_armature[a:b]).astype(float) for a, b in bounds}
+        for (i, j), block in blocks.items():
+            di, dj = int(m.body_dofadr[i]), int(m.body_dofadr[j])
+            a = first[di]
+            M[a][di - a:di - a + block.shape[0], dj - a:dj - a + block.shape[1]] += block
+        self.diag, self.parts = np.zeros(m.nv), []
+        for a, b in bounds:
+            self.diag[a:b] = np.diagonal(M[a])
+            Mg = M[a]
+            if coupled:     # each tendon's armature a J^T J (MuJoCo's M has it)
+                Mg = Mg + np.einsum("t,ti,tj->ij", m.tendon_armature, ten_J, ten_J)
+            self.parts.append((slice(a, b), self._factor(a, Mg)))
+        self.part_of = {a: k for k, (a, _) in enumerate(bounds)}
+
+    def _factor(self, a, Mg):
+        """The Cholesky factor of the block starting at dof ``a``, checked."""
+        m = self.model
+        if not np.all(np.isfinite(Mg)):
+            bad = np.flatnonzero(~np.all(np.isfinite(Mg), axis=1))
+            d = a + int(bad[0])
+            raise error_at(m, "joint", int(m.dof_jntid[d]), f"the mass matrix at qpos0 is not finite at "
+                           f"{_joint(m, d)}: masses, inertias or distances too large")
+        try:
+            L = scipy.linalg.cholesky(Mg, lower=True)
+            ratio = np.diagonal(L) ** 2 / np.diagonal(Mg)
+            d = a + int(np.argmin(ratio))
+        except np.linalg.LinAlgError:           # not positive definite: name the null direction
+            L, d = None, a + _null_dof(Mg)
+        if L is None or not ratio.min() > 1e-12:
+            raise error_at(m, "joint", int(m.dof_jntid[d]), f"the mass matrix at qpos0 is singular: "
+                           f"{_joint(m, d)} moves no mass, or moves it as the joints before it do (give "
+                           "it mass or armature, or remove a joint)")
+        return L
+
+    def solve(self, b, dof=None):
+        """:math:`M^{-1} b` for ``b (nv,)`` or ``(nv, k)``; if ``b`` is zero outside the block
+        of ``dof``, give ``dof`` and only that block is solved."""
+        x = np.zeros(np.shape(b))
+        parts = self.parts if dof is None else [self.parts[self.part_of[self.first[dof]]]]
+        for dofs, L in parts:
+            x[dofs] = scipy.linalg.cho_solve((L, True), b[dofs])
+        return x
+
+    def inverse_diagonal(self):
+        r"""The diagonal of :math:`M^{-1} = L^{-T} L^{-1}`: the squared column norms of
+        :math:`L^{-1}`, ``(nv,)``."""
+        out = np.zeros(self.model.nv)
+        for dofs, L in self.parts:
+            Linv = scipy.linalg.solve_triangular(L, np.eye(len(L)), lower=True)
+            out[dofs] = (Linv * Linv).sum(axis=0)
+        return out
+
+
+def _null_dof(Mg):
+    """The last dof that moves in the direction of ``Mg``'s smallest eigenvalue."""
+    lam, V = np.linalg.eigh(Mg)
+    null = np.abs(V[:, 0])
+    return int(np.flatnonzero(null > 0.1 * null.max())[-1])
+
+
+def _dofs(model, i):
+    """The dof indices of body ``i``."""
+    a = int(model.body_dofadr[i])
+    return np.arange(a, a + int(model.body_dofnum[i]))
+
+
+def _joint(model, d):
+    """``joint 'name' of body 'name'`` for dof ``d`` (numbers for unnamed ones)."""
+    j, b = int(model.dof_jntid[d]), int(model.dof_bodyid[d])
+    return f"joint {model.jnt_names[j] or j!r} of body {model.body_names[b] or b!r}"
+
+
+def _body_invweight0(model, data, M0):
     """``body_invweight0 (nbody, 2)``: per body, the mean diagonal of the translation and the
     rotation blocks of :math:`J M^{-1} J^T` (``J (6, nv)`` the Jacobian of its center of mass
-    at ``qpos0``, from ``data``)."""
+    at ``qpos0``, from ``data``; ``M0`` a :class:`MassMatrix0`)."""
     out = np.zeros((model.nbody, 2))
     for i in range(1, model.nbody):
         if model.body_dofnum[model.body_weldid[i]] == 0:          # welded to the world
@@ -99,7 +197,8 @@ def _body_invweight0(model, data, Minv):
             continue
         jacp, jacr = jac(model, data, i, data.xipos[i])
         J = np.concatenate([jacp, jacr])
-        A = np.diagonal(J @ Minv @ J.T)
+        # (J is zero outside the dof tree of the body's weld group: one block of M)
+        A = np.diagonal(J @ M0.solve(J.T, dof=model.body_dofadr[model.body_weldid[i]]))
         out[i] = A[:3].mean(), A[3:].mean()
     return out
 
@@ -126,12 +225,13 @@ def _eq_data(model, data):
     return eq_data
 
 
-def _dof_invweight0(model, Minv):
-    """``dof_invweight0 (nv,)``: per joint, the mean diagonal of its block of ``Minv``."""
+def _dof_invweight0(model, Minv_diag):
+    """``dof_invweight0 (nv,)``: per joint, the mean diagonal of its block of :math:`M^{-1}`
+    (``Minv_diag (nv,)``)."""
     inv = np.zeros(model.nv)
     for j in range(model.njnt):
         a, n = model.jnt_dofadr[j], JOINT_NV[int(model.jnt_type[j])]
-        A = np.diagonal(Minv)[a:a + n]
+        A = Minv_diag[a:a + n]
         if _slides_alone(model, model.jnt_bodyid[j]):
             inv[a] = 1 / max(MINVAL, model.body_mass[model.jnt_bodyid[j]])
         elif n == 6:                                    # free: translation, then rotation
@@ -206,7 +306,8 @@ def _spring_lengths(model):
 
 def _dampratio(model, M, moment):
     """``actuator_biasprm`` with every position-like actuator's damping ratio turned into a
-    damping, from the mass matrix ``M`` and the moment arms ``moment (nu, nv)`` at qpos0."""
+    damping, from the mass matrix ``M`` (a :class:`MassMatrix0`) and the moment arms
+    ``moment (nu, nv)`` at qpos0."""
     biasprm = model.actuator_biasprm.copy()
     for k in range(model.nu):
         gain, bias = model.actuator_gainprm[k], biasprm[k]
@@ -214,7 +315,7 @@ def _dampratio(model, M, moment):
         if not (gain[0] == -bias[1] and bias[2] > 0):
             continue
         # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm
-        inverse_mass = moment[k] @ np.linalg.solve(M, moment[k])
+        inverse_mass = moment[k] @ M.solve(moment[k])
         mass = 1 / inverse_mass if inverse_mass > MINVAL else 0.0
         biasprm[k, 2] = -bias[2] * 2 * np.sqrt(gain[0] * mass)
     return biasprm

@@ -43,17 +43,24 @@ def _vec(x, n, what="vector"):
     a = asarray(x if x is not None else np.zeros(n))
     if a.shape != (n,):
         raise ValueError(f"{what}: expected {n} numbers, got shape {a.shape}")
+    return _finite(a, what)
+
+
+def _finite(a, what):
+    """``a``, if its numbers (symbols pass) are finite."""
+    if not is_symbolic(a) and not np.all(np.isfinite(np.asarray(a, dtype=float))):
+        raise ValueError(f"{what}: {np.asarray(a).tolist()} holds a NaN or an infinity")
     return a
 
 
-def _fill(values, n, base=0.0):
-    """``values`` (at most ``n``) filled up to ``n`` numbers from ``base``."""
+def _fill(values, n, base=0.0, finite=True):
+    """``values`` (at most ``n``) filled up to ``n`` numbers from ``base`` (checked finite)."""
     v = np.full(n, base, dtype=float) if np.isscalar(base) else np.array(base, dtype=float)
     given = np.atleast_1d(np.asarray(values, dtype=float))
     if len(given) > n:
         raise ValueError(f"expected at most {n} numbers, got {len(given)}")
     v[:len(given)] = given
-    return v
+    return _finite(v, "numbers") if finite else v
 
 
 def _poly(x, what):
@@ -64,17 +71,19 @@ def _poly(x, what):
         raise ValueError(f"{what}: expected 1 to 3 coefficients, got shape {a.shape}")
     out = np.zeros(3, dtype=a.dtype)
     out[:len(a)] = a
-    return out
+    return _finite(out, what)
 
 
 def _unit(a, what):
+    """``a / |a|`` (scaled first by its largest entry, so no square overflows)."""
     a = asarray(a)
     if is_symbolic(a):
         return a
-    n = np.linalg.norm(a)
-    if not n > 1e-14:
+    scale = np.abs(a).max()
+    if not (scale > 0 and np.linalg.norm(a / scale) * scale > 1e-14):
         raise ValueError(f"{what}: zero-length axis {a}")
-    return a / n
+    u = a / scale
+    return u / np.linalg.norm(u)
 
 
 def _normalized_elevation(h):
@@ -148,7 +157,7 @@ class ModelSpec:
             raise ValueError("a body needs a parent (0 is the world)")
         return self._add("body", dict(
             name=name, parent=parent, pos=_vec(pos, 3, "pos"), quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"),
-            mass=asarray(mass)[()], ipos=_vec(ipos, 3, "ipos"),
+            mass=_finite(asarray(mass)[()], "mass"), ipos=_vec(ipos, 3, "ipos"),
             iquat=_vec(iquat if iquat is not None else IDENTITY, 4, "iquat"),
             inertia=_vec(inertia, 3, "inertia"), gravcomp=float(gravcomp), mocap=bool(mocap)))
 
@@ -172,12 +181,14 @@ class ModelSpec:
         body = self.id("body", body)
         jtype = _code(JOINT_NAMES, type, "joint type")
         if body < 1:
-            raise ValueError(f"joint {name!r}: the world cannot have joints")
-        mine = [j for j in self.joints if j["body"] == body]
-        if mine and (jtype == FREE or mine[0]["type"] == FREE):
-            raise ValueError(f"joint {name!r}: a free joint must be the only joint of its body")
-        if self.joints and self.joints[-1]["body"] > body:
+            raise ValueError(f"joint {name or ''!r}: the world cannot have joints")
+        # joints come in body order, so this body's joints are the last ones added (and a
+        # free joint, being alone, would be the last of them)
+        last = self.joints[-1] if self.joints else None
+        if last is not None and last["body"] > body:
             raise ValueError("joints must be added in body order")
+        if last is not None and last["body"] == body and FREE in (jtype, last["type"]):
+            raise ValueError(f"joint {name or ''!r}: a free joint must be the only joint of its body")
         return self._add("joint", dict(
             name=name, type=jtype, body=body, axis=_unit(_vec(axis, 3, "axis"), f"joint {name!r}"),
             pos=_vec(pos, 3, "pos"), ref=ref, springref=springref,
@@ -220,7 +231,9 @@ class ModelSpec:
             priority=int(priority), friction=_fill(friction, 3, D.GEOM_FRICTION), solmix=float(solmix),
             solref=_fill(solref, 2), solimp=_fill(solimp, 5, D.SOLIMP), margin=float(margin),
             gap=float(gap), dataid=dataid, matid=self.id("mat", material),
-            group=int(group), fluid=_fill(fluid if fluid is not None else [], 12)))
+            group=int(group),
+            # (a flat geom on the world may carry MuJoCo's NaN added mass: it never moves)
+            fluid=_fill(fluid if fluid is not None else [], 12, finite=self.id("body", body) != 0)))
 
     def add_site(self, body, name=None, pos=None, quat=None, size=D.SITE_SIZE, type="sphere",
                  group=0, rgba=D.SITE_RGBA, material=None):
@@ -236,6 +249,7 @@ class ModelSpec:
         """Add a triangle mesh: ``vert (n, 3)`` in its principal frame, ``face (m, 3)``
         vertex indices; ``pos``/``quat`` place that frame in the file's mesh frame."""
         vert, face = np.asarray(vert, dtype=float).reshape(-1, 3), np.asarray(face, dtype=int).reshape(-1, 3)
+        _finite(vert, f"mesh {name!r}: vertices")
         if len(face) and (face.min() < 0 or face.max() >= len(vert)):
             raise ValueError(f"mesh {name!r}: face indices must lie in [0, {len(vert)})")
         return self._add("mesh", dict(name=name, vert=vert, face=face, pos=_vec(pos, 3, "pos"),

@@ -1,7 +1,9 @@
 r"""The plumbing the recursive algorithms share, in one place, so that ``rnea``, ``crba`` and
 ``aba`` read like Featherstone's tables.
 
-* :func:`state` checks the shapes of ``q``, ``qd``, ``qdd`` and gives them one dtype;
+* :func:`state` checks ``q``, ``qd``, ``qdd`` (kinds, shapes, batch shapes) and gives them
+  one dtype; :class:`DynamicsError` is what an algorithm raises when the model gives no
+  answer at a state (a singular articulated inertia);
 * :func:`dofs` is the slice of body ``i``'s degrees of freedom in ``qd`` (MuJoCo's
   ``body_dofadr``/``body_dofnum``);
 * :func:`Xtree` is :math:`X_T`, the fixed transform from a body's parent to the body
@@ -24,9 +26,24 @@ from .scalar import asarray, concat, is_jax, is_symbolic, namespace
 from .spatial import plucker_from_pose, spatial_inertia
 
 
-def state(model, q, qd=None, qdd=None):
-    """Check shapes and return ``q`` (and ``qd``, ``qdd`` if given) as arrays of one kind:
+class DynamicsError(ValueError):
+    """An algorithm cannot give a finite answer for this model at this state: the
+    articulated inertia of a body is singular (its joints move no mass, or two of them move
+    it the same way). The message names the body and its dofs."""
+
+
+_ABSENT = object()          # an argument not given (None given is an error)
+
+
+def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
+    """Check and return ``q`` (and ``qd``, ``qdd`` if given) as arrays of one kind:
     ``float64``, SymPy ``object`` (if any input or the model is symbolic) or JAX.
+
+    Refused, with the argument's name: ``None``, text, complex numbers (the imaginary part
+    would be dropped), masked entries, a last axis of the wrong length, and leading (batch)
+    shapes that do not broadcast together. ``np.matrix`` and masked arrays without masked
+    entries are read as plain arrays. NaN and infinities pass through (NaN in, NaN out: the
+    simulation's divergence check, :func:`rbdl_edu.forward.check`, relies on it).
 
     >>> from rbdl_edu.models import double_pendulum
     >>> state(double_pendulum(), [0.0, 1.0])[0]
@@ -36,15 +53,24 @@ def state(model, q, qd=None, qdd=None):
     ...
     ValueError: q has shape (1,); expected (..., 2) for this model (nq=2)
     """
-    given = [(name, x) for name, x in (("q", q), ("qd", qd), ("qdd", qdd)) if x is not None]
+    given = [(name, x) for name, x in zip(names, (q, qd, qdd)) if x is not _ABSENT]
+    for k, (name, x) in enumerate(given):
+        if x is None:
+            raise TypeError(f"{name} is None; expected an array (..., {'nq' if k == 0 else 'nv'}) "
+                            f"with {'nq' if k == 0 else 'nv'}={model.nq if k == 0 else model.nv}")
     symbolic = model.is_symbolic or is_symbolic(*(x for _, x in given))
     out = []
     for name, x in given:
-        x = asarray(x, dtype=object if symbolic else None)
-        n, size = (model.nq, "nq") if name == "q" else (model.nv, "nv")
+        x = _numbers(name, x, symbolic)
+        n, size = (model.nq, "nq") if name == names[0] else (model.nv, "nv")
         if x.ndim == 0 or x.shape[-1] != n:
             raise ValueError(f"{name} has shape {x.shape}; expected (..., {n}) for this model ({size}={n})")
         out.append(x)
+    try:
+        np.broadcast_shapes(*(x.shape[:-1] for x in out))
+    except ValueError:
+        shapes = ", ".join(f"{name} {x.shape}" for (name, _), x in zip(given, out))
+        raise ValueError(f"the batch shapes (all but the last axis) do not broadcast: {shapes}") from None
     if any(is_jax(x) for x in out):               # JAX: every input becomes a JAX array
         xp = namespace(*out)
         out = [xp.asarray(x) for x in out]
@@ -53,6 +79,45 @@ def state(model, q, qd=None, qdd=None):
                             "float64; import rbdl_edu.compiled (or set jax_enable_x64) before making any "
                             "JAX array")
     return out
+
+
+def _numbers(name, x, symbolic):
+    """``x`` as an array of real numbers (or SymPy entries), or a ``TypeError`` naming it."""
+    if is_jax(x):
+        if namespace(x).iscomplexobj(x):
+            raise TypeError(f"{name} is complex; the algorithms need real numbers")
+        return x
+    if isinstance(x, np.ma.MaskedArray):
+        if np.ma.is_masked(x):
+            raise ValueError(f"{name} has masked entries")
+        x = np.ma.getdata(x)
+    if isinstance(x, np.ndarray) and type(x) is not np.ndarray:      # np.matrix, ...
+        x = np.asarray(x)
+    if not symbolic:
+        kind = np.asarray(x).dtype.kind if not isinstance(x, np.ndarray) else x.dtype.kind
+        if kind == "c":
+            raise TypeError(f"{name} is complex; the algorithms need real numbers")
+        if kind not in "biuf":
+            raise TypeError(f"{name} must hold numbers, not {np.asarray(x).dtype}")
+    return asarray(x, dtype=object if symbolic else None)
+
+
+def check_xfrc(model, xfrc_applied, *states):
+    """``xfrc_applied`` as an array ``(..., nbody, 6)`` whose batch shape broadcasts with the
+    batch shape of the ``states`` (``q``, ``qd``, ...); ``None`` stays ``None``."""
+    if xfrc_applied is None:
+        return None
+    batch = np.broadcast_shapes(*(x.shape[:-1] for x in states))
+    xfrc = _numbers("xfrc_applied", xfrc_applied, is_symbolic(xfrc_applied))
+    if xfrc.shape[-2:] != (model.nbody, 6):
+        raise ValueError(f"xfrc_applied has shape {xfrc.shape}; expected (..., {model.nbody}, 6) "
+                         f"for this model (nbody={model.nbody})")
+    try:
+        np.broadcast_shapes(batch, xfrc.shape[:-2])
+    except ValueError:
+        raise ValueError(f"xfrc_applied has batch shape {xfrc.shape[:-2]}, the state {batch}: they do "
+                         "not broadcast") from None
+    return xfrc
 
 
 def dofs(model, i):

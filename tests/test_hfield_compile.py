@@ -150,7 +150,7 @@ def test_png_conventions_by_hand(tmp_path):
     red = np.array([[0, 50, 100], [150, 200, 250]], dtype=np.uint8)
     Image.fromarray(np.dstack([red, 255 - red, red // 2]), "RGB").save(tmp_path / "map.png")
     model = rbd.load_model(f'<mujoco><asset><hfield file="{tmp_path / "map.png"}" size="1 1 1 1"/>'
-                           '</asset></mujoco>')
+                           '</asset></mujoco>', allowed_dirs=[tmp_path])
     assert model.hfield_names == ("map",)                 # the name from the file
     np.testing.assert_allclose(model.hfield_data, np.float32([[150, 200, 250], [0, 50, 100]]).ravel() / 250,
                                rtol=0, atol=1e-7)
@@ -230,10 +230,12 @@ def test_bad_files_refused(tmp_path):
     Image.fromarray(np.zeros((3, 3), np.uint8)).save(tmp_path / "ok.png")
     for extra, attribute in (('nrow="3" ncol="3"', "nrow"), ('elevation="1 2 3 4 5 6 7 8 9"', "elevation")):
         with pytest.raises(ModelError, match="not both") as info:
-            rbd.load_model(hfield(f'file="{tmp_path / "ok.png"}" size="1 1 1 1" {extra}'))
+            rbd.load_model(hfield(f'file="{tmp_path / "ok.png"}" size="1 1 1 1" {extra}'),
+                           allowed_dirs=[tmp_path])
         assert info.value.attribute == attribute
     with pytest.raises(ModelError, match="content_type 'image/jpeg'"):
-        rbd.load_model(hfield(f'file="{tmp_path / "ok.png"}" content_type="image/jpeg" size="1 1 1 1"'))
+        rbd.load_model(hfield(f'file="{tmp_path / "ok.png"}" content_type="image/jpeg" size="1 1 1 1"'),
+                       allowed_dirs=[tmp_path])
 
 
 def test_spec_api():

@@ -63,8 +63,8 @@ def test_matches_mujoco(path):
 
 
 # -- MuJoCo compiler semantics on small files -------------------------------------------------
-def _both(xml):
-    return load_mjcf(xml), mujoco.MjModel.from_xml_string(xml)
+def _both(xml, **kwargs):
+    return load_mjcf(xml, **kwargs), mujoco.MjModel.from_xml_string(xml)
 
 
 SEMANTICS = {
@@ -178,7 +178,7 @@ def test_mesh_inertia_matches_mujoco(tmp_path):
       <worldbody><body><joint/><geom type="mesh" mesh="box" pos="0.1 0 0" euler="10 0 0"/>
         <body pos="0 0 1"><joint axis="1 0 0"/><geom type="mesh" mesh="cyl" density="500"/>
           <geom type="mesh" mesh="box" pos="0 0.3 0"/></body></body></worldbody></mujoco>"""
-    model, m = _both(xml)
+    model, m = _both(xml, base_dir=tmp_path)      # (XML text reads files only from base_dir)
     compare_fields(model, m)
     compare_dynamics(model, m)
     assert model.nmesh == 2 and model.nmeshvert == m.nmeshvert

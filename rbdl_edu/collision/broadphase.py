@@ -47,6 +47,10 @@ def sap_frame(model, gpos):
     if len(x) == 0:
         return np.eye(3)
     d = x - x.mean(axis=0)
+    # (the axes do not depend on the scale: divided by the largest offset, no square of a
+    # far-away geom's coordinates can overflow)
+    scale = np.abs(d).max()
+    d = d / scale if scale > 0 else d
     C = d.T @ d / len(x)
     lam, E = np.linalg.eigh(C)                       # ascending eigenvalues
     E = E[:, ::-1].T                                 # rows: largest spread first
@@ -86,13 +90,14 @@ def sweep_and_prune(boxes, axis=0):
     >>> sweep_and_prune(b)
     [(0, 1)]
     """
-    n = len(boxes)
     others = [a for a in range(3) if a != axis]
     lo, hi = boxes[:, others], boxes[:, [a + 3 for a in others]]
+    # an empty box (a negative margin larger than the geoms) overlaps nothing
+    boxed = np.flatnonzero(np.all(boxes[:, :3] <= boxes[:, 3:], axis=1)).tolist()
     # interval ends along the sweep axis, as (value, is_max, id); a min sorts before a max
     # at the same value, so touching boxes count as overlapping
-    ends = sorted([(boxes[i, axis], 0, i) for i in range(n)] +
-                  [(boxes[i, axis + 3], 1, i) for i in range(n)])
+    ends = sorted([(boxes[i, axis], 0, i) for i in boxed] +
+                  [(boxes[i, axis + 3], 1, i) for i in boxed])
     active, pairs = [], []
     for _, is_max, i in ends:
         if is_max:                                  # i's interval ends: leave the list

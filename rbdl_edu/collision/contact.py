@@ -92,7 +92,8 @@ def make_frame(normal, tangent=None) -> np.ndarray:
 
     The second row is ``tangent`` made orthogonal to the normal; if no tangent is given
     (or it is zero) it starts from ``(0, 1, 0)``, or ``(0, 0, 1)`` when the normal is
-    close to the y axis. The third row is ``n × t``.
+    close to the y axis; a tangent along the normal gives ``(1, 0, 0)`` (as MuJoCo). The
+    third row is ``n × t``.
 
     >>> make_frame([0, 0, 1])
     array([[ 0.,  0.,  1.],
@@ -104,7 +105,9 @@ def make_frame(normal, tangent=None) -> np.ndarray:
     t = np.zeros(3) if tangent is None else np.array(tangent, dtype=float)
     if t @ t < 0.25:
         t = np.array([0.0, 1.0, 0.0]) if -0.5 < n[1] < 0.5 else np.array([0.0, 0.0, 1.0])
-    # Gram-Schmidt: t ← (t - (n·t) n) / |…|
+    # Gram-Schmidt: t ← (t - (n·t) n) / |…|; a tangent along the normal leaves nothing:
+    # then (1, 0, 0), as MuJoCo's mju_normalize3 makes a zero vector
     t = t - n * (n @ t)
-    t = t / np.linalg.norm(t)
+    length = np.linalg.norm(t)
+    t = t / length if length >= 1e-15 else np.array([1.0, 0.0, 0.0])
     return np.array([n, t, cross(n, t)])

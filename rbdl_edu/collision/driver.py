@@ -162,6 +162,11 @@ def collision(model, data):
     >>> rbd.collision(model, data)
     [Contact(geom1=0, geom2=1, dist=-0.01, pos=[0.0, 0.0, -0.005], normal=[0.0, 0.0, 1.0])]
     """
+    for name in ("qpos", "mocap_pos", "mocap_quat"):
+        x = np.asarray(getattr(data, name), dtype=float)
+        bad = np.flatnonzero(~np.isfinite(x))
+        if len(bad):
+            raise ValueError(f"data.{name} holds {x.flat[bad[0]]} at {bad[0]}: contacts need a finite state")
     kinematics(model, data)
     return collide(model, data)
 

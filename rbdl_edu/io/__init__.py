@@ -17,7 +17,7 @@ from .errors import ModelError
 from .export import to_mjcf
 from .mjcf import load_mjcf
 from .urdf import load_urdf
-from .xmlread import is_xml_text, read_file
+from .xmlread import FileAccess, is_xml_text, read_file
 
 
 def load_model(path_or_xml_text, **kwargs):
@@ -28,7 +28,8 @@ def load_model(path_or_xml_text, **kwargs):
     path_or_xml_text : str or os.PathLike
         A file path, or the XML itself (text starting with ``<``).
     **kwargs
-        Passed to :func:`load_urdf` (``floating_base=True`` adds a free joint to the root).
+        ``base_dir=`` and ``allowed_dirs=``: the folders the model may read files from
+        (:func:`load_mjcf`); ``floating_base=True`` adds a free joint to a URDF's root.
 
     Returns
     -------
@@ -49,15 +50,23 @@ def load_model(path_or_xml_text, **kwargs):
     src = path_or_xml_text
     if not isinstance(src, (str, os.PathLike)):
         raise ModelError(f"expected a file path or XML text, got {type(src).__name__}")
+    files = {k: kwargs.pop(k) for k in ("base_dir", "allowed_dirs") if k in kwargs}
     if is_xml_text(src):
-        return load_urdf(src, **kwargs) if _root_tag(src) == "robot" else load_mjcf(src)
+        if _root_tag(src) == "robot":
+            return load_urdf(src, **kwargs, **files)
+        return load_mjcf(src, **_mjcf_only(kwargs), **files)
     path = os.fspath(src)
-    if path.lower().endswith(".urdf"):
-        return load_urdf(path, **kwargs)
     # a URDF saved as .xml still says <robot> first
-    if _root_tag(read_file(path)) == "robot":
-        return load_urdf(path, **kwargs)
-    return load_mjcf(path)
+    if path.lower().endswith(".urdf") or _root_tag(read_file(path)) == "robot":
+        return load_urdf(path, **kwargs, **files)
+    return load_mjcf(path, **_mjcf_only(kwargs), **files)
+
+
+def _mjcf_only(kwargs):
+    """The keyword arguments, which an MJCF model must not be given a URDF option in."""
+    if kwargs:
+        raise TypeError(f"load_model: {sorted(kwargs)} apply to URDF files only")
+    return kwargs
 
 
 def _root_tag(text):
@@ -66,4 +75,4 @@ def _root_tag(text):
     return match.group(1) if match else None
 
 
-__all__ = ["ModelError", "load_model", "load_mjcf", "load_urdf", "to_mjcf"]
+__all__ = ["FileAccess", "ModelError", "load_model", "load_mjcf", "load_urdf", "to_mjcf"]

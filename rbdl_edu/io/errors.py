@@ -8,6 +8,8 @@ rbdl_edu.io.errors.ModelError: arm.xml:12: <inertial mass=...>: mass must not be
 """
 from __future__ import annotations
 
+import weakref
+
 
 class ModelError(Exception):
     """A model file (MJCF or URDF) that cannot be loaded.
@@ -24,3 +26,26 @@ class ModelError(Exception):
         if element:
             where += f": <{element}" + (f" {attribute}=...>" if attribute else ">")
         super().__init__(f"{where}: {reason}")
+
+
+# model -> {"body": [(file, line, tag), ...], "joint": [...]}: where each body and joint of a
+# compiled model was written, so that an error found after compiling (set_const's singular
+# mass matrix) still names the file, line and element
+_SOURCES = weakref.WeakKeyDictionary()
+
+
+def remember_sources(model, sources):
+    """Record where ``model``'s objects come from (``{"body": [node, ...], "joint": [...]}``,
+    elements with ``file``/``line``/``tag``); returns ``model``."""
+    _SOURCES[model] = {kind: [(n.file, n.line, n.tag) for n in nodes] for kind, nodes in sources.items()}
+    return model
+
+
+def error_at(model, kind, index, reason):
+    """A :class:`ModelError` located at the element that wrote ``model``'s ``kind`` object
+    ``index`` (``"body"`` or ``"joint"``), if the model came from a file."""
+    where = _SOURCES.get(model, {}).get(kind, [])
+    if 0 <= index < len(where):
+        file, line, tag = where[index]
+        return ModelError(reason, file, line, tag)
+    return ModelError(reason)

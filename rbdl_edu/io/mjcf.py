@@ -42,7 +42,7 @@ from ..rotation import quat_mul, quat_to_mat
 from ..spec import ModelSpec
 from . import mjcf_objects
 from .added_mass import added_mass
-from .errors import ModelError
+from .errors import ModelError, remember_sources
 from .inertia import MINVAL, geom_mass_inertia
 from .mjcf_actuators import read_limited
 from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
@@ -52,7 +52,7 @@ from .mjcf_mesh import load_meshes
 from .mjcf_replicate import expand_replicates
 from .mjcf_settings import read_compiler, read_option
 from .orientation import read_orientation, z_to_quat
-from .xmlread import Node, degrees_to_radians, is_xml_text, parse_xml, read_file
+from .xmlread import FileAccess, Node, degrees_to_radians, is_xml_text, located, parse_xml, read_file
 
 MJEPS = 1e-14               # MuJoCo's mjEPS: geoms lighter than this add no mass
 GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh")
@@ -62,7 +62,7 @@ TOP_LEVEL = {"compiler", "option", "size", "default", "asset", "worldbody", "act
              "contact", "equality", "tendon", "keyframe"} | IGNORED
 
 
-def load_mjcf(source, file=None):
+def load_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
     """Compile an MJCF model from a file path or from XML text.
 
     Parameters
@@ -71,6 +71,12 @@ def load_mjcf(source, file=None):
         A path to a ``.xml`` file, or the XML text itself (anything starting with ``<``).
     file : str, optional
         A name for error messages when ``source`` is text.
+    base_dir : str or os.PathLike, optional
+        The folder the files the model names (includes, meshes) are read from: the model
+        file's folder by default; for XML text, no file is read unless it is given.
+    allowed_dirs : sequence of paths, optional
+        Other folders the model may read files from (a shared mesh folder, say). Files
+        anywhere else (absolute paths, ``../`` chains, symbolic links out) are refused.
 
     Returns
     -------
@@ -85,10 +91,12 @@ def load_mjcf(source, file=None):
     7
     """
     if is_xml_text(source):
-        text, base = source, os.getcwd()
+        text, base = source, base_dir
     else:
         file = os.fspath(source)
-        text, base = read_file(file), os.path.dirname(os.path.abspath(file))
+        text = read_file(file)
+        base = base_dir if base_dir is not None else os.path.dirname(os.path.abspath(file))
+    files = FileAccess(base, allowed_dirs)
     root = parse_xml(text, file)
     if root.tag != "mujoco":
         raise root.error(f"the root element must be <mujoco>, not <{root.tag}>")
@@ -96,10 +104,10 @@ def load_mjcf(source, file=None):
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
-        expand_includes(root, base)
+        expand_includes(root, files)
         # absurd numbers may overflow on the way; every inertia is checked to be finite
         with np.errstate(over="ignore", invalid="ignore"):
-            return MJCFCompiler(root, base).compile()
+            return MJCFCompiler(root, files).compile()
     except RecursionError:
         raise ModelError("the model is nested too deeply", file) from None
     finally:
@@ -109,12 +117,15 @@ def load_mjcf(source, file=None):
 class MJCFCompiler:
     """Turns a parsed ``<mujoco>`` tree into a :class:`~rbdl_edu.spec.ModelSpec`, then a Model."""
 
-    def __init__(self, root: Node, base_dir: str):
-        self.root, self.base_dir = root, base_dir
+    def __init__(self, root: Node, files: FileAccess):
+        self.root, self.files = root, files
+        self.base_dir = files.base_dir or ""      # (read files through self.files.resolve)
         check_attributes(root)
         for child in root.children:
             if child.tag not in TOP_LEVEL:
                 raise child.error(f"<{child.tag}> is not supported")
+            if child.tag == "size":
+                check_attributes(child)
         self.settings = read_compiler(self._sections("compiler"))
         expand_replicates(root, self.settings.degrees, self.settings.eulerseq)
         self.defaults = Defaults(root)
@@ -123,7 +134,8 @@ class MJCFCompiler:
         self.meshes, self.mesh_id = load_meshes(self)
         self.hfield_id = load_hfields(self)
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
-        self.body_mass_nodes = {}          # body id -> its element (for error messages)
+        self.body_mass_nodes = {0: root}   # body id -> its element (for error messages)
+        self.joint_nodes = []              # joint id -> its element
         self.body_has_joint = [False]
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -170,7 +182,9 @@ class MJCFCompiler:
                 pos = fpos + quat_to_mat(fquat) @ child.floats("pos", 3, default=np.zeros(3))
                 quat = quat_mul(fquat, self.orientation(child))
                 yield from self.contents(child, sub_cls, pos, quat)
-            elif child.tag in ("camera", "light"):
+            elif child.tag in ("camera", "light"):                # visual only; no children
+                if child.children:
+                    raise child.children[0].error(f"<{child.children[0].tag}> cannot be inside <{child.tag}>")
                 continue
             elif child.tag in ("body", "joint", "freejoint", "geom", "site", "inertial"):
                 if child.tag in ("joint", "freejoint", "inertial") and child.parent is not node:
@@ -199,10 +213,10 @@ class MJCFCompiler:
         check_moving_bodies(self)
         set_total_mass(self)
         mjcf_objects.add_objects(self)
-        try:
-            return self.spec.compile()
-        except ValueError as e:                      # should not happen: checked above
-            raise ModelError(str(e), self.root.file) from None
+        with located(self.root):                     # should not happen: checked above
+            model = self.spec.compile()
+        return remember_sources(model, {"body": [self.body_mass_nodes[i] for i in range(model.nbody)],
+                                        "joint": self.joint_nodes})
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)
@@ -216,15 +230,15 @@ class MJCFCompiler:
         mocap = node.bool("mocap", False)
         if mocap and parent != 0:
             raise node.error("a mocap body must be a child of the world", "mocap")
-        bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia,
-                                 gravcomp=node.float("gravcomp", 0.0), mocap=mocap)
+        with located(node):
+            bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia,
+                                     gravcomp=node.float("gravcomp", 0.0), mocap=mocap)
         self.names["body"][name or f"#{bid}"] = bid
         self.body_mass_nodes[bid] = node
-        njnt = 0
-        for child, k, _, _ in items:
-            if child.tag in ("joint", "freejoint"):
-                self._add_joint(child, k, bid, parent)
-                njnt += 1
+        joints = [(child, k) for child, k, _, _ in items if child.tag in ("joint", "freejoint")]
+        njnt = len(joints)
+        for child, k in joints:
+            self._add_joint(child, k, bid, parent, alone=njnt == 1)
         if njnt and mocap:
             raise node.error("a mocap body cannot have joints", "mocap")
         self.body_has_joint.append(njnt > 0)
@@ -243,7 +257,7 @@ class MJCFCompiler:
                 self._add_site(bid, child, cls, fpos, fquat)
 
     # -- joints ----------------------------------------------------------------------------------
-    def _add_joint(self, raw, cls, bid, parent):
+    def _add_joint(self, raw, cls, bid, parent, alone=True):
         if raw.tag == "freejoint":
             check_attributes(raw)
             j = Node("joint", {"type": "free", **{k: v for k, v in raw.attrib.items() if k == "name"}},
@@ -256,6 +270,9 @@ class MJCFCompiler:
         kind = j.keyword("type", ("hinge", "slide", "ball", "free"), "hinge")
         if kind == "free" and parent != 0:
             raise raw.error("a free joint is only supported on a child of the world", "type")
+        if kind == "free" and not alone:
+            raise raw.error("a free joint must be the only joint of its body",
+                            "type" if raw.tag == "joint" else None)
         angular = kind in ("hinge", "ball")
         rng = j.floats("range", 2, default=[0.0, 0.0])
         limited = j.tristate("limited")
@@ -310,13 +327,15 @@ class MJCFCompiler:
         else:
             actfrclimited, actfrcrange = read_limited(self, j, "actuatorfrclimited", "actuatorfrcrange")
         name = self.unique_name("joint", j)
-        self.spec.add_joint(bid, kind, name, axis=axis if kind in ("hinge", "slide") else [0.0, 0.0, 1.0],
-                            pos=j.floats("pos", 3, default=np.zeros(3)), ref=ref, range=rng,
-                            limited=limited, springref=springref, margin=j.float("margin", 0.0),
-                            group=j.int("group", 0), actfrclimited=actfrclimited,
-                            actfrcrange=actfrcrange, actgravcomp=j.bool("actuatorgravcomp", False),
-                            **values)
+        with located(raw):
+            self.spec.add_joint(bid, kind, name, axis=axis if kind in ("hinge", "slide") else [0.0, 0.0, 1.0],
+                                pos=j.floats("pos", 3, default=np.zeros(3)), ref=ref, range=rng,
+                                limited=limited, springref=springref, margin=j.float("margin", 0.0),
+                                group=j.int("group", 0), actfrclimited=actfrclimited,
+                                actfrcrange=actfrcrange, actgravcomp=j.bool("actuatorgravcomp", False),
+                                **values)
         self.names["joint"][name or f"#{len(self.spec.joints) - 1}"] = len(self.spec.joints) - 1
+        self.joint_nodes.append(raw)
 
     # -- geoms -----------------------------------------------------------------------------------
     def _read_geom(self, raw, cls, fpos, fquat):
@@ -436,7 +455,8 @@ class MJCFCompiler:
             if name in self.names["geom"]:
                 raise g["node"].error(f"repeated geom name {name!r}", "name")
             self.names["geom"][name] = len(self.spec.geoms)
-        self.spec.add_geom(bid, **spec)
+        with located(g["node"]):
+            self.spec.add_geom(bid, **spec)
 
     def _add_site(self, bid, raw, cls, fpos, fquat):
         check_attributes(raw)
@@ -449,6 +469,7 @@ class MJCFCompiler:
         name = self.unique_name("site", s)
         if name:
             self.names["site"][name] = len(self.spec.sites)
-        self.spec.add_site(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), size,
-                           type=kind, group=s.int("group", 0), rgba=s.floats("rgba", 4, default=D.SITE_RGBA),
-                           material=self.material(s))
+        with located(raw):
+            self.spec.add_site(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), size,
+                               type=kind, group=s.int("group", 0), rgba=s.floats("rgba", 4, default=D.SITE_RGBA),
+                               material=self.material(s))

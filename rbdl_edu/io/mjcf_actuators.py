@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import defaults as D
 from .mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
+from .xmlread import located
 
 TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
 DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")
@@ -207,12 +208,13 @@ def read_actuators(c):
             else:
                 actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
         name = c.unique_name("actuator", a)
-        k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
-                                biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
-                                gear=gear, ctrllimited=ctrllimited, ctrlrange=ctrlrange,
-                                forcelimited=forcelimited, forcerange=forcerange,
-                                actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
-                                cranklength=cranklength, actearly=a.bool("actearly", False),
-                                lengthrange=a.floats("lengthrange", 2, default=[0.0, 0.0]))
+        with located(raw):
+            k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
+                                    biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
+                                    gear=gear, ctrllimited=ctrllimited, ctrlrange=ctrlrange,
+                                    forcelimited=forcelimited, forcerange=forcerange,
+                                    actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
+                                    cranklength=cranklength, actearly=a.bool("actearly", False),
+                                    lengthrange=a.floats("lengthrange", 2, default=[0.0, 0.0]))
         c.names["actuator"][name or f"#{k}"] = k
     return c.names["actuator"]

@@ -1,7 +1,8 @@
 """MJCF before compiling: ``<include>`` files, ``<default>`` classes and the attribute schema.
 
 * ``<include file="part.xml"/>`` is replaced by the children of ``part.xml``'s ``<mujoco>``
-  root (the path is relative to the main file's directory), recursively.
+  root (the path is relative to the main file's directory, and must stay inside the
+  folders a :class:`~rbdl_edu.io.xmlread.FileAccess` allows), recursively.
 * ``<default class="...">`` elements nest: a class starts from its parent's values and
   overrides some. An element uses its ``class`` attribute, else the ``childclass`` of the
   nearest enclosing body or frame, else the top-level class ``"main"``. Attributes written
@@ -9,6 +10,8 @@
 * :data:`SCHEMA` lists, per element, the attributes the compiler understands. Anything
   else is an error, as in MuJoCo, so a typo never silently changes physics. Elements in
   :data:`IGNORED` are purely visual (cameras, lights, textures, ...) and are skipped.
+  The elements of :data:`LEAVES` hold no elements: a child of one (``<geom><body/></geom>``)
+  is an error, as in MuJoCo, never silently dropped.
 
 >>> from rbdl_edu.io.xmlread import parse_xml
 >>> root = parse_xml('''<mujoco><default><geom density="500"/>
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from .xmlread import Node, parse_xml, read_file
+from .xmlread import MAX_ELEMENTS, FileAccess, Node, parse_xml, read_file
 
 _ORIENT = {"quat", "axisangle", "euler", "xyaxes", "zaxis"}
 _CONTACT = {"contype", "conaffinity", "condim", "priority", "friction", "solmix", "solref",
@@ -47,7 +50,10 @@ SCHEMA = {
              "gravity", "clampctrl", "warmstart", "filterparent", "actuation", "refsafe",
              "sensor", "midphase", "eulerdamp", "autoreset", "nativeccd", "island", "override",
              "energy", "fwdinv", "invdiscrete", "multiccd", "sleep", "passive"},
-    "size": None,                                   # None: any attribute (accepted, ignored)
+    # (all accepted; only nkey changes the model)
+    "size": {"memory", "njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
+             "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon",
+             "nuser_actuator", "nuser_sensor"},
     "body": {"name", "childclass", "pos", "mocap", "gravcomp", "user", "sleep"} | _ORIENT,
     "frame": {"name", "childclass", "pos"} | _ORIENT,
     "inertial": {"pos", "mass", "diaginertia", "fullinertia"} | _ORIENT,
@@ -97,6 +103,7 @@ SCHEMA = {
     "tendon_pulley": {"divisor"},
     "_equality": {"active", "solref", "solimp"},
     "key": {"name", "time", "qpos", "qvel", "act", "ctrl", "mpos", "mquat"},
+    "include": {"file"},
 }
 # sensors: all share one attribute set
 _SENSOR = {"name", "noise", "cutoff", "user", "site", "joint", "actuator", "tendon", "body",
@@ -121,12 +128,24 @@ DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "g
                "flex", "flexcomp", "cylinder", "muscle", "adhesion"}
 
 
+# elements that hold no elements (MuJoCo's schema; a <plugin> child is not supported)
+LEAVES = ({"joint", "freejoint", "geom", "site", "inertial", "mesh", "pair", "exclude", "connect",
+           "weld", "equality_joint", "equality_tendon", "_equality", "tendon_joint", "tendon_site",
+           "tendon_geom", "tendon_pulley", "key", "flag", "size", "include", "camera", "light"}
+          | set(ACTUATORS) | SENSORS)
+
+
 def check_attributes(node, schema_key=None):
-    """Raise a :class:`ModelError` if ``node`` has an attribute the compiler does not know."""
-    allowed = SCHEMA.get(schema_key or node.tag, set())
+    """Raise a :class:`ModelError` if ``node`` has an attribute the compiler does not know, or
+    holds an element although it is one of the :data:`LEAVES`."""
+    key = schema_key or node.tag
+    if key in LEAVES and node.children:
+        child = node.children[0]
+        raise child.error(f"<{child.tag}> cannot be inside <{node.tag}>")
+    allowed = SCHEMA.get(key, set())
     if allowed is None:
         return
-    if (schema_key or node.tag) in SENSORS:
+    if key in SENSORS:
         allowed = _SENSOR
     for name in node.attrib:
         if name not in allowed:
@@ -137,33 +156,47 @@ def check_attributes(node, schema_key=None):
 MAX_INCLUDES = 1000          # a file may not pull in more files than this (include bombs)
 
 
-def expand_includes(node, base_dir, seen=(), depth=0, budget=None):
-    """Replace every ``<include file=.../>`` under ``node`` by the included file's elements."""
-    budget = [MAX_INCLUDES] if budget is None else budget
+def expand_includes(node, files, seen=(), depth=0, budget=None):
+    """Replace every ``<include file=.../>`` under ``node`` by the included file's elements;
+    ``files`` is the :class:`~rbdl_edu.io.xmlread.FileAccess` that says which files may be
+    read. At most :data:`MAX_INCLUDES` files, and :data:`~rbdl_edu.io.xmlread.MAX_ELEMENTS`
+    elements in all of them together."""
+    if not isinstance(files, FileAccess):           # a folder: the model's own
+        files = FileAccess(files)
+    budget = {"files": MAX_INCLUDES, "elements": MAX_ELEMENTS} if budget is None else budget
     out = []
     for child in node.children:
         if child.tag != "include":
-            expand_includes(child, base_dir, seen, depth, budget)
+            expand_includes(child, files, seen, depth, budget)
             out.append(child)
             continue
-        budget[0] -= 1
-        if budget[0] < 0:
+        budget["files"] -= 1
+        if budget["files"] < 0:
             raise child.error(f"more than {MAX_INCLUDES} includes", "file")
-        if set(child.attrib) - {"file"} or "file" not in child.attrib:
-            raise child.error("<include> needs exactly one attribute, file", "file")
-        path = os.path.join(base_dir, child.attrib["file"])
-        key = os.path.realpath(path)
-        if key in seen or depth > 20:
-            raise child.error(f"recursive include of {child.attrib['file']!r}", "file")
+        check_attributes(child)
+        if "file" not in child.attrib:
+            raise child.error("<include> needs a file", "file")
+        name = child.attrib["file"]
+        path = files.resolve(name, child)
+        if path in seen or depth > 20:
+            raise child.error(f"recursive include of {name!r}", "file")
         sub = parse_xml(read_file(path, child), file=path)
         if sub.tag != "mujoco":
             raise sub.error("an included file must have a <mujoco> root element")
-        expand_includes(sub, base_dir, seen + (key,), depth + 1, budget)
+        budget["elements"] -= _count(sub)
+        if budget["elements"] < 0:
+            raise child.error(f"the included files hold more than {MAX_ELEMENTS} elements", "file")
+        expand_includes(sub, files, seen + (path,), depth + 1, budget)
         for grandchild in sub.children:
             grandchild.parent = node
             out.append(grandchild)
     node.children = out
     return node
+
+
+def _count(node):
+    """The number of elements in the tree under ``node`` (itself included)."""
+    return 1 + sum(_count(c) for c in node.children)
 
 
 # -- default classes ---------------------------------------------------------------------

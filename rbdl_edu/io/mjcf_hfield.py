@@ -20,8 +20,9 @@ The conventions are MuJoCo's, checked against its compiler:
 * a height field geom takes the size ``(radius_x, radius_y, elevation_z / 4 + base_z / 2)``
   and, on a body, the mass and inertia of a box of those half-sizes (as MuJoCo).
 
-Files are found as meshes are (``meshdir``, else ``assetdir``, relative to the model file),
-and anything unreadable is a :class:`~rbdl_edu.io.errors.ModelError` naming the element.
+Files are found as meshes are (``meshdir``, else ``assetdir``, relative to the model file,
+and only inside the folders :class:`~rbdl_edu.io.xmlread.FileAccess` allows), and anything
+unreadable is a :class:`~rbdl_edu.io.errors.ModelError` naming the element.
 
 >>> from rbdl_edu.io.mjcf import load_mjcf
 >>> m = load_mjcf('''<mujoco><asset>
@@ -35,12 +36,13 @@ array([[0. , 0.5, 0. ],
 """
 from __future__ import annotations
 
+import io
 import os
 
 import numpy as np
 
 from .mjcf_defaults import check_attributes
-from .xmlread import MAX_BYTES
+from .xmlread import read_bytes
 
 PNG = "image/png"
 BINARY = "image/vnd.mujoco.hfield"
@@ -49,22 +51,19 @@ MAX_SAMPLES = 4096 * 4096        # a larger grid is refused (a 64 MB PNG bomb wo
 
 def _path(compiler, node):
     """The file an ``<hfield file=...>`` names: relative to ``meshdir`` (else ``assetdir``)
-    in the model's directory, as MuJoCo resolves it; it must exist."""
-    name = node.get("file")
+    in the model's directory, as MuJoCo resolves it; it must exist, be a regular file and lie
+    in a folder the model may read (:meth:`~rbdl_edu.io.xmlread.FileAccess.resolve`)."""
     s = compiler.settings
-    path = name if os.path.isabs(name) else os.path.join(compiler.base_dir, s.meshdir or s.assetdir, name)
-    if not os.path.isfile(path):
-        raise node.error(f"height field file not found: {path}", "file")
-    if os.path.getsize(path) > MAX_BYTES:
-        raise node.error(f"height field file {path} is larger than {MAX_BYTES} bytes", "file")
-    return path
+    return compiler.files.resolve(node.get("file"), node, "file", s.meshdir or s.assetdir)
 
 
 def _read_png(node, path):
     """``(nrow, ncol, samples)`` of a PNG file, rows bottom (row 0) to top."""
     from PIL import Image
+    data = read_bytes(path, node)
+    name = node.get("file")
     try:
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(data)) as image:
             if image.format != "PNG":
                 raise ValueError(f"not a PNG file but {image.format}")
             if image.width * image.height > MAX_SAMPLES:
@@ -73,16 +72,19 @@ def _read_png(node, path):
                 pixels = np.asarray(image, dtype=np.int64) >> 8
             else:                                                   # grey is red, as lodepng
                 pixels = np.asarray(image.convert("RGBA"))[..., 0]
+    except ValueError as e:       # ours, above
+        raise node.error(f"cannot read PNG height field {name!r}: {e}", "file") from None
     except Exception as e:        # pillow's errors for broken or foreign files are of many types
-        raise node.error(f"cannot read PNG height field {path}: {e}", "file") from None
+        # (their messages may quote the file: name only the kind of failure)
+        raise node.error(f"cannot read PNG height field {name!r} ({type(e).__name__}): not a valid "
+                         "PNG image", "file") from None
     nrow, ncol = pixels.shape
     return nrow, ncol, pixels[::-1].reshape(-1).astype(float)
 
 
 def _read_binary(node, path):
     """``(nrow, ncol, samples)`` of a file in MuJoCo's format (int32 nrow, ncol; float32 data)."""
-    with open(path, "rb") as f:
-        raw = f.read()
+    raw = read_bytes(path, node)
     if len(raw) < 8:
         raise node.error(f"height field file {path} has no header (int32 nrow, ncol)", "file")
     nrow, ncol = (int(v) for v in np.frombuffer(raw[:8], dtype="<i4"))

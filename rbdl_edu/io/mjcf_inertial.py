@@ -88,17 +88,15 @@ def check_moving_bodies(c):
     """MuJoCo's rule: a body with a joint needs mass and inertia (at least
     ``mjMINVAL``), or a jointless descendant (welded to it) that has them."""
     B = c.spec.bodies
-    children = {i: [] for i in range(len(B))}
+    # carries[i]: body i, or a body welded below it, has mass and inertia (children come
+    # after their parents, so one pass from the leaves up settles it)
+    carries = [B[i]["mass"] >= MINVAL and np.all(np.asarray(B[i]["inertia"]) >= MINVAL)
+               for i in range(len(B))]
+    for i in range(len(B) - 1, 0, -1):
+        if carries[i] and not c.body_has_joint[i]:
+            carries[B[i]["parent"]] = True
     for i in range(1, len(B)):
-        children[B[i]["parent"]].append(i)
-
-    def has_mass(i):
-        if B[i]["mass"] >= MINVAL and np.all(np.asarray(B[i]["inertia"]) >= MINVAL):
-            return True
-        return any(has_mass(k) for k in children[i] if not c.body_has_joint[k])
-
-    for i in range(1, len(B)):
-        if c.body_has_joint[i] and not has_mass(i):
+        if c.body_has_joint[i] and not carries[i]:
             raise c.body_mass_nodes[i].error(
                 "a body with a joint must have positive mass and inertia (give <inertial> or geoms)")
 

@@ -13,6 +13,7 @@ its center of mass and the axes along its principal axes of inertia. A mesh geom
 """
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ import numpy as np
 from ..rotation import quat_to_mat
 from .inertia import MINVAL, convex_hull, eig3, mesh_mass_properties
 from .mjcf_defaults import check_attributes
+from .xmlread import MAX_ABS, located, read_bytes
 
 MESH_FILES = (".stl", ".obj")
 
@@ -49,6 +51,15 @@ def _merge_duplicates(vert, face):
     return vert[first[order]], rank[inverse.reshape(-1)][face]
 
 
+def _check_vertices(node, vert, attribute):
+    """Vertices must be finite and at most ``MAX_ABS`` in magnitude (a single-precision file
+    can hold infinities, and 3.4e38 overflows once squared)."""
+    if not np.all(np.isfinite(vert)):
+        raise node.error("mesh vertices hold a NaN or an infinity", attribute)
+    if np.any(np.abs(vert) > MAX_ABS):
+        raise node.error(f"mesh vertices larger than {MAX_ABS:g} in magnitude", attribute)
+
+
 def _read_vertices_faces(compiler, node):
     """Vertices ``(n, 3)`` and triangles ``(m, 3)`` of a ``<mesh>`` (file or inline)."""
     if node.has("builtin") and node.get("builtin") != "none":
@@ -58,16 +69,22 @@ def _read_vertices_faces(compiler, node):
         if not name.lower().endswith(MESH_FILES):
             raise node.error(f"mesh file {name!r}: only {', '.join(MESH_FILES)} are supported", "file")
         s = compiler.settings
-        folder = s.meshdir or s.assetdir
-        path = name if os.path.isabs(name) else os.path.join(compiler.base_dir, folder, name)
-        if not os.path.isfile(path):
-            raise node.error(f"mesh file not found: {path}", "file")
+        path = compiler.files.resolve(name, node, "file", s.meshdir or s.assetdir)
+        data = read_bytes(path, node)
         try:
             import trimesh
-            mesh = trimesh.load(path, force="mesh", process=False)
-            vert, face = np.asarray(mesh.vertices), np.asarray(mesh.faces, dtype=int)
+            kind = os.path.splitext(name)[1].lower()[1:]
+            mesh = trimesh.load(io.BytesIO(data), file_type=kind, force="mesh", process=False)
+            vert, face = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=int)
+            if vert.ndim != 2 or vert.shape[1:] != (3,) or face.ndim != 2 or face.shape[1:] != (3,):
+                raise ValueError("not a triangle mesh")
         except Exception as e:           # any parser failure of a foreign file format
-            raise node.error(f"cannot read mesh {path}: {e}", "file") from None
+            # (the parser's own message may quote the file: name only the kind of failure)
+            raise node.error(f"cannot read mesh {name!r} ({type(e).__name__}): not a valid "
+                             f"{kind.upper()} triangle mesh", "file") from None
+        if len(face) and (face.min() < 0 or face.max() >= len(vert)):
+            raise node.error(f"mesh {name!r}: a face names a vertex that does not exist", "file")
+        _check_vertices(node, vert, "file")
         if name.lower().endswith(".stl"):
             vert, face = _merge_duplicates(vert, face)
         return vert, face, path
@@ -122,6 +139,7 @@ def load_meshes(compiler):
             vert = (vert - refpos) @ quat_to_mat(refquat / np.linalg.norm(refquat))
             scale = node.floats("scale", 3, default=[1.0, 1.0, 1.0])
             vert = vert * scale
+            _check_vertices(node, vert, "scale")
             if np.prod(scale) < 0:                   # a mirror: keep the triangles outward
                 face = face[:, [0, 2, 1]]
             mode = node.keyword("inertia", ("legacy", "exact", "convex", "shell"), "legacy")
@@ -140,6 +158,7 @@ def load_meshes(compiler):
                 inertia, quat, com = np.zeros(3), np.array([1.0, 0, 0, 0]), np.zeros(3)
             # vertices in the principal frame: v' = R^T (v - com)
             local = (vert - com) @ quat_to_mat(quat)
-            ids[name] = compiler.spec.add_mesh(name, local, face, com, quat)
+            with located(node):
+                ids[name] = compiler.spec.add_mesh(name, local, face, com, quat)
             meshes.append(Mesh(vert=local, pos=com, quat=quat, volume=max(volume, 0.0), inertia=inertia))
     return meshes, ids

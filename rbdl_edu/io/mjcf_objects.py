@@ -18,6 +18,7 @@ from ..enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES
 from ..rotation import quat_to_mat
 from .mjcf_actuators import lookup, read_actuators, read_limited
 from .mjcf_defaults import check_attributes
+from .xmlread import located
 
 
 def add_objects(c):
@@ -41,7 +42,8 @@ def add_materials(c):
         for node in asset.children:
             if node.tag == "material" and node.get("name"):
                 m = c.defaults.resolve(node, node.get("class", "main"))
-                ids[node.get("name")] = c.spec.add_material(node.get("name"),
+                with located(node):
+                    ids[node.get("name")] = c.spec.add_material(node.get("name"),
                                                             m.floats("rgba", 4, default=[1.0, 1.0, 1.0, 1.0]))
     return ids
 
@@ -95,28 +97,31 @@ def _sensors(c):
             raise raw.error("cutoff must not be negative", "cutoff")
         if cutoff > 0 and SENSORS[raw.tag].datatype in (DATATYPE_AXIS, DATATYPE_QUATERNION):
             raise raw.error(f"a <{raw.tag}> sensor gives a unit vector or quaternion: no cutoff", "cutoff")
-        c.spec.add_sensor(raw.tag, obj, raw.get("name"), objtype=objtype or None, ref=ref,
-                          reftype=reftype, noise=noise, cutoff=cutoff)
+        with located(raw):
+            c.spec.add_sensor(raw.tag, obj, raw.get("name"), objtype=objtype or None, ref=ref,
+                              reftype=reftype, noise=noise, cutoff=cutoff)
 
 
 def _contacts(c):
     for raw in _sections(c, "contact"):
         check_attributes(raw)
         if raw.tag == "exclude":
-            c.spec.add_exclude(lookup(c, raw, "body", "body1"), lookup(c, raw, "body", "body2"),
-                               raw.get("name"))
+            with located(raw):
+                c.spec.add_exclude(lookup(c, raw, "body", "body1"), lookup(c, raw, "body", "body2"),
+                                   raw.get("name"))
         elif raw.tag == "pair":
             p = c.defaults.resolve(raw, "main")
             cls = raw.get("class", "main")
             condim = p.int("condim", D.GEOM_CONDIM)
             if condim not in (1, 3, 4, 6):
                 raise p.error("condim must be 1, 3, 4 or 6", "condim")
-            c.spec.add_pair(lookup(c, p, "geom", "geom1"), lookup(c, p, "geom", "geom2"), p.get("name"),
-                            condim=condim, friction=c.vector(raw, cls, "friction", D.PAIR_FRICTION),
-                            solref=c.vector(raw, cls, "solref", D.SOLREF),
-                            solreffriction=c.vector(raw, cls, "solreffriction", [0.0, 0.0]),
-                            solimp=c.vector(raw, cls, "solimp", D.SOLIMP),
-                            margin=p.float("margin", 0.0), gap=p.float("gap", 0.0))
+            with located(raw):
+                c.spec.add_pair(lookup(c, p, "geom", "geom1"), lookup(c, p, "geom", "geom2"), p.get("name"),
+                                condim=condim, friction=c.vector(raw, cls, "friction", D.PAIR_FRICTION),
+                                solref=c.vector(raw, cls, "solref", D.SOLREF),
+                                solreffriction=c.vector(raw, cls, "solreffriction", [0.0, 0.0]),
+                                solimp=c.vector(raw, cls, "solimp", D.SOLIMP),
+                                margin=p.float("margin", 0.0), gap=p.float("gap", 0.0))
         else:
             raise raw.error(f"<{raw.tag}> is not supported inside <contact>")
 
@@ -155,9 +160,10 @@ def _equalities(c):
             o1 = lookup(c, e, kind, f"{kind}1")
             o2 = lookup(c, e, kind, f"{kind}2", required=False)
             data[:5] = c.vector(raw, cls, "polycoef", D.EQ_POLYCOEF, tag="equality")
-        c.spec.add_equality(kind, o1, o2, e.get("name"), objtype=objtype, active=e.bool("active", True),
-                            solref=c.vector(raw, cls, "solref", D.SOLREF, tag="equality"),
-                            solimp=c.vector(raw, cls, "solimp", D.SOLIMP, tag="equality"), data=data)
+        with located(raw):
+            c.spec.add_equality(kind, o1, o2, e.get("name"), objtype=objtype, active=e.bool("active", True),
+                                solref=c.vector(raw, cls, "solref", D.SOLREF, tag="equality"),
+                                solimp=c.vector(raw, cls, "solimp", D.SOLIMP, tag="equality"), data=data)
 
 
 def _tendons(c):
@@ -194,7 +200,8 @@ def _tendons(c):
         if t.float("springyield", 0.0) != 0:
             raise t.error("springyield (an elasto-plastic spring) is not supported", "springyield")
         path = _fixed_path(c, raw) if raw.tag == "fixed" else _spatial_path(c, raw, values["armature"])
-        k = c.spec.add_tendon(path, t.get("name"), **values)
+        with located(raw):
+            k = c.spec.add_tendon(path, t.get("name"), **values)
         names[t.get("name") or f"#{k}"] = k
     return names
 
@@ -276,6 +283,10 @@ def _check_side_site(c, w, g, side):
                       "sidesite")
 
 
+MAX_KEYS = 10_000              # keyframes a model may declare (<size nkey>)
+MAX_KEY_NUMBERS = 10_000_000   # numbers in all keyframes together
+
+
 def _keyframes(c):
     """``<key>`` elements, checked here so that errors name the line; ``<size nkey="n">``
     asks for at least ``n`` keyframes (the missing ones hold the defaults)."""
@@ -305,8 +316,16 @@ def _keyframes(c):
                     if not np.linalg.norm(given["qpos"][k:k + 4]) > 1e-15:
                         raise raw.error("a quaternion in qpos has zero length", "qpos")
                 adr += {"free": 7, "ball": 4}.get(kind, 1)
-        spec.add_key(raw.get("name"), raw.float("time", 0.0), **given)
+        with located(raw):
+            spec.add_key(raw.get("name"), raw.float("time", 0.0), **given)
         count += 1
-    nkey = max([s.int("nkey", 0) for s in c.root.children if s.tag == "size"] + [0])
+    nkey, where = 0, None
+    for size in (s for s in c.root.children if s.tag == "size"):
+        if size.int("nkey", 0) > nkey:
+            nkey, where = size.int("nkey", 0), size
+    # a size the file declares: bounded, so a few bytes cannot ask for gigabytes
+    if nkey > MAX_KEYS or nkey * max(1, sum(n.values())) > MAX_KEY_NUMBERS:
+        raise where.error(f"nkey={nkey}: at most {MAX_KEYS} keyframes and {MAX_KEY_NUMBERS:g} numbers "
+                          "in all of them", "nkey")
     for _ in range(nkey - count):
         spec.add_key()

@@ -30,10 +30,19 @@ _AXIS = {"x": 0, "y": 1, "z": 2}
 
 
 def _normalized(node, v, attribute):
-    n = np.linalg.norm(v)
-    if n < 1e-15:
+    """``v / |v|``, computed as ``u / |u|`` with ``u = v / max|v_i|`` so that no square
+    overflows or underflows; a zero (or non-finite) result is an error at ``node``."""
+    scale = float(np.max(np.abs(v)))
+    if not scale > 0 or not np.isfinite(scale):
         raise node.error(f"{attribute} has zero length", attribute)
-    return v / n
+    u = v / scale
+    n = float(np.linalg.norm(u))
+    if n * scale < 1e-15:
+        raise node.error(f"{attribute} has zero length", attribute)
+    out = u / n
+    if not np.all(np.isfinite(out)):
+        raise node.error(f"{attribute} cannot be normalized", attribute)
+    return out
 
 
 def z_to_quat(z):
@@ -69,7 +78,13 @@ def read_orientation(node, degrees, eulerseq, default=(1.0, 0.0, 0.0, 0.0)):
         raise node.error(f"more than one orientation given: {', '.join(given)}", given[1])
     if not given:
         return np.array(default, dtype=float)
-    kind = given[0]
+    q = _read(node, given[0], degrees, eulerseq)
+    if not np.all(np.isfinite(q)) or not abs(np.linalg.norm(q) - 1) < 1e-9:
+        raise node.error(f"{given[0]} does not give a rotation", given[0])
+    return q
+
+
+def _read(node, kind, degrees, eulerseq):
     angle = degrees_to_radians if degrees else (lambda x: np.asarray(x, dtype=float))
     if kind == "quat":
         return _normalized(node, node.floats("quat", 4), "quat")
@@ -91,7 +106,7 @@ def read_orientation(node, degrees, eulerseq, default=(1.0, 0.0, 0.0, 0.0)):
         x = _normalized(node, v[:3], "xyaxes")
         y = _normalized(node, v[3:] - x * (x @ v[3:]), "xyaxes")   # Gram-Schmidt
         z = np.cross(x, y)
-        return frame_to_quat(np.column_stack([x, y, z / np.linalg.norm(z)]))
+        return frame_to_quat(np.column_stack([x, y, _normalized(node, z, "xyaxes")]))
     return z_to_quat(_normalized(node, node.floats("zaxis", 3), "zaxis"))
 
 

@@ -21,10 +21,24 @@ The root link (the one no joint names as child) is welded to the world, unless
 frame; it is diagonalized into ``body_ipos``/``body_iquat``/``body_inertia``.
 ``<dynamics damping friction>`` become ``dof_damping``/``dof_frictionloss``.
 ``<collision>`` boxes, cylinders and spheres become (massless) geoms; collision meshes are
-not loaded (a warning names them: they change contacts, not the dynamics). A ``<mimic>``
+not loaded (a warning names them: they change contacts, not the dynamics), so a URDF
+reads no file besides itself. A ``<mimic>``
 becomes a joint equality constraint ``q_joint = offset + multiplier * q_mimicked``, as
 MuJoCo's URDF importer makes it (the rigid-body algorithms treat both joints as free, as
 Pinocchio does by default; the constraint acts once the simulation has constraints).
+
+What a ROS user would want to hear about rather than have ignored:
+
+* a second ``<origin>``, ``<inertial>``, ``<mass>``, ``<parent>``, ``<axis>``, ``<limit>``,
+  ... where URDF allows one is an error (ROS's parser silently keeps the first);
+* ``<limit lower upper>`` with ``lower > upper`` is an error (``lower == upper`` means no
+  limit, as before);
+* an attribute of an element the dynamics reads that is one or two typing slips from one
+  it has (``<dynamics dampng="1"/>``, ``<axis xzy>``) is an error: a typo there changes the physics; another
+  unknown attribute (``<limit command_effort>``, a vendor's) gets a warning. Attributes
+  with an XML namespace prefix (``xacro:``) pass;
+* an unknown element inside ``<joint>``, ``<link>`` or ``<inertial>`` (``<dynamix>``) gets a
+  warning, not an error: URDF is extended that way by simulators (Gazebo, PyBullet).
 
 >>> model = load_urdf('''<robot name="r">
 ...   <link name="base"/>
@@ -46,12 +60,25 @@ import numpy as np
 
 from ..rotation import quat_mul
 from ..spec import ModelSpec
-from .errors import ModelError
+from .errors import ModelError, remember_sources
 from .inertia import MINVAL, eig3
-from .xmlread import is_xml_text, parse_xml, read_file
+from .xmlread import is_xml_text, located, parse_xml, read_file
 
 JOINT_TYPES = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slide", "fixed": None,
                "floating": "free", "planar": None}
+# the attributes of the elements the dynamics reads (None: any)
+ATTRIBUTES = {"origin": {"xyz", "rpy"}, "mass": {"value"},
+              "inertia": {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"}, "axis": {"xyz"},
+              "limit": {"lower", "upper", "effort", "velocity"}, "dynamics": {"damping", "friction"},
+              "mimic": {"joint", "multiplier", "offset"}, "parent": {"link"}, "child": {"link"},
+              "joint": {"name", "type"}, "inertial": set(), "geometry": {"name"}, "box": {"size"},
+              "cylinder": {"radius", "length"}, "sphere": {"radius"}, "mesh": {"filename", "scale"}}
+# the elements each may hold (a second one of these is an error; others are warned about)
+CHILDREN = {"joint": {"origin", "parent", "child", "axis", "calibration", "dynamics", "limit", "mimic",
+                      "safety_controller"},
+            "link": {"inertial", "visual", "collision", "contact"},      # (PyBullet's <contact>)
+            "inertial": {"origin", "mass", "inertia"},
+            "collision": {"origin", "geometry", "material"}}
 
 
 def rpy_to_quat(rpy):
@@ -70,18 +97,58 @@ def rpy_to_quat(rpy):
 
 def _origin(node):
     """``(pos, quat)`` of an element's ``<origin>`` child (identity if absent)."""
-    o = [c for c in node.children if c.tag == "origin"]
-    if not o:
+    o = _child(node, "origin")
+    if o is None:
         return np.zeros(3), np.array([1.0, 0, 0, 0])
-    return (o[0].floats("xyz", 3, default=np.zeros(3)),
-            rpy_to_quat(o[0].floats("rpy", 3, default=np.zeros(3))))
+    return (o.floats("xyz", 3, default=np.zeros(3)),
+            rpy_to_quat(o.floats("rpy", 3, default=np.zeros(3))))
 
 
 def _child(node, tag, required=False):
+    """The one ``<tag>`` inside ``node`` (None if there is none); its attributes checked."""
     found = [c for c in node.children if c.tag == tag]
     if required and not found:
         raise node.error(f"<{node.tag}> needs a <{tag}>")
+    if len(found) > 1:
+        raise found[1].error(f"a second <{tag}> in <{node.tag}> (URDF allows one)")
+    if found:
+        _check(found[0])
     return found[0] if found else None
+
+
+def _check(node):
+    """Refuse an attribute the element does not have (a typo would change the physics) and
+    warn about an element it does not hold (URDF extensions are elements)."""
+    allowed = ATTRIBUTES.get(node.tag)
+    if allowed is not None:
+        for name in node.attrib:
+            if name in allowed or ":" in name or name.startswith("{"):
+                continue
+            close = [a for a in sorted(allowed) if _edits(name, a) <= (1 if len(a) <= 4 else 2)]
+            if close:
+                raise node.error(f"unknown attribute {name!r} for <{node.tag}>: did you mean "
+                                 f"{close[0]!r}?", name)
+            _ignored.append(f"{node.line}: <{node.tag} {name}=...>")
+    known = CHILDREN.get(node.tag)
+    if known is not None:
+        for c in node.children:
+            if c.tag not in known and not c.tag.startswith("{"):
+                _ignored.append(f"{c.line}: <{c.tag}> inside <{node.tag}>")
+
+
+def _edits(a, b):
+    """The number of one-letter edits (insert, delete, replace, swap two neighbours) from
+    ``a`` to ``b`` (Damerau-Levenshtein): a typo is one or two."""
+    d = {(i, -1): i + 1 for i in range(-1, len(a))} | {(-1, j): j + 1 for j in range(-1, len(b))}
+    for i in range(len(a)):
+        for j in range(len(b)):
+            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (a[i] != b[j]))
+            if i and j and a[i] == b[j - 1] and a[i - 1] == b[j]:
+                d[i, j] = min(d[i, j], d[i - 2, j - 2] + 1)
+    return d[len(a) - 1, len(b) - 1]
+
+
+_ignored = []          # what _check found and the loader warns about, once per file
 
 
 def _positive(node, name):
@@ -128,24 +195,20 @@ def _check_moving_links(spec, links, joints, parent_of):
     weaker than MuJoCo's rule for MJCF, which looks only at welded links.)"""
     B = spec.bodies
     moving = {j["body"] for j in spec.joints}
-    children = {i: [] for i in range(len(B))}
-    for k in range(1, len(B)):
-        children[B[k]["parent"]].append(k)
-
-    def has_mass(i):
-        if B[i]["mass"] >= MINVAL or np.any(np.asarray(B[i]["inertia"]) >= MINVAL):
-            return True
-        return any(has_mass(k) for k in children[i])
-
+    # carries[i]: body i or a body below it has mass or inertia (children come after parents)
+    carries = [B[i]["mass"] >= MINVAL or np.any(np.asarray(B[i]["inertia"]) >= MINVAL)
+               for i in range(len(B))]
+    for k in range(len(B) - 1, 0, -1):
+        carries[B[k]["parent"]] = carries[B[k]["parent"]] or carries[k]
     for i in sorted(moving):
-        if not has_mass(i):
+        if not carries[i]:
             name = B[i]["name"]
             node = joints[parent_of[name][1]] if name in parent_of else links[name]
             raise node.error(f"link {name!r} moves on this joint but neither it nor any link below it "
                              "has mass or inertia: the mass matrix would be singular")
 
 
-def load_urdf(source, floating_base=False, file=None):
+def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dirs=()):
     """Compile a URDF robot from a file path or XML text.
 
     Parameters
@@ -156,6 +219,9 @@ def load_urdf(source, floating_base=False, file=None):
         Give the root link a free joint (for legged robots, humanoids, drones).
     file : str, optional
         A name for error messages when ``source`` is text.
+    base_dir, allowed_dirs : optional
+        Accepted for symmetry with :func:`~rbdl_edu.io.mjcf.load_mjcf`: a URDF reads no
+        other file (its meshes are not loaded).
 
     Returns
     -------
@@ -177,11 +243,13 @@ def load_urdf(source, floating_base=False, file=None):
         file = os.fspath(source)
         text = read_file(file)
     root = parse_xml(text, file)
+    _ignored.clear()
     if root.tag != "robot":
         raise root.error(f"the root element of a URDF must be <robot>, not <{root.tag}>")
     links = {}
     for node in root.children:
         if node.tag == "link":
+            _check(node)
             name = node.get("name")
             if not name:
                 raise node.error("a link needs a name", "name")
@@ -190,6 +258,8 @@ def load_urdf(source, floating_base=False, file=None):
             links[name] = node
     if not links:
         raise root.error("a robot needs at least one <link>")
+    for node in links.values():
+        _child(node, "inertial")                   # (at most one)
     joints, parent_of, children = {}, {}, {name: [] for name in links}
     for node in root.children:
         if node.tag != "joint":
@@ -202,6 +272,7 @@ def load_urdf(source, floating_base=False, file=None):
             raise node.error(f"unknown joint type {kind!r}; expected one of {sorted(JOINT_TYPES)}", "type")
         if kind == "planar":
             raise node.error("planar joints are not supported", "type")
+        _check(node)
         p = _child(node, "parent", required=True).get("link")
         c = _child(node, "child", required=True).get("link")
         for which, link in (("parent", p), ("child", c)):
@@ -220,16 +291,20 @@ def load_urdf(source, floating_base=False, file=None):
     spec = ModelSpec(name=root.get("name", ""))
     body_of = {}
     meshes, mimic = [], []
+    body_nodes, joint_nodes = [root], []        # where each body and joint is written
     is_world = roots[0] == "world" and not floating_base
 
     def add_link(link, parent_body, joint_node):
         node = links[link]
         mass, ipos, iquat, inertia = _inertial(node)
         pos, quat = _origin(joint_node) if joint_node is not None else (np.zeros(3), np.array([1.0, 0, 0, 0]))
-        bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
+        with located(node):
+            bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
         body_of[link] = bid
+        body_nodes.append(node)
         if joint_node is None and floating_base:
             spec.add_joint(bid, "free", f"{link}_freejoint")
+            joint_nodes.append(node)
         elif joint_node is not None:
             add_joint(joint_node, bid, parent_body)
         add_geoms(node, bid)
@@ -244,6 +319,7 @@ def load_urdf(source, floating_base=False, file=None):
             if parent_body != 0:
                 raise j.error("a floating joint is only supported on a link hanging from the world", "type")
             spec.add_joint(bid, "free", j.get("name"))
+            joint_nodes.append(j)
             return
         ax = _child(j, "axis")
         axis = ax.floats("xyz", 3, default=[1.0, 0, 0]) if ax is not None else np.array([1.0, 0, 0])
@@ -254,18 +330,23 @@ def load_urdf(source, floating_base=False, file=None):
             if lim is None:
                 raise j.error(f"a {j.get('type')} joint needs <limit>")
             rng = np.array([lim.float("lower", 0.0), lim.float("upper", 0.0)])
-            limited = bool(rng[0] < rng[1])
+            if rng[0] > rng[1]:
+                raise lim.error("lower is larger than upper", "lower")
+            limited = bool(rng[0] < rng[1])          # (lower == upper: no limit)
         dyn = _child(j, "dynamics")
         damping = dyn.float("damping", 0.0) if dyn is not None else 0.0
         friction = dyn.float("friction", 0.0) if dyn is not None else 0.0
         if damping < 0 or friction < 0:
-            raise dyn.error("damping and friction must not be negative", "damping")
+            raise dyn.error("damping and friction must not be negative",
+                            "damping" if damping < 0 else "friction")
         mim = _child(j, "mimic")
         if mim is not None:
             mimic.append((mim, j.get("name"), mim.get("joint"), mim.float("offset", 0.0),
                           mim.float("multiplier", 1.0)))
-        spec.add_joint(bid, kind, j.get("name"), axis=axis, range=rng, limited=limited,
-                       damping=damping, frictionloss=friction)
+        with located(j):
+            spec.add_joint(bid, kind, j.get("name"), axis=axis, range=rng, limited=limited,
+                           damping=damping, frictionloss=friction)
+        joint_nodes.append(j)
 
     def link_color(node):
         """The rgba of the link's first visual material (named or inline), else grey."""
@@ -281,9 +362,13 @@ def load_urdf(source, floating_base=False, file=None):
     def add_geoms(node, bid):
         rgba = link_color(node)
         for col in (c for c in node.children if c.tag == "collision"):
+            _check(col)
             geo = _child(col, "geometry", required=True)
             pos, quat = _origin(col)
+            if len(geo.children) != 1:
+                raise geo.error("<geometry> needs exactly one shape")
             for g in geo.children:
+                _check(g)
                 if g.tag == "box":
                     size = g.floats("size", 3)
                     if size is None or np.any(size <= 0):
@@ -314,7 +399,7 @@ def load_urdf(source, floating_base=False, file=None):
     except RecursionError:
         raise root.error("the link tree is too deep") from None
     except (TypeError, ValueError) as e:       # a missing number deep in an element
-        raise ModelError(f"invalid URDF: {e}", file, None, "robot") from None
+        raise root.error(f"invalid URDF: {e}") from None
     finally:
         sys.setrecursionlimit(limit)
     _check_moving_links(spec, links, joints, parent_of)
@@ -324,7 +409,13 @@ def load_urdf(source, floating_base=False, file=None):
         else:       # ROS's own parser accepts this too; say so rather than fail the whole robot
             warnings.warn(f"{node.file or 'URDF'}:{node.line}: <mimic joint={mimicked!r}>: no such moving "
                           f"joint; joint {joint!r} is left free", stacklevel=3)
+    if _ignored:
+        warnings.warn(f"{file or 'URDF'}: {len(_ignored)} unknown URDF attribute(s) or element(s) ignored, "
+                      f"at lines {'; '.join(_ignored[:3])}{' ...' if len(_ignored) > 3 else ''}", stacklevel=3)
+        _ignored.clear()
     if meshes:
         warnings.warn(f"{file or 'URDF'}: {len(meshes)} collision mesh(es) not loaded (only box, cylinder "
                       f"and sphere collision geometry is), e.g. {meshes[0]['filename']!r}", stacklevel=3)
-    return spec.compile()
+    with located(root):
+        model = spec.compile()
+    return remember_sources(model, {"body": body_nodes, "joint": joint_nodes})

@@ -6,6 +6,16 @@ its file and line, so every error can say where it is. Attribute readers
 (:meth:`Node.floats`, :meth:`Node.keyword`, ...) turn text into numbers or raise
 :class:`~rbdl_edu.io.errors.ModelError` naming the file, line, element and attribute.
 
+Bounds that keep a hostile file from exhausting the machine or the arithmetic:
+
+* a file is at most :data:`MAX_BYTES` long and holds at most :data:`MAX_ELEMENTS` elements;
+* a number is finite and at most :data:`MAX_ABS` in magnitude (so that the products of the
+  handful of numbers the dynamics multiplies, :math:`\rho s^5` or :math:`m r^2 v^2`, stay
+  finite in double precision); an integer fits MuJoCo's 32-bit ``int``;
+* the files a model names (includes, meshes, height fields) are read through
+  :func:`resolve_file`: inside the model's folder or a folder the caller allows, regular
+  files only (see :class:`FileAccess`).
+
 >>> root = parse_xml('<mujoco>\\n  <body pos="0 0 1"/>\\n</mujoco>')
 >>> body = root.children[0]
 >>> body.line, body.floats("pos", 3)
@@ -13,8 +23,10 @@ its file and line, so every error can say where it is. Attribute readers
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import stat
 
 import numpy as np
 from defusedxml import DefusedXmlException
@@ -23,6 +35,14 @@ from defusedxml.ElementTree import DefusedXMLParser, ParseError
 from .errors import ModelError
 
 MAX_BYTES = 50_000_000       # refuse absurd files rather than exhaust memory
+MAX_ELEMENTS = 200_000       # elements in one file, and in a model after includes and replicates
+MAX_ABS = 1e20               # the largest magnitude of a number in a model file
+INT_RANGE = (-2 ** 31, 2 ** 31 - 1)     # MuJoCo's int
+
+
+def _short(text, n=40):
+    """An attribute value for an error message, cut to ``n`` characters."""
+    return repr(text if len(text) <= n else text[:n] + "...")
 
 
 class Node:
@@ -58,9 +78,11 @@ class Node:
         try:
             values = np.array([float(t) for t in text.split()], dtype=float)
         except ValueError:
-            raise self.error(f"{name}={text!r} is not a list of numbers", name) from None
+            raise self.error(f"{name}={_short(text)} is not a list of numbers", name) from None
         if not np.all(np.isfinite(values)):
-            raise self.error(f"{name}={text!r} holds a NaN or an infinity", name)
+            raise self.error(f"{name}={_short(text)} holds a NaN or an infinity", name)
+        if np.any(np.abs(values) > MAX_ABS):
+            raise self.error(f"{name}={_short(text)} holds a number larger than {MAX_ABS:g} in magnitude", name)
         if n is not None and len(values) != n:
             raise self.error(f"{name} needs {n} numbers, got {len(values)}", name)
         if len(values) < at_least:
@@ -78,9 +100,12 @@ class Node:
         if text is None:
             return default
         try:
-            return int(text.strip())
+            value = int(text.strip())
         except ValueError:
-            raise self.error(f"{name}={text!r} is not an integer", name) from None
+            raise self.error(f"{name}={_short(text)} is not an integer", name) from None
+        if not INT_RANGE[0] <= value <= INT_RANGE[1]:
+            raise self.error(f"{name}={_short(text)} does not fit a 32-bit integer", name)
+        return value
 
     def keyword(self, name, choices, default=None):
         """The attribute as one of ``choices`` (``default`` if absent)."""
@@ -88,7 +113,7 @@ class Node:
         if text is None:
             return default
         if text.strip() not in choices:
-            raise self.error(f"{name}={text!r} must be one of {sorted(choices)}", name)
+            raise self.error(f"{name}={_short(text)} must be one of {sorted(choices)}", name)
         return text.strip()
 
     def bool(self, name, default=None):
@@ -106,9 +131,14 @@ class _Builder:
 
     def __init__(self, file):
         self.file, self.stack, self.root, self.parser = file, [], None, None
+        self.count = 0
 
     def start(self, tag, attrib):
-        node = Node(tag, attrib, self.file, self.parser.parser.CurrentLineNumber)
+        line = self.parser.parser.CurrentLineNumber
+        self.count += 1
+        if self.count > MAX_ELEMENTS:
+            raise ModelError(f"more than {MAX_ELEMENTS} elements", self.file, line, tag)
+        node = Node(tag, attrib, self.file, line)
         if self.stack:
             node.parent = self.stack[-1]
             self.stack[-1].children.append(node)
@@ -142,27 +172,114 @@ def parse_xml(text, file=None):
         line = e.position[0] if getattr(e, "position", None) else None
         raise ModelError(f"malformed XML: {e}", file, line) from None
     except DefusedXmlException as e:
-        raise ModelError(f"unsafe XML refused: {e}", file) from None
+        raise ModelError(f"unsafe XML refused: {e}", file, _line(parser)) from None
     except (ValueError, RecursionError) as e:
-        raise ModelError(f"malformed XML: {e}", file) from None
+        raise ModelError(f"malformed XML: {e}", file, _line(parser)) from None
     if root is None:
         raise ModelError("empty XML document", file)
     return root
 
 
-def read_file(path, node=None, attribute="file"):
-    """The text of ``path``; a missing or unreadable file is a :class:`ModelError`
-    located at ``node`` (the element that names the file) if given."""
+def _line(parser):
+    """The line expat is at (None if it cannot say)."""
     try:
-        if os.path.getsize(path) > MAX_BYTES:
+        return parser.parser.CurrentLineNumber
+    except AttributeError:
+        return None
+
+
+def read_file(path, node=None, attribute="file"):
+    """The text of ``path`` (at most :data:`MAX_BYTES`); a missing, unreadable or special file
+    (a device, a FIFO, a folder) is a :class:`ModelError` located at ``node`` (the element
+    that names the file) if given."""
+    return read_bytes(path, node, attribute).decode("utf-8", errors="replace")
+
+
+def read_bytes(path, node=None, attribute="file"):
+    """The bytes of ``path``, as :func:`read_file` reads them."""
+    try:
+        with open(_regular(path), "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
             raise OSError(f"larger than {MAX_BYTES} bytes")
-        with open(path, "rb") as f:
-            return f.read().decode("utf-8", errors="replace")
+        return data
     except OSError as e:
-        reason = f"cannot read {path!r}: {e.strerror or e}"
+        reason = f"cannot read {os.fspath(path)!r}: {e.strerror or e}"
         if node is not None:
             raise node.error(reason, attribute) from None
-        raise ModelError(reason, path) from None
+        raise ModelError(reason, os.fspath(path)) from None
+
+
+def _regular(path):
+    """``path`` if it is a regular file (``OSError`` otherwise, before anything is opened: a
+    FIFO would block, a device never end)."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(21, "is a folder", os.fspath(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(f"not a regular file (a device, FIFO or socket)")
+    return path
+
+
+class FileAccess:
+    """Where a model may read the files it names (``<include>``, meshes, height fields).
+
+    A model file's own folder ``base_dir``, and the folders in ``allowed_dirs`` the caller
+    names; nothing else: a name that leaves them (an absolute path, a ``../`` chain, a
+    symbolic link pointing out) is refused, since a model from an untrusted source must not
+    read the rest of the disk. XML given as text has no folder: it reads files only from an
+    explicit ``base_dir`` (never the working directory).
+
+    >>> access = FileAccess("models")
+    >>> os.path.basename(access.resolve("pendulum.xml"))
+    'pendulum.xml'
+    >>> access.resolve("../README.md")
+    Traceback (most recent call last):
+        ...
+    rbdl_edu.io.errors.ModelError: <string>:?: '../README.md' is outside the model's folder (a model reads files only from its own folder; pass allowed_dirs=[...] to allow another)
+    """
+
+    def __init__(self, base_dir=None, allowed_dirs=()):
+        if isinstance(allowed_dirs, (str, os.PathLike)):
+            allowed_dirs = (allowed_dirs,)
+        self.base_dir = None if base_dir is None else os.path.abspath(os.fspath(base_dir))
+        roots = ([self.base_dir] if self.base_dir else []) + [os.fspath(d) for d in allowed_dirs]
+        self.roots = [os.path.realpath(r) for r in roots]
+
+    def resolve(self, name, node=None, attribute="file", folder=""):
+        """The real path of the file ``name`` (relative to ``base_dir/folder`` unless
+        absolute), checked to lie inside an allowed folder and to be a regular file."""
+        def fail(reason):
+            if node is not None:
+                return node.error(reason, attribute)
+            return ModelError(reason)
+        if not name:
+            raise fail("an empty file name")
+        if self.base_dir is None and not os.path.isabs(os.path.join(folder, name)):
+            raise fail(f"{name!r}: XML given as text reads files only from an explicit base_dir= "
+                       "(the folder they are in)")
+        path = os.path.join(self.base_dir or "", folder, name)
+        real = os.path.realpath(path)
+        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in self.roots):
+            raise fail(f"{name!r} is outside the model's folder (a model reads files only from its "
+                       "own folder; pass allowed_dirs=[...] to allow another)")
+        try:
+            _regular(real)
+        except FileNotFoundError:
+            raise fail(f"file {name!r} not found") from None
+        except OSError as e:
+            raise fail(f"cannot read {name!r}: {e.strerror or e}") from None
+        return real
+
+
+@contextlib.contextmanager
+def located(node, attribute=None):
+    """Inside this block, a ``ValueError`` (what :class:`~rbdl_edu.spec.ModelSpec` raises for
+    an object it refuses) becomes a :class:`ModelError` at ``node``."""
+    try:
+        yield
+    except ValueError as e:
+        raise node.error(str(e), attribute) from None
 
 
 def is_xml_text(path_or_text):
