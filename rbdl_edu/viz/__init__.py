@@ -14,6 +14,7 @@ the package's public functions.
 ``state_explorer(model, readout)``     sliders for q and q̇, a view and a readout follow
 ``sparsity_explorer()``                a random tree, its ``M`` and factor, by slider
 ``collision_explorer(model, q, body)`` move a body; boxes, filters, contacts follow
+``picture_slider(values, draw)``       a slider picks one of figures drawn in advance
 ``draw_tree`` ``draw_passes``          diagrams drawn from a model's arrays: the tree,
 ``draw_composites``                    the passes of RNEA/CRBA/ABA, composite bodies,
 ``draw_planar_frames``                 frames and a turning body's velocity field
@@ -29,7 +30,7 @@ the package's public functions.
 """
 from .animate import animate, keyframes
 from .diagrams import draw_composites, draw_passes, draw_planar_frames, draw_tree, tree_layout
-from .explorers import collision_explorer, sparsity_explorer, state_explorer
+from .explorers import collision_explorer, picture_slider, sparsity_explorer, state_explorer
 from .plots import draw_planar, plot_cost, plot_matrix, plot_trajectory
 from .scene import SceneView, scene, scene_with_controls, view_controls
 from .sliders import joint_sliders
@@ -37,5 +38,5 @@ from .stepper import rnea_stepper, rnea_trace
 
 __all__ = ["scene", "SceneView", "view_controls", "scene_with_controls", "animate", "keyframes",
            "joint_sliders", "rnea_stepper", "rnea_trace", "draw_planar", "plot_trajectory",
-           "plot_matrix", "plot_cost", "state_explorer", "sparsity_explorer", "collision_explorer",
+           "plot_matrix", "plot_cost", "state_explorer", "sparsity_explorer", "collision_explorer", "picture_slider",
            "draw_tree", "draw_passes", "draw_composites", "draw_planar_frames", "tree_layout"]

@@ -8,7 +8,9 @@ r"""Interactive panels for the chapters: change something with a slider and watc
                                          tree; its drawing, the pattern of ``M`` and of its
                                          ``L^T D L`` factor follow (chapter 6)
 ``collision_explorer(model, q, body)``   a slider moves one free body along a path; its
-                                         broadphase boxes, filters and contacts follow (ch. 8)
+                                         broadphase boxes, filters and contacts follow (ch. 9)
+``picture_slider(values, draw)``         a slider over any values and the matplotlib figure
+                                         ``draw(value)`` for each, drawn in advance (ch. 8, 10)
 =======================================  ======================================================
 
 Where the possible states can be drawn in advance (:func:`sparsity_explorer`, the text of
@@ -91,6 +93,31 @@ def _png(fig):
     import matplotlib.pyplot as plt
     plt.close(fig)
     return buf.getvalue()
+
+
+def picture_slider(values, draw, description="value", value=None):
+    """A slider over ``values`` and, for each, the figure that ``draw(value)`` returns (a
+    matplotlib ``Figure``). Every figure is drawn in advance and the slider picks one through
+    ``jslink``, so the slider works on the static book page too; ``draw`` is called once per
+    value, in order. Returns an ipywidgets ``VBox`` with ``.slider``.
+
+    >>> from matplotlib.figure import Figure
+    >>> def draw(a):
+    ...     fig = Figure(); fig.subplots().plot([0, 1], [0, a]); return fig
+    >>> w = picture_slider([1.0, 2.0], draw, "slope", value=2.0)
+    >>> w.slider.index, len(w.children[1].children)
+    (1, 2)
+    """
+    values = list(values)
+    slider = widgets.SelectionSlider(options=[(f"{v:g}", v) for v in values], description=description,
+                                     value=values[0] if value is None else value,
+                                     style={"description_width": "initial"}, layout=widgets.Layout(width="60%"))
+    pictures = [widgets.Image(value=_png(draw(v)), format="png", layout=widgets.Layout(width="100%"))
+                for v in values]
+    stack = widgets.Stack(pictures, selected_index=slider.index)
+    box = widgets.VBox([slider, stack])
+    box.slider, box._link = slider, widgets.jslink((slider, "index"), (stack, "selected_index"))
+    return box
 
 
 def sparsity_picture(model):
