@@ -10,7 +10,7 @@
   put back, the edited cell is restored from its checksum.
 
 The pipeline is ``course/run_course.py``, the one ``make course`` runs; it runs once for this
-module, into a temporary directory (about two minutes: 16 notebooks, each in a fresh kernel,
+module, into a temporary directory (about two minutes: 18 notebooks, each in a fresh kernel,
 one of them stopped by the 30 s timeout). Nothing in it is shortened under RBDL_EDU_FAST: the
 claims above need every submission graded in full.
 """
@@ -63,6 +63,13 @@ WRONG = {
         "test_sphere_capsule_random",            # capsule treated as an infinite cylinder
         "test_sphere_capsule_margin",            # margin ignored
         "test_sweep_and_prune_random",           # overlap checked along the sweep axis only
+    },
+    "07-contacts": {
+        "test_impedance_beyond_width",           # d(r) not clamped to dwidth beyond the width
+        "test_stiffness_damping_direct",         # direct solref (-stiffness, -damping) without dwidth
+        "test_resting_depth_random",             # d held at d(0) instead of solving for r ...
+        "test_resting_depth_simulated",          # ... which the simulated ball exposes
+        "test_contact_from_edges_slope",         # friction mu (f- - f+): the sign
     },
 }
 # The broken submissions (all of assignment 01) and the test cells they lose.
