@@ -8,7 +8,8 @@ modern_robotics: one call, batches, scaling, compile times.
    ``auto_tree(30, bf=1.5)``: time per state of the jitted and ``vmap``-ed ``rnea`` and ``aba``,
    and of NumPy's batched calls, against one Pinocchio call per state (goal: within 1.5×).
 3. **Scaling with bodies** (chains of 8 ... 256): one jitted call of ``rnea``, ``crba``, ``aba``;
-   fitted exponents (RNEA and ABA ≈ 1, CRBA ≤ 2).
+   fitted exponents (RNEA and ABA ≈ 1, CRBA ≤ 2). CRBA's compile time grows fast (its double
+   loop unrolls: 72 s at N = 128, 20 min at N = 256), so it stops at N = 128 unless ``--full``.
 4. **Compile time** of each model and function (the loops over bodies unroll when traced).
 
 Every model is checked against the NumPy path (1e-10) before it is timed. JAX calls are timed
@@ -128,30 +129,44 @@ def batched(nbatch, min_time):
     print("\n   goal: jit+vmap per state within 1.5× of one Pinocchio call\n")
 
 
-def scaling(ns, min_time):
+#: XLA unrolls CRBA's double loop over bodies: compiling it for a 256-chain took 20 minutes
+#: (2026-11-23, 2 CPUs), so without --full CRBA stops at N = 128
+CRBA_MAX_N = 128
+
+
+def scaling(ns, min_time, full=False):
     print("3. Scaling on chains auto_tree(N): one jitted call\n")
-    rows, times = [], {f.__name__: [] for f in (rbd.rnea, rbd.crba, rbd.aba)}
+    rows = []
+    times = {f.__name__: ([], []) for f in (rbd.rnea, rbd.crba, rbd.aba)}      # (N, seconds)
     rng = np.random.default_rng(2)
     for n in ns:
         m = auto_tree(n)
         q, qd = rbd.random_qpos(m, rng), rng.normal(size=n)
         row = [n]
         for fn, args in ((rbd.rnea, (q, qd, qd)), (rbd.crba, (q,)), (rbd.aba, (q, qd, qd))):
+            if fn is rbd.crba and n > CRBA_MAX_N and not full:
+                row += ["—", "(--full)"]
+                continue
             f, ct = compile_time(m, fn, *args)
             t = wall(lambda: f(*args), min_time)
-            times[fn.__name__].append(t)
+            times[fn.__name__][0].append(n)
+            times[fn.__name__][1].append(t)
             row += [bd.fmt(t), f"{ct:.1f} s"]
         rows.append(row)
         bd.progress(f"N = {n}")
     bd.table(["N", "rnea", "compile", "crba", "compile", "aba", "compile"], rows)
-    fit = {k: bd.slope(ns, v, n_min=16) for k, v in times.items()}
+    fit = {k: bd.slope(n_k, t_k, n_min=16) for k, (n_k, t_k) in times.items()}
     print("\n   fitted exponent over N >= 16: " + ", ".join(f"{k} {v:.2f}" for k, v in fit.items() if v)
-          + "  (RNEA, ABA ≈ 1; CRBA ≤ 2)\n")
+          + "  (RNEA, ABA ≈ 1; CRBA ≤ 2)")
+    if not full and max(ns) > CRBA_MAX_N:
+        print(f"   crba above N = {CRBA_MAX_N} is compiled only with --full (20 min at N = 256)")
+    print()
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (about two minutes)")
+    ap.add_argument("--full", action="store_true", help=f"also compile crba above N = {CRBA_MAX_N} (slow)")
     args = ap.parse_args(argv)
     ns = (8, 16, 32, 64) if args.quick else (8, 16, 32, 64, 128, 256)
     t0 = time.perf_counter()
@@ -160,7 +175,7 @@ def main(argv=None):
           f"load average {os.getloadavg()[0]:.2f}; rbdl_edu at {bd._git_state()}\n")
     one_call(0.05 if args.quick else 0.1)
     batched(1024 if args.quick else 4096, 0.05 if args.quick else 0.2)
-    scaling(ns, 0.05 if args.quick else 0.1)
+    scaling(ns, 0.05 if args.quick else 0.1, args.full)
     print(f"total {time.perf_counter() - t0:.0f} s, load average now {os.getloadavg()[0]:.2f}")
 
 
