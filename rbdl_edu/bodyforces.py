@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from .comframe import object_acceleration, object_velocity, posed, to_cframe, to_cframe_force
-from .enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_TENDON, EQ_WELD,
+from .enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
                     OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
 from .rnea import rnea_passes
 from .rotation import cross, quat_conj, quat_mul
@@ -87,7 +87,7 @@ def constraint_wrenches(model, data):
     :math:`\tfrac12 s\, E^T f_r` with ``torquescale`` :math:`s` and :math:`E\omega` the vector part
     of :math:`q_2^{-1}(0, \omega)\, q_1 r` (the map its Jacobian applies to an angular velocity;
     MuJoCo 4.0)."""
-    from .constraint import contact_force, equality_anchors, weld_frames
+    from .constraint import anchored_equalities, contact_force, equality_anchors, weld_frames
     m = model
     out = np.zeros((m.nbody, 6))
 
@@ -102,21 +102,15 @@ def constraint_wrenches(model, data):
         force, torque = con.frame.T @ f[:3], con.frame.T @ f[3:]
         push(m.geom_bodyid[con.geom1], con.pos, torque, force, -1)
         push(m.geom_bodyid[con.geom2], con.pos, torque, force, +1)
-    i = 0
-    while i < data.ne:
-        e = data.efc_id[i]
-        if m.eq_type[e] not in (EQ_CONNECT, EQ_WELD):
-            i += 1
-            continue
+    for i, e, weld in anchored_equalities(m, data):
         p1, p2, b1, b2 = equality_anchors(m, data, e)
         force, torque = data.efc_force[i:i + 3], np.zeros(3)
-        if m.eq_type[e] == EQ_WELD:
+        if weld:
             q1r, q2 = weld_frames(m, data, e)
             E = np.array([quat_mul(quat_mul(quat_conj(q2), np.r_[0.0, axis]), q1r)[1:] for axis in np.eye(3)]).T
             torque = 0.5 * m.eq_data[e, 10] * E.T @ data.efc_force[i + 3:i + 6]
         push(b1, p1, torque, force, +1)
         push(b2, p2, torque, force, -1)
-        i += 6 if m.eq_type[e] == EQ_WELD else 3
     return out
 
 

@@ -193,7 +193,7 @@ def jdotv(model, data, passes=None):
     rows the time derivative of its Jacobian's quaternion product. ``passes``: RNEA's passes
     at :math:`\ddot q = 0` (the velocity stage has them), else computed here."""
     m, out = model, np.zeros(data.ne)
-    if not any(m.eq_type[data.efc_id[i]] in (EQ_CONNECT, EQ_WELD) for i in range(data.ne)):
+    if next(anchored_equalities(m, data), None) is None:
         return out
     if passes is None:
         passes = rnea_passes(posed(m, data), data.qpos, data.qvel, np.zeros(m.nv))
@@ -204,15 +204,10 @@ def jdotv(model, data, passes=None):
         w, c = data.cvel[b, :3], data.subtree_com[m.body_rootid[b]]
         v = data.cvel[b, 3:] + cross(w, p - c)
         return acc0[b, 3:] + cross(acc0[b, :3], p - c) + cross(w, v)
-    i = 0
-    while i < data.ne:
-        e = data.efc_id[i]
-        if m.eq_type[e] not in (EQ_CONNECT, EQ_WELD):
-            i += 1
-            continue
+    for i, e, weld in anchored_equalities(m, data):
         p1, p2, b1, b2 = equality_anchors(model, data, e)
         out[i:i + 3] = point_acc(b1, p1) - point_acc(b2, p2)
-        if m.eq_type[e] == EQ_WELD:
+        if weld:
             # d/dt of 1/2 q_2^-1 (0, w_1 - w_2) q_1 r at zero qacc, with q̇ = 1/2 (0, w) q (world w):
             # 1/2 q_2^-1 [-1/2 (0, w_2)(0, dw) + (0, dalpha) + 1/2 (0, dw)(0, w_1)] q_1 r
             q1r, q2 = weld_frames(model, data, e)
@@ -220,10 +215,20 @@ def jdotv(model, data, passes=None):
             dw, dalpha = w1 - w2, np.r_[0.0, acc0[b1, :3] - acc0[b2, :3]]
             inner = -0.5 * quat_mul(w2, dw) + dalpha + 0.5 * quat_mul(dw, w1)
             out[i + 3:i + 6] = 0.5 * quat_mul(quat_mul(quat_conj(q2), inner), q1r)[1:] * m.eq_data[e, 10]
-            i += 6
-        else:
-            i += 3
     return out
+
+
+def anchored_equalities(model, data):
+    """The connect and weld constraints among the equality rows, as ``(i, e, weld)``: ``i`` the
+    first of their rows in ``efc_*`` (three for the anchor points, then a weld's three
+    rotation rows), ``e`` the equality, ``weld`` whether it is a weld."""
+    i = 0
+    while i < data.ne:
+        e = data.efc_id[i]
+        kind = model.eq_type[e]
+        if kind in (EQ_CONNECT, EQ_WELD):
+            yield i, e, kind == EQ_WELD
+        i += {EQ_CONNECT: 3, EQ_WELD: 6}.get(kind, 1)
 
 
 # -- friction loss and limits -----------------------------------------------------------------
