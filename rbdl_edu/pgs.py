@@ -26,7 +26,7 @@ import numpy as np
 
 from .enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG, CNSTRSTATE_LINEARPOS,
                     CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
-from .solver import SolverStat, dual_matrix, nactive, scale
+from .solver import SolverStat, dual_matrix, elliptic_cones, nactive, scale
 
 MINVAL = 1e-15
 
@@ -180,21 +180,17 @@ def project(data, f):
     f = f.copy()
     ne, nf = data.ne, data.nf
     f[ne:ne + nf] = np.clip(f[ne:ne + nf], -data.efc_frictionloss[ne:ne + nf], data.efc_frictionloss[ne:ne + nf])
-    i = ne + nf
-    while i < data.nefc:
-        if data.efc_type[i] != CNSTR_CONTACT_ELLIPTIC:
-            f[i] = max(f[i], 0.0)
-            i += 1
-            continue
-        con = data.contact[data.efc_id[i]]
-        n, mu = con.dim, con.friction[:con.dim - 1]
+    rest = np.arange(ne + nf, data.nefc)              # limits, frictionless contacts, pyramid edges
+    rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
+    f[rest] = np.maximum(f[rest], 0.0)
+    for i, con, n in elliptic_cones(data):             # onto the cone |f_t / mu| <= f_n
+        mu = con.friction[:n - 1]
         if f[i] < 0:
             f[i:i + n] = 0.0
         else:
             size = np.sum(f[i + 1:i + n] ** 2 / mu ** 2)
             if size > f[i] ** 2:
                 f[i + 1:i + n] *= np.sqrt(f[i] ** 2 / max(MINVAL, size))
-        i += n
     return f
 
 
@@ -210,16 +206,9 @@ def update_state(data):
     rest = np.arange(ne + nf, data.nefc)
     rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
     state[rest] = np.where(f[rest] > 0, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
-    i = ne + nf
-    while i < data.nefc:
-        if data.efc_type[i] != CNSTR_CONTACT_ELLIPTIC:
-            i += 1
-            continue
-        con = data.contact[data.efc_id[i]]
-        n = con.dim
+    for i, con, n in elliptic_cones(data):
         N, T = f[i] / con.mu, np.linalg.norm(f[i + 1:i + n] / con.friction[:n - 1])
         state[i:i + n] = (CNSTRSTATE_SATISFIED if con.mu * N >= T else
                           CNSTRSTATE_QUADRATIC if N + con.mu * T <= 0 else CNSTRSTATE_CONE)
-        i += n
     data.efc_state = state
 

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .enums import CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC
-from .solver import SolverStat, nactive, scale, update
+from .solver import SolverStat, elliptic_cones, nactive, scale, update
 
 MINVAL = 1e-15
 
@@ -81,17 +81,10 @@ def hessian(data):
     :math:`J_c^T H_c J_c` for each elliptic contact on its cone's side (``contact.H``)."""
     D = np.where(data.efc_state == CNSTRSTATE_QUADRATIC, data.efc_D, 0.0)
     H = data.qM + data.efc_J.T @ (D[:, None] * data.efc_J)
-    i = data.ne + data.nf
-    while i < data.nefc:
-        if data.efc_type[i] == CNSTR_CONTACT_ELLIPTIC:
-            con = data.contact[data.efc_id[i]]
-            n = con.dim
-            if data.efc_state[i] == CNSTRSTATE_CONE:
-                Jc = data.efc_J[i:i + n]
-                H = H + Jc.T @ con.H[:n * n].reshape(n, n) @ Jc
-            i += n
-        else:
-            i += 1
+    for i, con, n in elliptic_cones(data):
+        if data.efc_state[i] == CNSTRSTATE_CONE:
+            Jc = data.efc_J[i:i + n]
+            H = H + Jc.T @ con.H[:n * n].reshape(n, n) @ Jc
     return H
 
 
@@ -129,20 +122,13 @@ class LineCost:
         self.gauss = (p @ Ma - data.qfrc_smooth @ p, 0.5 * p @ self.Mv)
         self.x0, self.D = Jaref, data.efc_D
         self.cones = []
-        i = data.ne + data.nf
-        while i < data.nefc:
-            if data.efc_type[i] != CNSTR_CONTACT_ELLIPTIC:
-                i += 1
-                continue
-            con = data.contact[data.efc_id[i]]
-            n = con.dim
+        for i, con, n in elliptic_cones(data):
             x, v, D = Jaref[i:i + n], self.Jv[i:i + n], data.efc_D[i:i + n]
             scale_ = np.concatenate(([con.mu], con.friction[:n - 1]))
             U, V = x * scale_, v * scale_
             quad = (0.5 * D @ x ** 2, D @ (x * v), 0.5 * D @ v ** 2)
             self.cones.append((i, n, con.mu, quad, U[0], V[0], U[1:] @ U[1:], U[1:] @ V[1:], V[1:] @ V[1:],
                                D[0] / (con.mu ** 2 * (1 + con.mu ** 2))))
-            i += n
 
     def __call__(self, alpha):
         data, x0, v, D = self.data, self.x0, self.Jv, self.D

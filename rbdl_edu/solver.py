@@ -248,6 +248,19 @@ def _cone(con, D, jar, force, state, hessian):
     return 0.5 * Dm * NmT ** 2
 
 
+def elliptic_cones(data):
+    """Each elliptic contact's block of rows, as ``(i, con, n)``: ``i`` its first row (the
+    normal force), then its ``n - 1`` friction rows; ``con`` the contact, ``n = con.dim``."""
+    i = data.ne + data.nf
+    while i < data.nefc:
+        if data.efc_type[i] == CNSTR_CONTACT_ELLIPTIC:
+            con = data.contact[data.efc_id[i]]
+            yield i, con, con.dim
+            i += con.dim
+        else:
+            i += 1
+
+
 def dual_matrix(model, data):
     r""":math:`A + R = J M^{-1} J^T + \mathrm{diag}(R)`, ``(nefc, nefc)`` (MuJoCo's ``efc_AR``),
     the dual problem's matrix."""
