@@ -1,7 +1,7 @@
 """How loading a model scales with its size, and CRBA on long chains (issue 14).
 
 Loading is two steps (:func:`rbdl_edu.load_model`): compiling the file
-(:func:`rbdl_edu.io.load_model`, which should be linear in the number of elements) and
+(:func:`rbdl_edu.io.mjcf.read_mjcf`, which should be linear in the number of elements) and
 :func:`rbdl_edu.setconst.set_const`, which needs the mass matrix at ``qpos0``: linear when
 the dof trees are small (free bodies, a star of links), and as costly as CRBA on one long
 chain, whose :math:`M` is dense: :math:`O(N \\cdot \\text{depth}) = O(N^2)`.
@@ -30,7 +30,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-import rbdl_edu as rbd  # noqa: E402
+import rbdl_edu as rbd
+from rbdl_edu.io.mjcf import read_mjcf
+from rbdl_edu.io.urdf import read_urdf  # noqa: E402
 from rbdl_edu.setconst import set_const  # noqa: E402
 
 INERTIAL = '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
@@ -75,12 +77,17 @@ def slope(ns, ts):
     return np.polyfit(np.log(ns[keep]), np.log(ts[keep]), 1)[0] if keep.sum() > 1 else float("nan")
 
 
+def read(text):
+    """Read and compile, without set_const (timed apart): MJCF or URDF by the root element."""
+    return (read_urdf if text.lstrip().startswith("<robot") else read_mjcf)(text)
+
+
 def table(title, build, sizes, set_const_up_to=None):
     print(f"\n{title}\n{'N':>7} {'compile s':>10} {'set_const s':>12} {'total s':>9}")
     rows = []
     for n in sizes:
         text = build(n)
-        t_compile, model = cpu(rbd.io.load_model, text)
+        t_compile, model = cpu(read, text)
         t_const = cpu(set_const, model)[0] if set_const_up_to is None or n <= set_const_up_to else None
         rows.append((n, t_compile, t_const))
         total = "" if t_const is None else f"{t_compile + t_const:9.2f}"
@@ -96,7 +103,7 @@ def crba_table(sizes):
     print(f"\nCRBA on a chain (depth N) and a star (depth 1) of N bodies\n{'N':>7} {'chain s':>9} {'star s':>9}")
     rows = []
     for n in sizes:
-        chain, star = rbd.io.load_model(mjcf_chain(n)), rbd.io.load_model(urdf_star(n))
+        chain, star = read_mjcf(mjcf_chain(n)), read_urdf(urdf_star(n))
         t_chain = min(cpu(rbd.crba, chain, chain.qpos0)[0] for _ in range(2))
         t_star = min(cpu(rbd.crba, star, star.qpos0)[0] for _ in range(2))
         rows.append((n, t_chain, t_star))

@@ -53,9 +53,9 @@ def lab_loop(engine, seconds):
 
 def stages(seconds):
     """Wall time per step of each stage of ``rbd.step`` (smooth pipeline), in ms."""
-    fwd = importlib.import_module("rbdl_edu.forward")
-    integ = importlib.import_module("rbdl_edu.integrators")
-    act = importlib.import_module("rbdl_edu.actuation")
+    fwd = importlib.import_module("rbdl_edu.simulation.forward")
+    integ = importlib.import_module("rbdl_edu.simulation.integrators")
+    act = importlib.import_module("rbdl_edu.smooth.actuation")
     model = rbd.load_model(FLAT)
     data = rbd.Data(model)
     rbd.reset(model, data, "stand")

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .joints import jcalc
-from .scalar import inv, is_jax, is_symbolic, namespace
-from .spatial import cross_force, cross_motion
-from .tree import (DynamicsError, Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
-                   gravity_acceleration, state)
+from rbdl_edu.arrays import inv, is_jax, is_symbolic, namespace
+from rbdl_edu.joints import jcalc
+from rbdl_edu.spatial import cross_force, cross_motion
+from rbdl_edu.tree import (DynamicsError, Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
+                           gravity_acceleration, state)
 
 
 def aba(model, q, qd, tau, xfrc_applied=None):

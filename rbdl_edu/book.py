@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from .models import path as model_path
+from rbdl_edu.models import path as model_path
 
 FAST = os.environ.get("RBDL_EDU_FAST", "0") == "1" or os.environ.get("CI", "").lower() == "true"
 ROOT = Path(__file__).resolve().parents[1]

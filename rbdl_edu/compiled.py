@@ -3,7 +3,7 @@
 Nothing here is a second copy of an algorithm: :func:`jit` hands ``rnea``, ``crba``,
 ``aba``, the kinematics or the factorization *as they are* to ``jax.jit``. They run on
 JAX arrays because every line is written over arrays (``@``, ``.mT``, ``xp.matvec``, with
-``xp`` the array library of the inputs, :func:`rbdl_edu.scalar.namespace`) and builds its
+``xp`` the array library of the inputs, :func:`rbdl_edu.arrays.namespace`) and builds its
 results from per-body pieces instead of writing into arrays.
 
 What to know:

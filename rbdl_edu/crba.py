@@ -11,9 +11,9 @@ nonzero only on ancestor chains (see :mod:`rbdl_edu.factor`).
 """
 from __future__ import annotations
 
-from .joints import jcalc
-from .scalar import namespace
-from .tree import Xtree, body_inertia, by_dof_blocks, state
+from rbdl_edu.arrays import namespace
+from rbdl_edu.joints import jcalc
+from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
 
 
 def crba(model, q):

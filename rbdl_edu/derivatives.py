@@ -11,7 +11,7 @@ tangent vectors through ``rnea``/``aba`` themselves.
 Derivatives with respect to ``q`` are taken in the tangent space, as Pinocchio does: a
 quaternion (ball or free joint) moves by a rotation vector, so column ``k`` is
 :math:`\frac{d}{d\epsilon}\,\tau(q \oplus \epsilon e_k)` with :math:`q \oplus \delta` =
-:func:`~rbdl_edu.integrate.integrate_pos` ``(q, δ, 1)``; the matrices are ``(nv, nv)``.
+:func:`~rbdl_edu.configuration.integrate_pos` ``(q, δ, 1)``; the matrices are ``(nv, nv)``.
 
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.derivatives import rnea_derivatives
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import compiled
-from .aba import aba
-from .integrate import integrate_pos
-from .rnea import rnea
+from rbdl_edu import compiled
+from rbdl_edu.aba import aba
+from rbdl_edu.configuration import integrate_pos
+from rbdl_edu.rnea import rnea
 
 jax, jnp = compiled.jax, compiled.jnp
 

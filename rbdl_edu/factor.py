@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .memo import per_model
-from .scalar import namespace
+from rbdl_edu.arrays import namespace
+from rbdl_edu.cache import per_model
 
 
 @per_model
@@ -67,7 +67,7 @@ def layout(model):
     >>> layout(double_pendulum())
     (array([0, 1]), 3)
     """
-    return model.dof_Madr, sum(len(ancestors(model, i)) for i in range(model.nv))
+    return model.dof_Madr, model.nM
 
 
 @per_model

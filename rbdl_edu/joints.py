@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .enums import BALL, FREE, HINGE, SLIDE
-from .memo import per_model
-from .rotation import cross, quat_normalize, quat_to_mat, skew
-from .scalar import concat, cos, namespace, sin
-from .spatial import blocks, cross_motion, plucker_from_pose
-from .tree import dofs
+from rbdl_edu.arrays import concat, cos, namespace, sin
+from rbdl_edu.cache import per_model
+from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
+from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
+from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
+from rbdl_edu.tree import dofs
 
 
 def joint_transform(model, j, q):

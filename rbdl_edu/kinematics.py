@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .enums import BALL, FREE, HINGE
-from .joints import jcalc, joint_transform
-from .rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
-from .scalar import namespace
-from .spatial import plucker_inv, pose_from_plucker
-from .tree import Xtree, body_inertia, dofs, gravity_acceleration, state
+from rbdl_edu.arrays import namespace
+from rbdl_edu.joints import jcalc, joint_transform
+from rbdl_edu.model.enums import BALL, FREE, HINGE
+from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
+from rbdl_edu.spatial import plucker_inv, pose_from_plucker
+from rbdl_edu.tree import Xtree, body_inertia, dofs, gravity_acceleration, state
 
 
 def world_transforms(model, q):

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from .spec import ModelSpec
+from rbdl_edu.model.spec import ModelSpec
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 

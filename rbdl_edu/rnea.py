@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .joints import jcalc
-from .scalar import namespace
-from .spatial import cross_force, cross_motion
-from .tree import (Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
-                   gravity_acceleration, state)
+from rbdl_edu.arrays import namespace
+from rbdl_edu.joints import jcalc
+from rbdl_edu.spatial import cross_force, cross_motion
+from rbdl_edu.tree import (Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
+                           gravity_acceleration, state)
 
 
 class Passes(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .scalar import asarray, concat, cos, is_symbolic, namespace, sin
+from rbdl_edu.arrays import asarray, concat, cos, is_symbolic, namespace, sin
 
 
 def skew(v):

@@ -8,7 +8,7 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
   of the translation and of the rotation block of :math:`J M^{-1} J^T`, ``J`` the Jacobian of
   its center of mass (6 rows); zero for a body welded to the world, ``(1/m, 0)`` for a body
   that only slides (below); ``tendon_invweight0``: :math:`J_t M^{-1} J_t^T` of each tendon.
-  The constraint rows take their softness scale from these (:mod:`rbdl_edu.impedance`);
+  The constraint rows take their softness scale from these (:mod:`rbdl_edu.constraint.impedance`);
 * ``dof_invweight0``: how easily each joint moves at ``qpos0``, the mean diagonal of its
   block of :math:`M^{-1}(q_0)` (free joints: translation and rotation apart); a body that
   only slides along its own axes, with nothing above or below it that moves, gets
@@ -33,8 +33,8 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
   feels at ``qpos0``, :math:`m = (J M^{-1} J^T)^{-1}` (``J`` its moment arm; MuJoCo 4.0's
   rule): critical damping at ζ = 1, and ``biasprm[2] = -kv``.
 
->>> import rbdl_edu as rbd
->>> m = rbd.io.load_mjcf('''<mujoco><worldbody><body><joint name="j" axis="0 1 0"/>
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><worldbody><body><joint name="j" axis="0 1 0"/>
 ...   <inertial pos="0 0 -1" mass="1" diaginertia="1 1 1"/></body></worldbody>
 ...   <actuator><position joint="j" kp="8" dampratio="1"/></actuator></mujoco>''')
 >>> m.actuator_biasprm[0, 2], set_const(m).actuator_biasprm[0, 2]     # M = 2: kv = 2 sqrt(8 * 2)
@@ -45,17 +45,16 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from .comframe import com_pos, jac
-from .crba import crba_blocks
-from .data import Data
-from .enums import EQ_CONNECT, EQ_WELD, JOINT_NV, OBJ_BODY, OBJ_SITE, SLIDE, WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE
-from .io.errors import error_at
-from .kinematics import kinematics
-from .rotation import quat_conj, quat_mul, quat_normalize
-from .tendon import tendon
-from .transmission import transmission
-
-MINVAL = 1e-15            # MuJoCo's mjMINVAL
+from rbdl_edu.crba import crba_blocks
+from rbdl_edu.io.errors import error_at
+from rbdl_edu.kinematics import kinematics
+from rbdl_edu.model.data import Data
+from rbdl_edu.model.enums import (EQ_CONNECT, EQ_WELD, JOINT_NV, MINVAL, OBJ_BODY, OBJ_SITE, SLIDE,
+                                  WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE)
+from rbdl_edu.rotation import quat_conj, quat_mul, quat_normalize
+from rbdl_edu.smooth.comframe import com_pos, jac
+from rbdl_edu.smooth.tendon import tendon
+from rbdl_edu.smooth.transmission import transmission
 
 
 def set_const(model):

@@ -24,9 +24,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from .crba import crba
-from .kinematics import kinetic_energy, potential_energy
-from .enums import BALL, FREE
+from rbdl_edu.crba import crba
+from rbdl_edu.kinematics import kinetic_energy, potential_energy
+from rbdl_edu.model.enums import BALL, FREE
 
 
 def state_symbols(model):

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .enums import FREE
-from .memo import per_model
-from .rotation import cross, quat_to_mat
-from .scalar import asarray, concat, is_jax, is_symbolic, namespace
-from .spatial import plucker_from_pose, spatial_inertia
+from rbdl_edu.arrays import asarray, concat, is_jax, is_symbolic, namespace
+from rbdl_edu.cache import per_model
+from rbdl_edu.model.enums import FREE
+from rbdl_edu.rotation import cross, quat_to_mat
+from rbdl_edu.spatial import plucker_from_pose, spatial_inertia
 
 
 class DynamicsError(ValueError):
@@ -43,7 +43,7 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
     would be dropped), masked entries, a last axis of the wrong length, and leading (batch)
     shapes that do not broadcast together. ``np.matrix`` and masked arrays without masked
     entries are read as plain arrays. NaN and infinities pass through (NaN in, NaN out: the
-    simulation's divergence check, :func:`rbdl_edu.forward.check`, relies on it).
+    simulation's divergence check, :func:`rbdl_edu.simulation.step.check`, relies on it).
 
     >>> from rbdl_edu.models import double_pendulum
     >>> state(double_pendulum(), [0.0, 1.0])[0]

@@ -18,10 +18,10 @@ import mujoco
 import numpy as np
 
 import rbdl_edu as rbd
-from rbdl_edu.actuation import actuation, actuator_velocity, transmission
-from rbdl_edu.comframe import com_pos
+from rbdl_edu.smooth.actuation import actuation, actuator_velocity, transmission
+from rbdl_edu.smooth.comframe import com_pos
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.tendon import tendon, tendon_velocity
+from rbdl_edu.smooth.tendon import tendon, tendon_velocity
 
 TOL = 1e-8                 # the tolerance for forces; lengths and Jacobians too
 

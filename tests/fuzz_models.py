@@ -403,7 +403,7 @@ def _check_model(model):
 
 
 def _check_algorithms(rbd, DynamicsError, model, rng):
-    from rbdl_edu.integrate import random_qpos
+    from rbdl_edu.configuration import random_qpos
     problems = []
     states = [(model.qpos0, np.zeros(model.nv))]
     states.append((random_qpos(model, rng), rng.normal(size=model.nv)))
@@ -422,7 +422,7 @@ def _check_algorithms(rbd, DynamicsError, model, rng):
                 problems.append(f"{name} is not finite")
     try:
         data = rbd.Data(model)
-        for c in rbd.collision(model, data):
+        for c in rbd.collision.detect(model, data):
             if not (np.isfinite(c.dist) and np.all(np.isfinite(c.pos)) and np.all(np.isfinite(c.frame))):
                 problems.append(f"collision: a contact that is not finite: {c}")
                 break

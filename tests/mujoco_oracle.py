@@ -115,9 +115,9 @@ def random_state(model, rng):
     q = model.qpos0 + rng.uniform(-1, 1, model.nq)
     for j in range(model.njnt):
         a = model.jnt_qposadr[j]
-        if model.jnt_type[j] == rbd.model.FREE:
+        if model.jnt_type[j] == rbd.model.enums.FREE:
             q[a + 3:a + 7] /= np.linalg.norm(q[a + 3:a + 7])
-        elif model.jnt_type[j] == rbd.model.BALL:
+        elif model.jnt_type[j] == rbd.model.enums.BALL:
             q[a:a + 4] /= np.linalg.norm(q[a:a + 4])
     qd, qdd = rng.normal(size=model.nv), rng.normal(size=model.nv)
     xfrc = rng.normal(size=(model.nbody, 6))

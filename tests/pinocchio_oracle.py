@@ -25,7 +25,7 @@ def joint_maps(model, pm):
     for jp in range(1, pm.njoints):
         j = ours[pm.names[jp]]
         joint = pm.joints[jp]
-        assert joint.nv == 1 and model.jnt_type[j] in (rbd.model.HINGE, rbd.model.SLIDE)
+        assert joint.nv == 1 and model.jnt_type[j] in (rbd.model.enums.HINGE, rbd.model.enums.SLIDE)
         v_index[model.jnt_dofadr[j]] = joint.idx_v
         conversions.append((model.jnt_qposadr[j], joint.idx_q, joint.nq))
 
@@ -76,7 +76,7 @@ def compare_floating_with_pinocchio(model, pm, seed=0, trials=2):
     """
     from rbdl_edu.rotation import quat_to_mat
     data = pm.createData()
-    assert model.jnt_type[0] == rbd.model.FREE and pm.joints[1].nq == 7
+    assert model.jnt_type[0] == rbd.model.enums.FREE and pm.joints[1].nq == 7
     ours = {name: j for j, name in enumerate(model.jnt_names)}
     rng = np.random.default_rng(seed)
     for _ in range(trials):

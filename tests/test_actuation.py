@@ -23,8 +23,8 @@ from mujoco_oracle import compare_fields
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.actuation import actuation, next_act
-from rbdl_edu.enums import (DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_NONE, TRN_JOINT,
+from rbdl_edu.smooth.actuation import actuation, next_act
+from rbdl_edu.model.enums import (DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_NONE, TRN_JOINT,
                             TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON)
 from rbdl_edu.io import ModelError
 

@@ -100,7 +100,7 @@ def test_multibody_scene_contact_pairs_match_mujoco(seed):
     d.qpos[:] = data.qpos
     mujoco.mj_kinematics(m, d)
     mujoco.mj_collision(m, d)
-    ours = rbd.collision(model, data)
+    ours = rbd.collision.detect(model, data)
     name = lambda g: model.geom_names[g]
     mj_name = lambda g: mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g)
     assert {(name(c.geom1), name(c.geom2)) for c in ours} == \

@@ -34,7 +34,7 @@ def run_both(spec, qpos=None, flags=""):
         d.qpos[:] = data.qpos
     mujoco.mj_kinematics(m, d)
     mujoco.mj_collision(m, d)
-    return rbd.collision(model, data), list(d.contact[:d.ncon]), model
+    return rbd.collision.detect(model, data), list(d.contact[:d.ncon]), model
 
 
 def pairs(ours, theirs):

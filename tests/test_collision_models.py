@@ -43,7 +43,7 @@ def compare_at(model, m, qpos):
     mujoco.mj_collision(m, d)
     data = rbd.Data(model)
     data.qpos[:] = qpos
-    ours = rbd.collision(model, data)
+    ours = rbd.collision.detect(model, data)
     theirs = list(d.contact[:d.ncon])
     assert {(c.geom1, c.geom2) for c in ours} == {(int(c.geom[0]), int(c.geom[1])) for c in theirs}
     for g1, g2 in {(c.geom1, c.geom2) for c in ours}:

@@ -243,7 +243,7 @@ def compare(t1, t2, seed, margin):
     model, m, d = mujoco_scene(spec, qpos, meshes)
     data = rbd.Data(model)
     data.qpos[:] = qpos
-    ours = contact_arrays(rbd.collision(model, data))
+    ours = contact_arrays(rbd.collision.detect(model, data))
     theirs = mj_contacts(m, d)
     pairs_ours = {(c[0], c[1]) for c in ours}
     pairs_mj = {(c[0], c[1]) for c in theirs}
@@ -317,7 +317,7 @@ def test_multiccd_default_deepest_close():
             model, m, d = mujoco_scene(spec, qpos, meshes)
             data = rbd.Data(model)
             data.qpos[:] = qpos
-            ours = rbd.collision(model, data)
+            ours = rbd.collision.detect(model, data)
             if not ours or not d.ncon:
                 continue
             a = min(ours, key=lambda c: c.dist)

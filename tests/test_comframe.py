@@ -9,8 +9,8 @@ import pytest
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.comframe import com_pos, com_vel_acc, jac, object_acceleration, object_velocity
-from rbdl_edu.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
+from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, jac, object_acceleration, object_velocity
+from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
 from rbdl_edu.kinematics import kinematics
 
 TOL = 1e-10

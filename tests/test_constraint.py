@@ -37,7 +37,7 @@ from constraint_oracle import both, check, copy_state, forward_both, relerr
 from test_mjcf import GYM
 
 import rbdl_edu as rbd
-from rbdl_edu.constraint import ball_rotation, contact_force
+from rbdl_edu.constraint.rows import ball_rotation, contact_force
 
 FLOOR = '<geom name="floor" type="plane" size="5 5 .1" {}/>'
 
@@ -270,8 +270,8 @@ def test_override_flag():
 
 def test_resting_sphere_penetration_is_the_predicted_one():
     """A sphere at rest on a frictionless contact sinks until the impedance's spring holds its
-    weight: :func:`rbdl_edu.impedance.resting_penetration` (``solref``, ``solimp``, ``g``)."""
-    from rbdl_edu.impedance import resting_penetration
+    weight: :func:`rbdl_edu.constraint.impedance.resting_penetration` (``solref``, ``solimp``, ``g``)."""
+    from rbdl_edu.constraint.impedance import resting_penetration
     for solref, solimp in (("0.02 1", "0.9 0.95 0.001 0.5 2"), ("0.05 1", "0.5 0.99 0.01 0.3 3")):
         soft = f'condim="1" solref="{solref}" solimp="{solimp}"'       # both geoms: nothing to mix
         model = rbd.load_model(scene(f'<body pos="0 0 .1"><freejoint/><geom size=".1" {soft}/></body>', floor=soft))

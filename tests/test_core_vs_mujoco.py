@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
-from rbdl_edu.integrate import random_qpos
+from rbdl_edu.configuration import random_qpos
 from rbdl_edu.io.export import to_mjcf
 from rbdl_edu.models import auto_tree
 

@@ -324,7 +324,7 @@ def test_models_without_moving_bodies(xml):
     data = rbd.Data(model)
     assert rbd.crba(model, model.qpos0).shape == (0, 0)
     assert rbd.rnea(model, model.qpos0, [], []).shape == rbd.aba(model, model.qpos0, [], []).shape == (0,)
-    rbd.collision(model, data)
+    rbd.collision.detect(model, data)
     rbd.step(model, data)
 
 
@@ -370,7 +370,7 @@ def _contacts_equal_mujoco(xml):
     model, m = rbd.load_model(xml), mujoco.MjModel.from_xml_string(xml)
     d = mujoco.MjData(m)
     mujoco.mj_forward(m, d)
-    ours = rbd.collision(model, rbd.Data(model))
+    ours = rbd.collision.detect(model, rbd.Data(model))
     assert len(ours) == d.ncon
     for c, theirs in zip(ours, d.contact):
         np.testing.assert_allclose(c.frame.ravel(), theirs.frame, atol=1e-12)
@@ -404,10 +404,10 @@ def test_collision_refuses_a_state_that_is_not_one_finite_state():
     data = rbd.Data(model)
     data.qpos[3] = np.nan
     with pytest.raises(ValueError, match=r"data.qpos holds nan at 3"):
-        rbd.collision(model, data)
+        rbd.collision.detect(model, data)
     data.qpos = np.tile(model.qpos0, (4, 1))
     with pytest.raises(ValueError, match=r"data.qpos has shape \(4, 7\)"):
-        rbd.collision(model, data)
+        rbd.collision.detect(model, data)
 
 
 def test_mesh_with_nan_vertices_is_refused_by_the_spec():

@@ -96,7 +96,7 @@ def contacts_both(xml):
     model = rbd.load_model(xml)
     data = rbd.Data(model)
     data.qpos[:] = d.qpos
-    return model, data, rbd.collision(model, data), list(d.contact[:d.ncon])
+    return model, data, rbd.collision.detect(model, data), list(d.contact[:d.ncon])
 
 
 def prisms(model, data, g):
@@ -266,7 +266,7 @@ def test_terrain_trajectory():
             continue
         mujoco.mj_forward(m, d)                  # the contacts of the new state, not the last one
         data.qpos[:] = d.qpos
-        ours, theirs = rbd.collision(model, data), d.contact[:d.ncon]
+        ours, theirs = rbd.collision.detect(model, data), d.contact[:d.ncon]
         assert len(ours) == len(theirs), (step, ours, theirs)
         seen += len(ours)
         for c, t in zip(ours, theirs):

@@ -72,7 +72,7 @@ SCENES = {
 @pytest.mark.parametrize("name", SCENES)
 def test_scenes_match_mujoco(name):
     model, m = both(SCENES[name])
-    assert model.nhfield >= 1 and np.all(model.geom_dataid[model.geom_type == rbd.model.HFIELD] >= 0)
+    assert model.nhfield >= 1 and np.all(model.geom_dataid[model.geom_type == rbd.model.enums.HFIELD] >= 0)
 
 
 def test_rows_bottom_to_top():

@@ -10,7 +10,7 @@ import pytest
 
 import rbdl_edu as rbd
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse
-from rbdl_edu.integrate import integrate_pos, random_qpos
+from rbdl_edu.configuration import integrate_pos, random_qpos
 from rbdl_edu.models import auto_tree
 
 JOINTS = ("hinge", "slide", "ball", "free")

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
-from rbdl_edu.derivative_vel import free_bias_vel, free_body_joints, smooth_vel, tree_pattern
-from rbdl_edu.fluid import added_mass_wrench, inertia_box_wrench, viscous_wrench
-from rbdl_edu.fluid_vel import ellipsoid_vel, inertia_box_vel
-from rbdl_edu.integrators import InertiaWarning
+from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel, tree_pattern
+from rbdl_edu.smooth.fluid import added_mass_wrench, inertia_box_wrench, viscous_wrench
+from rbdl_edu.simulation.fluid_derivatives import ellipsoid_vel, inertia_box_vel
+from rbdl_edu.simulation.integrators import InertiaWarning
 
 
 def both(xml, integrator="implicitfast"):
@@ -193,7 +193,7 @@ def test_fluid_at_rest_in_still_fluid():
 
 
 def test_fluid_blocks_are_the_derivatives_of_the_fluid_forces():
-    """inertia_box_vel and ellipsoid_vel against central differences of rbdl_edu.fluid."""
+    """inertia_box_vel and ellipsoid_vel against central differences of rbdl_edu.smooth.fluid."""
     rng = np.random.default_rng(6)
 
     def fd(f, x, eps=1e-6):

@@ -5,7 +5,7 @@ potential and Rayleigh function, symbolically.
 The cross-checks run MuJoCo along a trajectory (constraints off, random controls, from a
 random state), and at every few steps give our stage MuJoCo's state: ``qpos``, ``qvel``,
 ``qacc``, and the tendon stage's ``ten_length``, ``ten_J``, ``ten_velocity`` (written in
-parallel: :mod:`rbdl_edu.passive` only reads them). Our kinematics, com frames and passive
+parallel: :mod:`rbdl_edu.smooth.passive` only reads them). Our kinematics, com frames and passive
 stage then run, and ``qfrc_spring``, ``qfrc_damper``, ``qfrc_gravcomp``, ``qfrc_fluid`` and
 ``qfrc_passive`` must equal MuJoCo's to 1e-8 (relative to the larger of 1 and MuJoCo's
 largest entry). A tendon spring whose rest length is "the length at ``qpos_spring``" takes
@@ -24,10 +24,11 @@ from mujoco_oracle import compare_fields
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.comframe import com_pos, com_vel_acc
+from rbdl_edu.smooth.comframe import com_pos, com_vel_acc
 from rbdl_edu.io import ModelError
+from rbdl_edu.io.mjcf import read_mjcf
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.passive import damper_slope, joint_spring_damper, passive
+from rbdl_edu.smooth.passive import damper_slope, joint_spring_damper, passive
 from rbdl_edu.symbolic import is_identically_zero, state_symbols
 
 TOL = 1e-8
@@ -239,7 +240,7 @@ def spring_damper_pendulum():
     the model, and the spring potential V and Rayleigh function R in :func:`state_symbols`."""
     m, l, I, g, k, b = sp.symbols("m l I g k b", positive=True)
     r = sp.Symbol("r", real=True)
-    spec = rbd.spec.ModelSpec(gravity=[0, 0, -g])
+    spec = rbd.ModelSpec(gravity=[0, 0, -g])
     pole = spec.add_body(0, "pole", mass=m, ipos=[0, 0, -l], inertia=[I, I, I])
     spec.add_joint(pole, "hinge", "theta", axis=[0, 1, 0], stiffness=k, damping=b, springref=r)
     model = spec.compile()
@@ -254,7 +255,7 @@ def spring_damper_cart_pole():
     mc, mp, l, I, g = sp.symbols("mc mp l I g", positive=True)
     k, kb, kc = sp.symbols("k1:3", real=True), sp.symbols("kb1:3", real=True), sp.symbols("kc1:3", real=True)
     b, bc, r = sp.symbols("b1:3", real=True), sp.symbols("bc1:3", real=True), sp.symbols("r1:3", real=True)
-    spec = rbd.spec.ModelSpec(gravity=[0, 0, -g])
+    spec = rbd.ModelSpec(gravity=[0, 0, -g])
     cart = spec.add_body(0, "cart", mass=mc, inertia=[0, 0, 0])
     spec.add_joint(cart, "slide", "x", axis=[1, 0, 0], stiffness=[k[0], kb[0], kc[0]],
                    damping=[b[0], 0, bc[0]], springref=r[0])
@@ -379,7 +380,7 @@ def test_tendon_spring_needs_its_rest_length():
     it is refused rather than pulled towards -1."""
     model = rbd.load_model(TENDONS)
     assert np.all(model.tendon_lengthspring != -1)
-    bare = rbd.io.load_model(TENDONS)             # compiled only: the rest length is unknown
+    bare = read_mjcf(TENDONS)             # compiled only: the rest length is unknown
     for m in (model, bare):
         data = rbd.Data(m)
         kinematics(m, data)

@@ -23,12 +23,12 @@ import pytest
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.bodyforces import rne_post_constraint, subtree_vel
-from rbdl_edu.comframe import com_pos, com_vel_acc, to_cframe, to_cframe_force
-from rbdl_edu.enums import SENSOR_NAMES, SENSORS_NOT_SIMULATED
+from rbdl_edu.simulation.rne_post import rne_post_constraint, subtree_vel
+from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, to_cframe, to_cframe_force
+from rbdl_edu.model.enums import SENSOR_NAMES, SENSORS_NOT_SIMULATED
 from rbdl_edu.io import ModelError
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.sensors import _READERS, sensor_acc, sensor_pos, sensor_vel
+from rbdl_edu.simulation.sensors import _READERS, sensor_acc, sensor_pos, sensor_vel
 
 TOL = 1e-8
 

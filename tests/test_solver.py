@@ -23,8 +23,8 @@ from constraint_oracle import both, forward_both, relerr
 from test_constraint import CONTACTS, SCENES, states
 
 import rbdl_edu as rbd
-from rbdl_edu.pgs import qcqp
-from rbdl_edu.primal import LineCost, line_search
+from rbdl_edu.constraint.pgs import qcqp
+from rbdl_edu.constraint.primal import LineCost, line_search
 
 
 #: the mechanism with one connect and no welds: Gauss-Seidel crawls on the full one's

@@ -18,10 +18,10 @@ from mujoco_oracle import compare_fields
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.comframe import com_pos
+from rbdl_edu.smooth.comframe import com_pos
 from rbdl_edu.io import ModelError
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.tendon import tendon
+from rbdl_edu.smooth.tendon import tendon
 
 TENDON_FIELDS = ("ten_length", "ten_J", "ten_velocity")
 

@@ -27,7 +27,8 @@ from mujoco_oracle import compare_dynamics
 from pinocchio_oracle import compare_floating_with_pinocchio, compare_with_pinocchio
 
 import rbdl_edu as rbd
-from rbdl_edu.io import ModelError, load_urdf, to_mjcf
+from rbdl_edu import load_urdf
+from rbdl_edu.io import ModelError, to_mjcf
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,7 +87,7 @@ def test_floating_base_matches_mujoco():
     dynamics (free-joint conventions: world position, body-frame angular velocity)."""
     path = next(p for p in ROBOTS if p.name == "solo12.urdf")
     model = load_urdf(path, floating_base=True)
-    assert model.nq == 19 and model.nv == 18 and model.jnt_type[0] == rbd.model.FREE
+    assert model.nq == 19 and model.nv == 18 and model.jnt_type[0] == rbd.model.enums.FREE
     m = mujoco.MjModel.from_xml_string(to_mjcf(model))
     compare_dynamics(model, m)
 

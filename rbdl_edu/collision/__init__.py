@@ -8,8 +8,8 @@ Pipeline (one module per stage):
 * :mod:`~rbdl_edu.collision.primitives`, :mod:`~rbdl_edu.collision.box`,
   :mod:`~rbdl_edu.collision.convex`, :mod:`~rbdl_edu.collision.hfield`: the narrowphase
   colliders;
-* :mod:`~rbdl_edu.collision.mixing`: contact parameters;
-* :mod:`~rbdl_edu.collision.driver`: ``collision(model, data)`` ties them together.
+* :mod:`~rbdl_edu.collision.pair_params`: contact parameters;
+* :mod:`~rbdl_edu.collision.driver`: ``collide(model, data)`` ties them together.
 
 Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly differ:
 
@@ -27,24 +27,12 @@ Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly
   libccd path) is not reproduced: the convex colliders compute what the native one does,
   whatever the flag.
 
-This package is also the pipeline stage itself: ``rbd.collision(model, data)`` calls
-:func:`~rbdl_edu.collision.driver.collision` (the package is callable), and its modules
-import as usual (``import rbdl_edu.collision.box as box``).
+The pipeline stage is :func:`~rbdl_edu.collision.driver.collide` (MuJoCo's ``mj_collision``,
+at the poses already in ``data``); :func:`~rbdl_edu.collision.driver.detect` computes the
+poses at ``data.qpos`` first and returns the contacts, for a look at one configuration.
 """
-import sys
-import types
+from rbdl_edu.collision.contact import Contact, make_frame
+from rbdl_edu.collision.driver import COLLIDERS, candidate_pairs, collide, detect, narrowphase
 
-from .contact import Contact, make_frame
-from .driver import COLLIDERS, candidate_pairs, collide, collision, narrowphase
+__all__ = ["Contact", "make_frame", "detect", "collide", "candidate_pairs", "narrowphase", "COLLIDERS"]
 
-__all__ = ["Contact", "make_frame", "collision", "collide", "candidate_pairs", "narrowphase", "COLLIDERS"]
-
-
-class _Stage(types.ModuleType):
-    """The package, callable as the stage ``collision(model, data)``."""
-
-    def __call__(self, model, data):
-        return collision(model, data)
-
-
-sys.modules[__name__].__class__ = _Stage

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rotation import cross
-from .convex import core_distance
-from .primitives import sphere_box
+from rbdl_edu.collision.convex import core_distance
+from rbdl_edu.collision.primitives import sphere_box
+from rbdl_edu.rotation import cross
 
 EDGE_BIAS = 1e-6          # relative preference of face axes on near-ties
 

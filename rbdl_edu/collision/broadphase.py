@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import PLANE
-from .filters import bitmask_rejects, body_pair_filter
+from rbdl_edu.collision.filters import bitmask_rejects, body_pair_filter
+from rbdl_edu.model.enums import PLANE
 
 
 def sap_frame(model, gpos):
     """Principal axes ``(3, 3)`` (rows, largest variance first) of the non-world geom centers.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec()
     >>> for x in range(4): _ = s.add_geom(s.add_body(0, pos=[x, x, 0]), "sphere", [0.1])
     >>> np.round(np.abs(sap_frame(s.compile(), np.array([[x, x, 0.] for x in range(4)]))[0]), 6)

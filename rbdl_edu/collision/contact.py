@@ -2,7 +2,7 @@
 
 A narrowphase function returns *pre-contacts* ``(dist, pos, normal, tangent)``; the driver
 turns each into a :class:`Contact` by attaching the geom ids and the mixed parameters
-(:mod:`rbdl_edu.collision.mixing`) and by completing the frame with :func:`make_frame`.
+(:mod:`rbdl_edu.collision.pair_params`) and by completing the frame with :func:`make_frame`.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..rotation import cross
+from rbdl_edu.rotation import cross
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Contact:
         True when ``dist >= margin`` (inside the gap ``[margin, margin + gap)``: reported,
         but no constraint; MuJoCo 4 detects up to ``margin + gap``).
 
-    Filled when the constraint rows are made (:mod:`rbdl_edu.constraint`):
+    Filled when the constraint rows are made (:mod:`rbdl_edu.constraint.rows`):
 
     efc_address : int
         The contact's first row in ``efc_*``; ``-1``: no rows (excluded, or no dof moves it).

@@ -30,8 +30,8 @@ import itertools
 
 import numpy as np
 
-from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
-from .geometry import geom_rbound, mesh_vertices
+from rbdl_edu.collision.geometry import geom_rbound, mesh_vertices
+from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
 
 TOL = 1e-12          # GJK: distance below which the origin counts as inside
 MAX_ITER = 500
@@ -59,7 +59,7 @@ def support(model, gpos, gmat, g, d, core=False):
     cylinder ``r (l_x, l_y)/|…| ± h z``; box ``sign(l) ∘ size``; mesh: the vertex with the
     largest ``l·v``.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_geom(0, "box", [1, 2, 3])
     >>> support(s.compile(), np.zeros((1, 3)), np.eye(3)[None], 0, np.array([1., -1, 1]))
     array([ 1., -2.,  3.])
@@ -339,7 +339,7 @@ def _unit(v):
 def convex(model, gpos, gmat, g1, g2, margin):
     """Convex-convex contact (one point): GJK if apart, EPA if penetrating.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec()
     >>> _ = s.add_geom(0, "ellipsoid", [0.3, 0.2, 0.1]); _ = s.add_geom(0, "cylinder", [0.1, 0.2], pos=[0.35, 0, 0])
     >>> m = s.compile()
@@ -361,7 +361,7 @@ def plane_convex(model, gpos, gmat, g1, g2, margin):
     deepest point, :math:`d = n\\cdot(s(-n) - p_1)`. A mesh adds up to two more vertices
     below ``margin`` that are at least ``0.3 rbound`` from the first (MuJoCo's rule).
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec()
     >>> _ = s.add_geom(0, "plane", [0, 0, 1]); _ = s.add_geom(0, "ellipsoid", [0.3, 0.2, 0.1], pos=[0, 0, 0.08])
     >>> m = s.compile()

@@ -1,8 +1,8 @@
 """The collision pipeline (MuJoCo's ``mj_collision``): broadphase → filters → narrowphase.
 
-``collision(model, data)``:
+``collide(model, data)``, at the poses in ``data`` (``detect`` computes them first):
 
-1. geom poses from forward kinematics at ``data.qpos``;
+1. geom poses, from forward kinematics at ``data.qpos`` (``kinematics``, the stage before);
 2. :func:`~rbdl_edu.collision.broadphase.broadphase` gives candidate body pairs, sorted
    by signature ``(b1 << 16) + b2``;
 3. for each body pair, first the explicit ``<pair>`` s whose signature is not larger are
@@ -17,17 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
-from ..kinematics import kinematics
-from . import box as _box
-from . import convex as _convex
-from . import hfield as _hfield
-from . import primitives as _prim
-from .broadphase import broadphase
-from .contact import Contact, make_frame
-from .filters import contact_pairs, exclude_signatures, geom_pair_filter
-from .geometry import geom_aabb, geom_rbound
-from .mixing import assign, mix_params, pair_margin_gap
+from rbdl_edu.collision import box as _box, convex as _convex, hfield as _hfield, primitives as _prim
+from rbdl_edu.collision.broadphase import broadphase
+from rbdl_edu.collision.contact import Contact, make_frame
+from rbdl_edu.collision.filters import contact_pairs, exclude_signatures, geom_pair_filter
+from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
+from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
+from rbdl_edu.kinematics import kinematics
+from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
 
 #: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
 #: The *convex* entries take the model and geom ids (they need mesh data); the others
@@ -147,7 +144,7 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
             for dist, pos, n, t in raw]
 
 
-def collision(model, data):
+def detect(model, data):
     """Fill ``data.contact`` with the contacts at ``data.qpos`` (MuJoCo's ``mj_collision``);
     first the poses (:func:`~rbdl_edu.kinematics.kinematics`: ``data.geom_xpos``,
     ``data.geom_xmat``, ...). Returns the contact list.
@@ -159,7 +156,7 @@ def collision(model, data):
     >>> _ = spec.add_joint(ball, "free")
     >>> _ = spec.add_geom(ball, "sphere", [0.1])
     >>> model = spec.compile(); data = rbd.Data(model)
-    >>> rbd.collision(model, data)
+    >>> rbd.collision.detect(model, data)
     [Contact(geom1=0, geom2=1, dist=-0.01, pos=[0.0, 0.0, -0.005], normal=[0.0, 0.0, 1.0])]
     """
     for name in ("qpos", "mocap_pos", "mocap_quat"):
@@ -172,7 +169,7 @@ def collision(model, data):
 
 
 def collide(model, data):
-    """:func:`collision` at the poses already in ``data`` (``geom_xpos``, ``geom_xmat``): the
+    """:func:`detect` at the poses already in ``data`` (``geom_xpos``, ``geom_xmat``): the
     pipeline stage, after :func:`~rbdl_edu.kinematics.kinematics` has run."""
     gpos, gmat = data.geom_xpos, data.geom_xmat
     data.contact = []

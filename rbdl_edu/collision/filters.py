@@ -26,14 +26,15 @@ Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pa
 Explicit pairs (``<contact><pair>``) skip rules 1-6 and go straight to rule 8.
 
 Explicit pairs and excludes are the model's ``pair_*`` and ``exclude_signature`` arrays
-(``<contact>`` in MJCF, :meth:`~rbdl_edu.spec.ModelSpec.add_pair` and
-:meth:`~rbdl_edu.spec.ModelSpec.add_exclude` in code).
+(``<contact>`` in MJCF, :meth:`~rbdl_edu.model.spec.ModelSpec.add_pair` and
+:meth:`~rbdl_edu.model.spec.ModelSpec.add_exclude` in code).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..enums import PLANE
+from rbdl_edu.collision.pair_params import pair_margin_gap
+from rbdl_edu.model.enums import PLANE
 
 
 def _weld_parent(model, weld):
@@ -88,7 +89,7 @@ def contact_pairs(model):
     (5,), ``solref``, ``solreffriction``, ``solimp``, ``margin``, ``gap``.
 
     A value the ``<pair>`` leaves out takes the ``<pair>`` default (MuJoCo 4.0), *not* a
-    value mixed from the two geoms (:mod:`rbdl_edu.defaults`).
+    value mixed from the two geoms (:mod:`rbdl_edu.model.defaults`).
     """
     return [dict(geom1=int(model.pair_geom1[p]), geom2=int(model.pair_geom2[p]),
                  signature=int(model.pair_signature[p]), condim=int(model.pair_dim[p]),
@@ -121,7 +122,6 @@ def geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit=None, pair=None
     ``explicit`` is the list of explicit pairs of this body pair (they replace the dynamic
     pair of the same two geoms); ``pair`` is the explicit pair being tested, if any.
     """
-    from .mixing import pair_margin_gap
     if pair is None:
         for q in explicit or ():
             if {q["geom1"], q["geom2"]} == {g1, g2}:

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kinematics import forward_kinematics
-from ..enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
-from ..rotation import quat_to_mat
+from rbdl_edu.kinematics import forward_kinematics
+from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
+from rbdl_edu.rotation import quat_to_mat
 
 
 def mesh_vertices(model, g):
     """Vertices ``(nvert, 3)`` of mesh geom ``g`` in the geom frame (the mesh's principal
     frame): ``mesh_vert[mesh_vertadr[k] : mesh_vertadr[k] + mesh_vertnum[k]]``, ``k = geom_dataid[g]``.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_mesh("tri", np.eye(3), [[0, 1, 2]])
     >>> _ = s.add_geom(0, "mesh", None, mesh="tri")
     >>> mesh_vertices(s.compile(), 0)[0]
@@ -43,7 +43,7 @@ def geom_rbound(model):
     box ``|(a, b, c)|``; mesh: the farthest vertex from the geom center; height field of
     ``hfield_size`` ``(a, b, e, d)``: ``√(a² + b² + max(e, d)²)`` (MuJoCo's bound).
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "box", [1, 2, 2])
     >>> geom_rbound(s.compile())
     array([3.])
@@ -72,7 +72,7 @@ def geom_rbound(model):
 def geom_aabb(model):
     """Geom-frame bounding box of every geom, ``(ngeom, 6)`` = center (3), half-sizes (3).
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "capsule", [0.1, 0.5])
     >>> geom_aabb(s.compile())
     array([[0. , 0. , 0. , 0.1, 0.1, 0.6]])
@@ -106,7 +106,7 @@ def geom_poses(model, q):
 
     :math:`x_g = x_b + R_b p_g`,  :math:`R_g = R_b R(q_g)`.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); b = s.add_body(0, pos=[0, 0, 1]); _ = s.add_geom(b, "sphere", [0.1], pos=[1, 0, 0])
     >>> geom_poses(s.compile(), [])[0]
     array([[1., 0., 1.]])

@@ -49,8 +49,8 @@ import math
 
 import numpy as np
 
-from ..enums import BOX, CAPSULE, MESH, SPHERE
-from .convex import core_distance, core_radius, support
+from rbdl_edu.collision.convex import core_distance, core_radius, support
+from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
 MAXCONPAIR = 50      # MuJoCo's mjMAXCONPAIR: contacts kept per geom pair
 
@@ -59,7 +59,7 @@ def hfield_grid(model, h):
     """Grid vertices of height field ``h`` in its geom frame: ``x (ncol,)``, ``y (nrow,)``
     and the top elevations ``z (nrow, ncol)``.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 0.5, 0.2, 0.1], 2, 3, [0, 1, 0, 0, 2, 0])
     >>> x, y, z = hfield_grid(s.compile(), 0)
     >>> x, y, z
@@ -186,7 +186,7 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     """Contacts of height field geom ``g1`` with convex geom ``g2`` closer than ``margin``:
     one per prism under ``g2`` (see the module docstring), at most :data:`MAXCONPAIR`.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_hfield("flat", [1, 1, 0.1, 0.1], 3, 3)
     >>> _ = s.add_geom(0, "hfield", None, hfield="flat"); _ = s.add_geom(0, "sphere", [0.1], pos=[0.5, 0.4, 0.09])
     >>> m = s.compile()

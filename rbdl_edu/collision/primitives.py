@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-MINVAL = 1e-15
+from rbdl_edu.model.enums import MINVAL
+
 ZERO = np.zeros(3)
 
 

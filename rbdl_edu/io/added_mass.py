@@ -18,7 +18,7 @@ and the same with the axes turned (:math:`y, z, x` and :math:`z, x, y`). A spher
 :math:`\kappa = 2/3`: half its displaced mass rides along. MuJoCo evaluates the integral by
 15-point Gauss-Kronrod quadrature after the change of variables
 :math:`\lambda = s\,x^3/(1-x)^2`, and so do we, with its nodes and weights.
-The forces that use these constants are in :mod:`rbdl_edu.fluid` (``doc/computation/fluid.rst``).
+The forces that use these constants are in :mod:`rbdl_edu.smooth.fluid` (``doc/computation/fluid.rst``).
 
 >>> virtual_mass, virtual_inertia = added_mass("sphere", [1.0, 0, 0])
 >>> np.round(virtual_mass / (4 / 3 * np.pi), 6)                # half the displaced volume
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-MJEPS = 1e-14
+from rbdl_edu.model.enums import MJEPS
 
 # Gauss-Kronrod (K15) weights on [0, 1], and the nodes x mapped to lambda = x^3 / (1 - x)^2
 # with d lambda / dx (MuJoCo's tables: its compiler's mjCGeom::GetAddedMassKappa)

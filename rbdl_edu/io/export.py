@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import GEOM_NAMES, JOINT_NAMES
+from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES
 
 
 def _f(x):

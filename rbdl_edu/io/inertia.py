@@ -27,9 +27,9 @@ import math
 
 import numpy as np
 
-from ..rotation import quat_mul, quat_to_mat
+from rbdl_edu.model.enums import MINVAL
+from rbdl_edu.rotation import quat_mul, quat_to_mat
 
-MINVAL = 1e-15            # MuJoCo's mjMINVAL: smaller masses/inertias count as zero
 _EIG_EPS = MINVAL * 1000  # threshold of the Jacobi iteration below
 
 

@@ -13,7 +13,7 @@ The steps, as MuJoCo's own compiler takes them:
    ``balanceinertia`` and ``settotalmass``;
 4. add actuators, sensors, contact pairs, equalities, tendons and keyframes
    (:mod:`~rbdl_edu.io.mjcf_objects`);
-5. let :meth:`~rbdl_edu.spec.ModelSpec.compile` compute every address.
+5. let :meth:`~rbdl_edu.model.spec.ModelSpec.compile` compute every address.
 
 What depends on the dynamics (a position actuator's ``dampratio`` becomes a damping from
 the mass matrix at ``qpos0``; ``*_invweight0``, ``actuator_acc0``, ...) is computed
@@ -23,7 +23,7 @@ compiler imports no algorithm. :func:`rbdl_edu.load_model` does both.
 Anything the compiler cannot honour raises :class:`~rbdl_edu.io.errors.ModelError` naming
 the file, line, element and attribute.
 
->>> model = load_mjcf('''<mujoco><worldbody><body pos="0 0 1">
+>>> model = read_mjcf('''<mujoco><worldbody><body pos="0 0 1">
 ...   <joint name="hinge" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 0 0 -1" size="0.05"/>
 ... </body></worldbody></mujoco>''')
 >>> model.jnt_names, round(float(model.body_mass[1]), 6)
@@ -36,25 +36,26 @@ import sys
 
 import numpy as np
 
-from .. import defaults as D
-from ..defaults import SOLIMP, SOLREF
-from ..rotation import quat_mul, quat_to_mat
-from ..spec import ModelSpec
-from . import mjcf_objects
-from .added_mass import added_mass
-from .errors import ModelError, remember_sources
-from .inertia import MINVAL, geom_mass_inertia
-from .mjcf_actuators import read_limited
-from .mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
-from .mjcf_hfield import hfield_geom, load_hfields
-from .mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
-from .mjcf_mesh import load_meshes
-from .mjcf_replicate import expand_replicates
-from .mjcf_settings import read_compiler, read_option
-from .orientation import read_orientation, z_to_quat
-from .xmlread import FileAccess, Node, degrees_to_radians, is_xml_text, located, parse_xml, read_file
+from rbdl_edu.io import mjcf_objects
+from rbdl_edu.io.added_mass import added_mass
+from rbdl_edu.io.errors import ModelError, remember_sources
+from rbdl_edu.io.inertia import geom_mass_inertia
+from rbdl_edu.io.mjcf_actuators import read_limited
+from rbdl_edu.io.mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
+from rbdl_edu.io.mjcf_hfield import hfield_geom, load_hfields
+from rbdl_edu.io.mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
+from rbdl_edu.io.mjcf_mesh import load_meshes
+from rbdl_edu.io.mjcf_replicate import expand_replicates
+from rbdl_edu.io.mjcf_settings import read_compiler, read_option
+from rbdl_edu.io.orientation import read_orientation, z_to_quat
+from rbdl_edu.io.xmlread import (FileAccess, Node, degrees_to_radians, is_xml_text, located, parse_xml,
+                                 read_file)
+from rbdl_edu.model import defaults as D
+from rbdl_edu.model.defaults import SOLIMP, SOLREF
+from rbdl_edu.model.enums import MINVAL, MJEPS
+from rbdl_edu.model.spec import ModelSpec
+from rbdl_edu.rotation import quat_mul, quat_to_mat
 
-MJEPS = 1e-14               # MuJoCo's mjEPS: geoms lighter than this add no mass
 GEOM_TYPES = ("plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh")
 # how many size numbers each geom type needs (they must be positive)
 SIZE_NEEDED = {"sphere": 1, "capsule": 2, "cylinder": 2, "ellipsoid": 3, "box": 3}
@@ -62,8 +63,10 @@ TOP_LEVEL = {"compiler", "option", "size", "default", "asset", "worldbody", "act
              "contact", "equality", "tendon", "keyframe"} | IGNORED
 
 
-def load_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
-    """Compile an MJCF model from a file path or from XML text.
+def read_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
+    """Read and compile an MJCF model from a file path or from XML text: the model before the
+    constants that need its dynamics (:func:`rbdl_edu.setconst.set_const`). Load models with
+    :func:`rbdl_edu.load_model`, which does both.
 
     Parameters
     ----------
@@ -87,7 +90,7 @@ def load_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
     ModelError
         For anything that cannot be loaded, with file, line, element and attribute.
 
-    >>> load_mjcf('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body></worldbody></mujoco>').nq
+    >>> read_mjcf('<mujoco><worldbody><body><freejoint/><geom size="0.1"/></body></worldbody></mujoco>').nq
     7
     """
     if is_xml_text(source):
@@ -115,7 +118,7 @@ def load_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
 
 
 class MJCFCompiler:
-    """Turns a parsed ``<mujoco>`` tree into a :class:`~rbdl_edu.spec.ModelSpec`, then a Model."""
+    """Turns a parsed ``<mujoco>`` tree into a :class:`~rbdl_edu.model.spec.ModelSpec`, then a Model."""
 
     def __init__(self, root: Node, files: FileAccess):
         self.root, self.files = root, files

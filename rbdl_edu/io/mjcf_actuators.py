@@ -17,8 +17,8 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``dampratio`` is kept, positive, in ``biasprm[2]`` (as MuJoCo's compiler keeps it) and
 becomes a damping in :func:`rbdl_edu.setconst.set_const`, which needs the mass matrix.
 
->>> from rbdl_edu.io.mjcf import load_mjcf
->>> m = load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
 ...   <actuator><position joint="j" kp="20" ctrlrange="-1 1"/></actuator></mujoco>''')
 >>> m.actuator_gainprm[0, 0], m.actuator_biasprm[0, :3], m.actuator_ctrllimited[0]
 (np.float64(20.0), array([  0., -20.,  -0.]), np.True_)
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import defaults as D
-from .mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
-from .xmlread import located
+from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
+from rbdl_edu.io.xmlread import located
+from rbdl_edu.model import defaults as D
 
 TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
 DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")

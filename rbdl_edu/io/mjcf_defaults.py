@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from .xmlread import MAX_ELEMENTS, FileAccess, Node, parse_xml, read_file
+from rbdl_edu.io.xmlread import MAX_ELEMENTS, FileAccess, Node, parse_xml, read_file
 
 _ORIENT = {"quat", "axisangle", "euler", "xyaxes", "zaxis"}
 _CONTACT = {"contype", "conaffinity", "condim", "priority", "friction", "solmix", "solref",

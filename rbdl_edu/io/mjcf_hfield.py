@@ -16,7 +16,7 @@ The conventions are MuJoCo's, checked against its compiler:
 * **binary files** (any other extension, or ``content_type="image/vnd.mujoco.hfield"``):
   ``int32 nrow, int32 ncol, float32 data[nrow * ncol]``, rows in file order.
 * **normalization** in single precision, ``h = (h - min) / (max - min)``
-  (:meth:`~rbdl_edu.spec.ModelSpec.add_hfield`).
+  (:meth:`~rbdl_edu.model.spec.ModelSpec.add_hfield`).
 * a height field geom takes the size ``(radius_x, radius_y, elevation_z / 4 + base_z / 2)``
   and, on a body, the mass and inertia of a box of those half-sizes (as MuJoCo).
 
@@ -24,8 +24,8 @@ Files are found as meshes are (``meshdir``, else ``assetdir``, relative to the m
 and only inside the folders :class:`~rbdl_edu.io.xmlread.FileAccess` allows), and anything
 unreadable is a :class:`~rbdl_edu.io.errors.ModelError` naming the element.
 
->>> from rbdl_edu.io.mjcf import load_mjcf
->>> m = load_mjcf('''<mujoco><asset>
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><asset>
 ...   <hfield name="hill" nrow="2" ncol="3" size="1 0.5 0.2 0.1" elevation="0 2 0  0 1 0"/>
 ... </asset><worldbody><geom type="hfield" hfield="hill"/></worldbody></mujoco>''')
 >>> m.hfield_data.reshape(2, 3)          # the file's last row is row 0 (y = -0.5)
@@ -41,8 +41,8 @@ import os
 
 import numpy as np
 
-from .mjcf_defaults import check_attributes
-from .xmlread import read_bytes
+from rbdl_edu.io.mjcf_defaults import check_attributes
+from rbdl_edu.io.xmlread import read_bytes
 
 PNG = "image/png"
 BINARY = "image/vnd.mujoco.hfield"

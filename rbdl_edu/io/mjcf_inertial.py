@@ -7,8 +7,8 @@
   break the triangle inequality :math:`I_1 + I_2 \\ge I_3`;
 * ``settotalmass`` finally scales every mass and inertia.
 
->>> from rbdl_edu.io.mjcf import load_mjcf
->>> m = load_mjcf('''<mujoco><compiler settotalmass="10"/><worldbody>
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><compiler settotalmass="10"/><worldbody>
 ...   <body><joint/><geom size="0.1"/></body><body><joint/><geom size="0.1"/></body></worldbody></mujoco>''')
 >>> m.body_mass.tolist()
 [0.0, 5.0, 5.0]
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .inertia import MINVAL, combine, eig3
-from .mjcf_defaults import check_attributes
+from rbdl_edu.io.inertia import combine, eig3
+from rbdl_edu.io.mjcf_defaults import check_attributes
+from rbdl_edu.model.enums import MINVAL
 
 
 def body_inertia(c, node, pos, quat, items, geoms):

@@ -5,8 +5,8 @@ MuJoCo stores mesh vertices in single precision and re-centres every mesh: the o
 its center of mass and the axes along its principal axes of inertia. A mesh geom's
 ``pos``/``quat`` are then moved by the same amount, so the geom does not move in space.
 
->>> from rbdl_edu.io.mjcf import load_mjcf
->>> m = load_mjcf('''<mujoco><asset><mesh name="tet" vertex="0 0 0  1 0 0  0 1 0  0 0 1"/></asset>
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><asset><mesh name="tet" vertex="0 0 0  1 0 0  0 1 0  0 0 1"/></asset>
 ...   <worldbody><body><joint/><geom type="mesh" mesh="tet"/></body></worldbody></mujoco>''')
 >>> round(float(m.body_mass[1]), 6)          # 1000 kg/m^3 * 1/6 m^3
 166.666667
@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rotation import quat_to_mat
-from .inertia import MINVAL, convex_hull, eig3, mesh_mass_properties
-from .mjcf_defaults import check_attributes
-from .xmlread import MAX_ABS, located, read_bytes
+from rbdl_edu.io.inertia import convex_hull, eig3, mesh_mass_properties
+from rbdl_edu.io.mjcf_defaults import check_attributes
+from rbdl_edu.io.xmlread import MAX_ABS, located, read_bytes
+from rbdl_edu.model.enums import MINVAL
+from rbdl_edu.rotation import quat_to_mat
 
 MESH_FILES = (".stl", ".obj")
 

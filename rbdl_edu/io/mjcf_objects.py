@@ -2,8 +2,8 @@
 contact pairs/excludes, equalities, fixed and spatial tendons and keyframes, added to the
 spec in document order (their ids are MuJoCo's).
 
->>> from rbdl_edu.io.mjcf import load_mjcf
->>> m = load_mjcf('''<mujoco><worldbody><body name="b"><joint name="j"/><geom size=".1"/></body></worldbody>
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><worldbody><body name="b"><joint name="j"/><geom size=".1"/></body></worldbody>
 ...   <sensor><jointpos joint="j"/></sensor><contact><exclude body1="world" body2="b"/></contact></mujoco>''')
 >>> m.sensor_type, m.sensor_objid, m.exclude_signature
 (array([9]), array([0]), array([1]))
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import defaults as D
-from ..enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ, JOINT_NV,
-                     SENSORS, SENSORS_NOT_SIMULATED)
-from ..rotation import quat_to_mat
-from .mjcf_actuators import lookup, read_actuators, read_limited
-from .mjcf_defaults import check_attributes
-from .xmlread import located
+from rbdl_edu.io.mjcf_actuators import lookup, read_actuators, read_limited
+from rbdl_edu.io.mjcf_defaults import check_attributes
+from rbdl_edu.io.xmlread import located
+from rbdl_edu.model import defaults as D
+from rbdl_edu.model.enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ,
+                                  JOINT_NV, SENSORS, SENSORS_NOT_SIMULATED)
+from rbdl_edu.rotation import quat_to_mat
 
 
 def add_objects(c):
@@ -270,7 +270,7 @@ def _spatial_path(c, raw, armature):
 
 def _check_side_site(c, w, g, side):
     """Refuse a side site inside the wrapped geom (MuJoCo would thread the tendon through
-    the geom; see :func:`rbdl_edu.tendon.tendon`), when both are on one body and the test
+    the geom; see :func:`rbdl_edu.smooth.tendon.tendon`), when both are on one body and the test
     needs no kinematics; a side site on another body is checked while simulating."""
     if side < 0:
         return

@@ -11,8 +11,8 @@ needs to know nothing about replicates. Elements outside the replicate that refe
 name inside it (an actuator on a replicated joint, say) would have to be replicated too,
 as MuJoCo does; that is not supported and raises :class:`~rbdl_edu.io.errors.ModelError`.
 
->>> from rbdl_edu.io.mjcf import load_mjcf
->>> m = load_mjcf('''<mujoco><worldbody><replicate count="3" offset="1 0 0">
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><worldbody><replicate count="3" offset="1 0 0">
 ...   <body name="b"><joint/><geom size="0.1"/></body></replicate></worldbody></mujoco>''')
 >>> m.body_names, m.body_pos[:, 0].tolist()
 (('world', 'b0', 'b1', 'b2'), [0.0, 0.0, 1.0, 2.0])
@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rotation import quat_mul, quat_to_mat
-from .orientation import read_orientation
-from .xmlread import Node
+from rbdl_edu.io.orientation import read_orientation
+from rbdl_edu.io.xmlread import Node
+from rbdl_edu.rotation import quat_mul, quat_to_mat
 
 ATTRIBUTES = {"count", "offset", "euler", "sep"}
 MAX_ELEMENTS = 200_000        # a file may not grow beyond this many elements by replication

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model import DISABLE_FLAGS
-from .mjcf_defaults import check_attributes
-from .orientation import check_eulerseq
+from rbdl_edu.io.mjcf_defaults import check_attributes
+from rbdl_edu.io.orientation import check_eulerseq
+from rbdl_edu.model.model import DISABLE_FLAGS
 
 
 @dataclass

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rotation import quat_mul
-from .xmlread import degrees_to_radians
+from rbdl_edu.io.xmlread import degrees_to_radians
+from rbdl_edu.rotation import mat_to_quat, quat_mul
 
 ORIENTATIONS = ("quat", "axisangle", "euler", "xyaxes", "zaxis")
 _AXIS = {"x": 0, "y": 1, "z": 2}
@@ -63,7 +63,6 @@ def z_to_quat(z):
 
 def frame_to_quat(R):
     """Unit quaternion (any sign) of a rotation matrix whose columns are the frame's axes."""
-    from ..rotation import mat_to_quat
     return mat_to_quat(R)
 
 

@@ -40,7 +40,7 @@ What a ROS user would want to hear about rather than have ignored:
 * an unknown element inside ``<joint>``, ``<link>`` or ``<inertial>`` (``<dynamix>``) gets a
   warning, not an error: URDF is extended that way by simulators (Gazebo, PyBullet).
 
->>> model = load_urdf('''<robot name="r">
+>>> model = read_urdf('''<robot name="r">
 ...   <link name="base"/>
 ...   <link name="arm"><inertial><mass value="2"/><origin xyz="0 0 0.5"/>
 ...     <inertia ixx="0.1" iyy="0.1" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
@@ -58,11 +58,12 @@ import warnings
 
 import numpy as np
 
-from ..rotation import quat_mul
-from ..spec import ModelSpec
-from .errors import ModelError, remember_sources
-from .inertia import MINVAL, eig3
-from .xmlread import is_xml_text, located, parse_xml, read_file
+from rbdl_edu.io.errors import ModelError, remember_sources
+from rbdl_edu.io.inertia import eig3
+from rbdl_edu.io.xmlread import is_xml_text, located, parse_xml, read_file
+from rbdl_edu.model.enums import MINVAL
+from rbdl_edu.model.spec import ModelSpec
+from rbdl_edu.rotation import quat_mul
 
 JOINT_TYPES = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slide", "fixed": None,
                "floating": "free", "planar": None}
@@ -208,8 +209,9 @@ def _check_moving_links(spec, links, joints, parent_of):
                              "has mass or inertia: the mass matrix would be singular")
 
 
-def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dirs=()):
-    """Compile a URDF robot from a file path or XML text.
+def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dirs=()):
+    """Read and compile a URDF robot from a file path or XML text, before the constants that
+    need its dynamics (:func:`rbdl_edu.setconst.set_const`); :func:`rbdl_edu.load_urdf` does both.
 
     Parameters
     ----------
@@ -220,7 +222,7 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     file : str, optional
         A name for error messages when ``source`` is text.
     base_dir, allowed_dirs : optional
-        Accepted for symmetry with :func:`~rbdl_edu.io.mjcf.load_mjcf`: a URDF reads no
+        Accepted for symmetry with :func:`~rbdl_edu.io.mjcf.read_mjcf`: a URDF reads no
         other file (its meshes are not loaded).
 
     Returns
@@ -233,7 +235,7 @@ def load_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         Malformed XML, unknown links, cycles, several roots, planar joints, bad numbers,
         negative masses or inertias that are not positive semi-definite.
 
-    >>> model = load_urdf("models/arm2.urdf", floating_base=True)
+    >>> model = read_urdf("models/arm2.urdf", floating_base=True)
     >>> model.nq, model.nv, model.jnt_names
     (9, 8, ('base_freejoint', 'shoulder', 'elbow'))
     """

@@ -32,7 +32,7 @@ import numpy as np
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser, ParseError
 
-from .errors import ModelError
+from rbdl_edu.io.errors import ModelError
 
 MAX_BYTES = 50_000_000       # refuse absurd files rather than exhaust memory
 MAX_ELEMENTS = 200_000       # elements in one file, and in a model after includes and replicates
@@ -274,7 +274,7 @@ class FileAccess:
 
 @contextlib.contextmanager
 def located(node, attribute=None):
-    """Inside this block, a ``ValueError`` (what :class:`~rbdl_edu.spec.ModelSpec` raises for
+    """Inside this block, a ``ValueError`` (what :class:`~rbdl_edu.model.spec.ModelSpec` raises for
     an object it refuses) becomes a :class:`ModelError` at ``node``."""
     try:
         yield

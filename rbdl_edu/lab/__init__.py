@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine import require_contacts, run, simulates_contacts
-from .legs import LEG, Leg, leg_fk, leg_ik, workspace
-from .log import SensorLog
-from .mouse import LEGS, Gait, Oval, TrotController, foot_target
+from rbdl_edu.lab.engine import require_contacts, run, simulates_contacts
+from rbdl_edu.lab.legs import LEG, Leg, leg_fk, leg_ik, workspace
+from rbdl_edu.lab.log import SensorLog
+from rbdl_edu.lab.mouse import LEGS, Gait, Oval, TrotController, foot_target
 
 #: where the mouse's MJCF files are
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "mouse"

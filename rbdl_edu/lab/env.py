@@ -43,9 +43,10 @@ from dataclasses import replace
 import gymnasium
 import numpy as np
 
-from . import SCENES, scene_path
-from .engine import require_contacts
-from .mouse import Gait, TrotController
+import rbdl_edu
+from rbdl_edu.lab import SCENES, scene_path
+from rbdl_edu.lab.engine import require_contacts
+from rbdl_edu.lab.mouse import Gait, TrotController
 
 #: the gait action: (parameter, value at action 0, change at action ±1)
 GAIT_ACTION = (
@@ -95,8 +96,7 @@ class MouseEnv(gymnasium.Env):
 
     def __init__(self, scene="flat", engine=None, action="gait", control_dt=0.1, episode_seconds=10.0,
                  noise=0.01, render_mode=None):
-        if engine is None:
-            import rbdl_edu as engine
+        engine = rbdl_edu if engine is None else engine
         require_contacts(engine)
         if render_mode is not None:
             raise ValueError(f"MouseEnv draws nothing on screen: render_mode must be None, not {render_mode!r}")

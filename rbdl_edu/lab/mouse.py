@@ -55,7 +55,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .legs import LEG, leg_ik
+from rbdl_edu.lab.legs import LEG, leg_ik
 
 #: the legs in the order of ``Gait.phases``: fore-left, fore-right, hind-left, hind-right
 LEGS = ("fl", "fr", "rl", "rr")

@@ -28,13 +28,13 @@ the package's public functions.
 >>> len(view.inertias)
 2
 """
-from .animate import animate, keyframes
-from .diagrams import draw_composites, draw_passes, draw_planar_frames, draw_tree, tree_layout
-from .explorers import collision_explorer, picture_slider, sparsity_explorer, state_explorer
-from .plots import draw_planar, plot_cost, plot_matrix, plot_trajectory
-from .scene import SceneView, scene, scene_with_controls, view_controls
-from .sliders import joint_sliders
-from .stepper import rnea_stepper, rnea_trace
+from rbdl_edu.viz.animate import animate, keyframes
+from rbdl_edu.viz.diagrams import draw_composites, draw_passes, draw_planar_frames, draw_tree, tree_layout
+from rbdl_edu.viz.explorers import collision_explorer, picture_slider, sparsity_explorer, state_explorer
+from rbdl_edu.viz.plots import draw_planar, plot_cost, plot_matrix, plot_trajectory
+from rbdl_edu.viz.scene import SceneView, scene, scene_with_controls, view_controls
+from rbdl_edu.viz.sliders import joint_sliders
+from rbdl_edu.viz.stepper import rnea_stepper, rnea_trace
 
 __all__ = ["scene", "SceneView", "view_controls", "scene_with_controls", "animate", "keyframes",
            "joint_sliders", "rnea_stepper", "rnea_trace", "draw_planar", "plot_trajectory",

@@ -13,10 +13,10 @@ import ipywidgets as widgets
 import numpy as np
 import pythreejs as three
 
-from ..kinematics import forward_kinematics
-from ..rotation import mat_to_quat
-from .geometry import model_points
-from .scene import scene
+from rbdl_edu.kinematics import forward_kinematics
+from rbdl_edu.rotation import mat_to_quat
+from rbdl_edu.viz.geometry import model_points
+from rbdl_edu.viz.scene import scene
 
 
 def keyframes(model, qs, fps=30.0):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import BALL, FREE, HINGE, SLIDE
+from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
 
 _KIND = {FREE: "free", BALL: "ball", SLIDE: "slide", HINGE: "hinge"}
 

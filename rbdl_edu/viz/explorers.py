@@ -25,12 +25,18 @@ import io
 import ipywidgets as widgets
 import numpy as np
 
-from ..crba import crba
-from ..factor import factor_ltdl, to_tree_sparse, unpack_ltdl
-from ..enums import HINGE, SLIDE
-from ..models import auto_tree
-from .diagrams import draw_tree
-from .scene import scene
+from rbdl_edu.collision import candidate_pairs, detect
+from rbdl_edu.collision.broadphase import broadphase
+from rbdl_edu.collision.geometry import geom_aabb, geom_poses, geom_rbound
+from rbdl_edu.crba import crba
+from rbdl_edu.factor import factor_ltdl, to_tree_sparse, unpack_ltdl
+from rbdl_edu.model.data import Data
+from rbdl_edu.model.enums import FREE, HINGE, SLIDE
+from rbdl_edu.models import auto_tree
+from rbdl_edu.rotation import mat_to_quat
+from rbdl_edu.viz.diagrams import draw_tree
+from rbdl_edu.viz.geometry import three_quat
+from rbdl_edu.viz.scene import contact_objects, scene
 
 KERNEL_NOTE = ("<small style='color:#666'>These sliders work from Python: run the notebook (<code>make lab</code>) "
                "to use them. Drag the view to turn it, scroll to zoom.</small>")
@@ -198,10 +204,6 @@ def collision_stages(model, qpos, body):
     >>> sorted(collision_stages(cart_pole(), [0.0, 0.0], 1))
     ['boxes', 'candidates', 'contacts', 'frame', 'log']
     """
-    from ..collision import candidate_pairs, collision
-    from ..collision.broadphase import broadphase
-    from ..collision.geometry import geom_aabb, geom_poses, geom_rbound
-    from ..data import Data
 
     qpos = np.asarray(qpos, dtype=float)
     gpos, gmat = geom_poses(model, qpos)
@@ -216,7 +218,7 @@ def collision_stages(model, qpos, body):
                 candidates=sorted(int(b2 if b1 == body else b1) for b1, b2 in cand if body in (b1, b2)),
                 log=[(int(a), int(b), r) for a, b, r in log if r != "exclude" and (a in mine or b in mine)]
                 + [(int(a), int(b), r) for a, b, r in log if r == "exclude" and body in (a, b)],
-                contacts=[c for c in collision(model, data) if int(c.geom1) in mine or int(c.geom2) in mine])
+                contacts=[c for c in detect(model, data) if int(c.geom1) in mine or int(c.geom2) in mine])
 
 
 def _stage_text(model, body, st):
@@ -243,8 +245,6 @@ def _box_object(lo, hi, frame, color):
     (rows), drawn in world coordinates."""
     import pythreejs as three
 
-    from ..rotation import mat_to_quat
-    from .geometry import three_quat
 
     R = np.asarray(frame, float).T.copy()              # columns: the frame's axes in the world
     if np.linalg.det(R) < 0:                           # a box is its own mirror image
@@ -276,7 +276,6 @@ def collision_explorer(model, qpos, body, start, end, steps=21, **scene_kwargs):
     >>> [len(st["contacts"]) for st in w.stages]       # high, low, touching the floor
     [0, 0, 1]
     """
-    from ..enums import FREE
 
     body = model.body_names.index(body) if isinstance(body, str) else int(body)
     joints = [j for j in range(model.njnt) if int(model.jnt_bodyid[j]) == body and int(model.jnt_type[j]) == FREE]
@@ -299,7 +298,6 @@ def collision_explorer(model, qpos, body, start, end, steps=21, **scene_kwargs):
     link = widgets.jslink((slider, "index"), (report, "selected_index"))
 
     def show(k):
-        from .scene import contact_objects
 
         st = stages[k]
         marks = [_box_object(*st["boxes"][b], st["frame"], "#d62728" if b == body else "#ff8c00")

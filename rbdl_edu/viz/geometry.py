@@ -11,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pythreejs as three
 
-from ..defaults import GEOM_RGBA
-from ..enums import BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HFIELD, HINGE, MESH, PLANE, SLIDE, SPHERE
-from ..rotation import mat_to_quat, quat_to_mat
+from rbdl_edu.collision.hfield import hfield_grid
+from rbdl_edu.model.defaults import GEOM_RGBA
+from rbdl_edu.model.enums import (BALL, BOX, CAPSULE, CYLINDER, ELLIPSOID, FREE, HFIELD, HINGE, MESH, PLANE,
+                                  SLIDE, SPHERE)
+from rbdl_edu.rotation import mat_to_quat, quat_to_mat
 
 _Y_TO_Z = [float(np.sin(np.pi / 4)), 0.0, 0.0, float(np.cos(np.pi / 4))]   # +90° about x, three order
 
@@ -77,12 +79,11 @@ def hfield_mesh(model, g, mat):
     ``z = -base_z`` all round, and the bottom (a 3 x 4 grid: 12 + 20 + 10 triangles): a
     closed surface, every triangle facing out.
 
-    >>> from rbdl_edu.spec import ModelSpec
+    >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 1, 0.2, 0.1], 3, 4); _ = s.add_geom(0, "hfield", None, hfield="h")
     >>> hfield_mesh(s.compile(), 0, material((1, 1, 1, 1))).geometry.attributes["position"].array.shape
     (126, 3)
     """
-    from ..collision.hfield import hfield_grid
     h = int(model.geom_dataid[g])
     x, y, z = hfield_grid(model, h)
     base = float(model.hfield_size[h][3])

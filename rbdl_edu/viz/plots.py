@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kinematics import com_positions, forward_kinematics
-from ..enums import CAPSULE, CYLINDER
-from ..rotation import quat_to_mat
+from rbdl_edu.kinematics import com_positions, forward_kinematics
+from rbdl_edu.model.enums import CAPSULE, CYLINDER
+from rbdl_edu.rotation import quat_to_mat
 
 _AXES = {"x": 0, "y": 1, "z": 2}
 

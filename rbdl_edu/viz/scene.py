@@ -16,9 +16,9 @@ import ipywidgets as widgets
 import numpy as np
 import pythreejs as three
 
-from ..kinematics import forward_kinematics
-from ..tree import state
-from . import geometry as geo
+from rbdl_edu.kinematics import forward_kinematics
+from rbdl_edu.tree import state
+from rbdl_edu.viz import geometry as geo
 
 
 class SceneView(three.Renderer):

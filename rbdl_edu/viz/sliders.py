@@ -9,8 +9,8 @@ from __future__ import annotations
 import ipywidgets as widgets
 import numpy as np
 
-from ..enums import HINGE, SLIDE
-from .scene import scene, view_controls
+from rbdl_edu.model.enums import HINGE, SLIDE
+from rbdl_edu.viz.scene import scene, view_controls
 
 
 def slider_range(model, j):

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import ipywidgets as widgets
 import numpy as np
 
-from ..kinematics import forward_kinematics
-from ..rnea import rnea_passes
-from . import geometry as geo
-from .scene import scene
+from rbdl_edu.kinematics import forward_kinematics
+from rbdl_edu.rnea import rnea_passes
+from rbdl_edu.viz import geometry as geo
+from rbdl_edu.viz.scene import scene
 
 COLORS = {"v": ("#9ecae1", "#1f77b4"), "a": ("#a1d99b", "#2ca02c"), "f": ("#fcae91", "#d62728")}
 

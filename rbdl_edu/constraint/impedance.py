@@ -1,0 +1,304 @@
+r"""How soft a constraint row is: ``solref`` and ``solimp`` turned into the regularizer
+:math:`R`, the stiffness and damping :math:`k, b` and the reference acceleration
+:math:`a_{ref}` (MuJoCo's ``mj_diagApprox``, ``mj_makeImpedance``, ``mj_referenceConstraint``;
+book, chapter 10).
+
+MuJoCo's constraints are *soft*: a row does not demand :math:`J\ddot q = a_{ref}` but pulls the
+constrained acceleration toward it. If the constraint-space inverse inertia
+:math:`A = J M^{-1} J^T` were diagonal, each row would get
+
+.. math:: a_c = d\, a_{ref} + (1 - d)\, a_u
+
+between the unconstrained acceleration :math:`a_u` and the reference, with the *impedance*
+:math:`0 < d < 1`. That is what the regularizer :math:`R = \frac{1-d}{d} \hat A` buys, with
+:math:`\hat A` (``efc_diagA``) an estimate of :math:`A`'s diagonal from the inverse weights
+at ``qpos0`` (``body_invweight0``, ``dof_invweight0``, ``tendon_invweight0``).
+
+* **solimp** ``(d0, dwidth, width, midpoint, power)``: the impedance as a function of the
+  violation :math:`r` (``efc_pos - efc_margin``): ``d0`` at :math:`r = 0`, ``dwidth`` at
+  :math:`|r| \ge` ``width``, in between an S-curve of two power laws that meet at
+  ``midpoint`` (:func:`impedance`). Each is clamped to :math:`[10^{-4}, 0.9999]`.
+* **solref** ``(timeconst, dampratio)``: a spring-damper :math:`a_{ref} = -b\,v - k\,d\,r`
+  with :math:`b = 2/(d_{width}\tau)` and :math:`k = 1/(d_{width}^2 \tau^2 \zeta^2)`, so the
+  row behaves like a mass-spring-damper with time constant τ and damping ratio ζ. Or
+  ``(-stiffness, -damping)``: :math:`k = \text{stiffness}/d_{width}^2`,
+  :math:`b = \text{damping}/d_{width}`. Unless ``<flag refsafe="disable"/>``, a time
+  constant below two timesteps is raised to :math:`2h` (a spring stiffer than the
+  integrator can follow would blow up).
+* Friction rows (friction loss, the tangential rows of an elliptic cone) have no position:
+  :math:`k = 0`, pure damping. An elliptic cone's friction rows take the contact's
+  ``solreffriction`` when it is not zero, and :math:`R_1 = R_0/\text{impratio}`; a
+  pyramidal cone's rows all share :math:`R = 2\mu^2 R_0` (so both cones resist sliding alike).
+
+Connect and weld rows also subtract :math:`\dot J \dot q` from :math:`a_{ref}` (MuJoCo 4.0):
+:math:`J\ddot q + \dot J\dot q` is the true acceleration of the constraint.
+
+``efc_KBIP (nefc, 4)`` holds :math:`k, b, d, \partial d/\partial r` per row. The simulation
+stages are float-only (NumPy).
+
+>>> d, _ = impedance(np.array([0.9, 0.95, 0.001, 0.5, 2.0]), -0.0005, 0.0)   # halfway in
+>>> round(d, 6)
+0.925
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
+                                  CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON,
+                                  CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_JOINT, EQ_WELD,
+                                  MINVAL, OBJ_SITE)
+
+MINIMP, MAXIMP = 1e-4, 0.9999      # mjMINIMP, mjMAXIMP: the impedance stays strictly in (0, 1)
+CONTACTS = (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC)
+
+
+def impedance(solimp, r, margin=0.0):
+    r"""The impedance :math:`d(r)` and its slope :math:`\partial d/\partial r` at violation
+    ``r - margin`` (MuJoCo's ``getimpedance``).
+
+    With :math:`x = |r|/\text{width}` and ``solimp = (d0, dwidth, width, m, p)``:
+    :math:`d = d_0 + y(x)\,(d_{width} - d_0)`, where :math:`y(x) = x^p / m^{p-1}` for
+    :math:`x \le m` and :math:`y = 1 - (1-x)^p/(1-m)^{p-1}` beyond; :math:`y = 1` for
+    :math:`x \ge 1`. A flat curve (``d0 == dwidth`` or ``width`` 0) is their mean.
+
+    >>> impedance(np.array([0.9, 0.95, 0.001, 0.5, 2.0]), -0.01)     # deeper than width
+    (0.95, 0.0)
+    """
+    d0, dwidth, width, midpoint, power = solimp
+    if d0 == dwidth or width <= MINVAL:
+        return float(0.5 * (d0 + dwidth)), 0.0
+    x = (r - margin) / width
+    sign = 1.0 if x >= 0 else -1.0
+    x = abs(x)
+    if x >= 1 or x <= 0:
+        return float(dwidth if x >= 1 else d0), 0.0
+    if power == 1:
+        y, dy = x, 1.0
+    elif x <= midpoint:          # y = x^p / m^(p-1)
+        a = 1 / midpoint ** (power - 1)
+        y, dy = a * x ** power, power * a * x ** (power - 1)
+    else:                        # y = 1 - (1-x)^p / (1-m)^(p-1)
+        b = 1 / (1 - midpoint) ** (power - 1)
+        y, dy = 1 - b * (1 - x) ** power, power * b * (1 - x) ** (power - 1)
+    return float(d0 + y * (dwidth - d0)), float(dy * sign * (dwidth - d0) / width)
+
+
+def clamp_solimp(solimp):
+    """``solimp`` with each number in its range: the impedances and the midpoint in
+    ``[MINIMP, MAXIMP]``, ``width >= 0``, ``power >= 1`` (MuJoCo's rules).
+
+    >>> clamp_solimp([0, 1, -1, 0.5, 0.5])
+    (0.0001, 0.9999, 0.0, 0.5, 1.0)
+    """
+    d0, dwidth, width, midpoint, power = (float(x) for x in solimp)
+
+    def clip(x):
+        return min(MAXIMP, max(MINIMP, x))
+    return (clip(d0), clip(dwidth), max(0.0, width), clip(midpoint), max(1.0, power))
+
+
+def safe_solref(model, solref, what):
+    """``solref`` as the solver uses it: both numbers positive (time constant, damping ratio)
+    or both not (direct ``-stiffness, -damping``); a time constant at least ``2 * timestep``
+    unless ``<flag refsafe="disable"/>``. A mixed pair is a ``ValueError`` naming ``what``
+    (MuJoCo warns and silently uses the default).
+
+    >>> from rbdl_edu.models import pendulum
+    >>> safe_solref(pendulum(), [0.001, 1.0], "joint")      # raised to two 2 ms timesteps
+    array([0.004, 1.   ])
+    """
+    solref = np.array(solref, dtype=float)
+    if (solref[0] > 0) != (solref[1] > 0):
+        raise ValueError(f"{what}: solref {solref.tolist()} mixes the standard (timeconst, dampratio) "
+                         "and the direct (-stiffness, -damping) forms")
+    if solref[0] > 0 and not model.opt.disabled("refsafe"):
+        solref[0] = max(solref[0], 2 * model.opt.timestep)
+    return solref
+
+
+def stiffness_damping(solref, dwidth):
+    r"""``(k, b)`` of the reference spring-damper (module docstring): standard
+    :math:`k = 1/(d_{width}^2\tau^2\zeta^2)`, :math:`b = 2/(d_{width}\tau)`; direct
+    :math:`k = -\text{solref}_0/d_{width}^2`, :math:`b = -\text{solref}_1/d_{width}`.
+
+    >>> stiffness_damping([0.02, 1.0], 1.0)
+    (2500.0, 100.0)
+    """
+    timeconst, dampratio = solref
+    k = (1 / max(MINVAL, dwidth ** 2 * timeconst ** 2 * dampratio ** 2) if timeconst > 0
+         else -timeconst / max(MINVAL, dwidth ** 2))
+    b = 2 / max(MINVAL, dwidth * timeconst) if dampratio > 0 else -dampratio / max(MINVAL, dwidth)
+    return float(k), float(b)
+
+
+def row_params(model, data, i):
+    """``(solref, solreffriction, solimp)`` of row ``i`` from the object it constrains (MuJoCo's
+    ``getsolparam``), after :func:`safe_solref` and :func:`clamp_solimp`."""
+    m, kind, k = model, data.efc_type[i], data.efc_id[i]
+    solreffriction = np.zeros(2)
+    if kind == CNSTR_EQUALITY:
+        solref, solimp, what = m.eq_solref[k], m.eq_solimp[k], f"equality {m.eq_names[k] or k}"
+    elif kind == CNSTR_LIMIT_JOINT:
+        solref, solimp, what = m.jnt_solref[k], m.jnt_solimp[k], f"joint {m.jnt_names[k] or k}"
+    elif kind == CNSTR_FRICTION_DOF:
+        solref, solimp, what = m.dof_solref[k], m.dof_solimp[k], f"dof {k}"
+    elif kind == CNSTR_LIMIT_TENDON:
+        solref, solimp, what = m.tendon_solref_lim[k], m.tendon_solimp_lim[k], f"tendon {m.tendon_names[k] or k}"
+    elif kind == CNSTR_FRICTION_TENDON:
+        solref, solimp, what = m.tendon_solref_fri[k], m.tendon_solimp_fri[k], f"tendon {m.tendon_names[k] or k}"
+    else:
+        con = data.contact[k]
+        solref, solimp, solreffriction = con.solref, con.solimp, con.solreffriction
+        what = f"contact of geoms {con.geom1} and {con.geom2}"
+    solreffriction = safe_solref(model, solreffriction, what + " (solreffriction)") if np.any(solreffriction) \
+        else solreffriction
+    return safe_solref(model, solref, what), solreffriction, clamp_solimp(solimp)
+
+
+def block(model, data, i):
+    """``(n, r)``: the number of rows row ``i`` starts that share one impedance (a connect's
+    3, a weld's 6, a contact's rows), and the violation they share (the norm of a connect's
+    or weld's position error, else ``efc_pos[i]``) (MuJoCo's ``getposdim``)."""
+    kind, k = data.efc_type[i], data.efc_id[i]
+    if kind == CNSTR_CONTACT_ELLIPTIC:
+        return data.contact[k].dim, data.efc_pos[i]
+    if kind == CNSTR_CONTACT_PYRAMIDAL:
+        return 2 * (data.contact[k].dim - 1), data.efc_pos[i]
+    if kind == CNSTR_EQUALITY and model.eq_type[k] in (EQ_CONNECT, EQ_WELD):
+        n = 3 if model.eq_type[k] == EQ_CONNECT else 6
+        return n, float(np.linalg.norm(data.efc_pos[i:i + n]))
+    return 1, data.efc_pos[i]
+
+
+def diag_approx(model, data):
+    r"""``efc_diagA (nefc,)``: each row's :math:`\hat A_{ii}`, the inverse inertia it sees,
+    from the inverse weights at ``qpos0`` (MuJoCo's ``mj_diagApprox``): a connect's or weld's
+    two bodies (translation, and rotation for a weld's last 3 rows); a joint or tendon
+    equality's one or two objects; the dof, joint or tendon of a friction loss or limit; a
+    contact's two bodies (translation for the normal and sliding rows, rotation for spin and
+    roll; a pyramidal edge :math:`n \pm \mu_k t_k` adds :math:`\mu_k^2` times its tangent's)."""
+    m, bw = model, model.body_invweight0
+    out = np.zeros(data.nefc)
+    i = 0
+    while i < data.nefc:
+        kind, k = data.efc_type[i], data.efc_id[i]
+        n = 1
+        if kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
+            b1, b2 = m.eq_obj1id[k], m.eq_obj2id[k]
+            if m.eq_objtype[k] == OBJ_SITE:
+                b1, b2 = m.site_bodyid[b1], m.site_bodyid[b2]
+            n = 3 if m.eq_type[k] == EQ_CONNECT else 6
+            out[i:i + 3] = bw[b1, 0] + bw[b2, 0]
+            out[i + 3:i + n] = bw[b1, 1] + bw[b2, 1]
+        elif kind == CNSTR_EQUALITY:
+            weight = ((lambda j: m.dof_invweight0[m.jnt_dofadr[j]]) if m.eq_type[k] == EQ_JOINT
+                      else (lambda t: m.tendon_invweight0[t]))
+            out[i] = weight(m.eq_obj1id[k]) + (weight(m.eq_obj2id[k]) if m.eq_obj2id[k] >= 0 else 0.0)
+        elif kind == CNSTR_FRICTION_DOF:
+            out[i] = m.dof_invweight0[k]
+        elif kind == CNSTR_LIMIT_JOINT:
+            out[i] = m.dof_invweight0[m.jnt_dofadr[k]]
+        elif kind in (CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON):
+            out[i] = m.tendon_invweight0[k]
+        else:
+            con = data.contact[k]
+            b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
+            tran, rot = bw[b1, 0] + bw[b2, 0], bw[b1, 1] + bw[b2, 1]
+            n, _ = block(model, data, i)
+            if kind == CNSTR_CONTACT_FRICTIONLESS:
+                out[i] = tran
+            elif kind == CNSTR_CONTACT_ELLIPTIC:
+                out[i:i + n] = [tran if j < 3 else rot for j in range(n)]
+            else:                           # edges n ± mu_j t_j, two per friction direction
+                for j in range(con.dim - 1):
+                    out[i + 2 * j:i + 2 * j + 2] = tran + con.friction[j] ** 2 * (tran if j < 2 else rot)
+        i += n
+    data.efc_diagA = out
+
+
+def make_impedance(model, data):
+    r"""``efc_R``, ``efc_D = 1/R``, ``efc_KBIP`` and each contact's ``mu`` from ``solref``,
+    ``solimp`` and ``efc_diagA`` (MuJoCo's ``mj_makeImpedance``; the module docstring); then
+    ``efc_diagA`` is reset to :math:`R\,d/(1-d)`, the estimate these :math:`R` imply."""
+    nefc = data.nefc
+    R, KBIP = np.zeros(nefc), np.zeros((nefc, 4))
+    i = 0
+    while i < nefc:
+        solref, solreffriction, solimp = row_params(model, data, i)
+        n, r = block(model, data, i)
+        d, dd = impedance(solimp, r, data.efc_margin[i])
+        # R = (1 - d)/d * diagA, for all the rows of the block
+        R[i:i + n] = np.maximum(MINVAL, (1 - d) * data.efc_diagA[i:i + n] / d)
+        KBIP[i:i + n] = (*stiffness_damping(solref, solimp[1]), d, dd)
+        kind = data.efc_type[i]
+        if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
+            KBIP[i, 0] = 0.0                      # friction has no position to return to
+        elif kind == CNSTR_CONTACT_ELLIPTIC:
+            # the friction rows: no position either, their own solref if given
+            _, b = stiffness_damping(solreffriction if np.any(solreffriction) else solref, solimp[1])
+            KBIP[i + 1:i + n, :2] = 0.0, b
+        i += n
+    # frictional contacts: R_1 = R_0 / impratio; the regularized cone's mu = mu_1 sqrt(R_1/R_0)
+    i = data.ne + data.nf
+    while i < nefc:
+        kind, con = data.efc_type[i], (data.contact[data.efc_id[i]] if data.efc_type[i] in CONTACTS else None)
+        if kind not in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
+            i += 1
+            continue
+        R[i + 1] = R[i] / max(MINVAL, model.opt.impratio)
+        con.mu = con.friction[0] * np.sqrt(R[i + 1] / R[i])
+        if kind == CNSTR_CONTACT_ELLIPTIC:
+            # R_j mu_j^2 = R_1 mu_1^2 in every friction direction
+            for j in range(1, con.dim - 1):
+                R[i + j + 1] = R[i + 1] * con.friction[0] ** 2 / con.friction[j] ** 2
+            i += con.dim
+        else:
+            # pyramidal: one R for all edges, matching the elliptic cone's resistance to sliding
+            n = 2 * (con.dim - 1)
+            R[i:i + n] = 2 * con.mu ** 2 * R[i]
+            i += n
+    data.efc_R, data.efc_D, data.efc_KBIP = R, 1 / R, KBIP
+    data.efc_diagA = R * KBIP[:, 2] / (1 - KBIP[:, 2])
+
+
+def reference(model, data, jdotv=None):
+    r"""``efc_vel = J q̇`` and the reference acceleration ``efc_aref``,
+    :math:`a_{ref} = -b\,(J\dot q) - k\,d\,(r - \text{margin})`, minus :math:`\dot J\dot q` on
+    connect and weld rows (``jdotv (ne,)``, from :func:`rbdl_edu.constraint.rows.jdotv`)."""
+    data.efc_vel = data.efc_J @ data.qvel
+    K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]
+    aref = -B * data.efc_vel - K * d * (data.efc_pos - data.efc_margin)
+    if jdotv is not None:
+        aref[:data.ne] -= jdotv
+    data.efc_aref = aref
+
+
+def resting_penetration(solref, solimp, gravity=9.81, timestep=0.002, margin=0.0):
+    r"""The depth a body resting on one frictionless or elliptic contact sinks to, when the
+    estimate :math:`\hat A` is exact: at rest :math:`a_c = 0`, so the force :math:`f` holds
+    the weight, :math:`A f = g`, and :math:`R f = a_{ref} = -k\,d\,r`; with
+    :math:`R = \frac{1-d}{d} A`:
+
+    .. math:: r = -\frac{(1 - d(r))\, g}{k\, d(r)^2}
+
+    solved for the violation :math:`r < 0` by bisection (``d`` depends on ``r``). Returns the
+    penetration depth ``-dist``, with ``dist = r + margin`` the distance between the surfaces.
+
+    >>> round(resting_penetration([0.02, 1.0], [0.9, 0.95, 0.001, 0.5, 2.0]) * 1000, 4)   # mm
+    0.3672
+    """
+    solimp = clamp_solimp(solimp)
+    tc, dr = solref
+    if tc > 0:
+        tc = max(tc, 2 * timestep)
+    k, _ = stiffness_damping([tc, dr], solimp[1])
+
+    def excess(r):                     # > 0 while r is not yet deep enough
+        d, _ = impedance(solimp, r)
+        return r + (1 - d) * gravity / (k * d * d)
+    lo, hi = -1.0, 0.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if excess(mid) < 0 else (lo, mid)
+    return -(0.5 * (lo + hi) + margin)

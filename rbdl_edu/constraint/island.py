@@ -1,0 +1,104 @@
+r"""Constraint islands: the independent pieces of the constraint problem (MuJoCo's
+``mj_island``; book, chapter 10).
+
+The mass matrix couples only the dofs of one kinematic *tree* (the bodies below one moving
+child of the world: a box on the floor, a robot). Constraint rows couple the trees they
+touch: a contact between two boxes joins their trees, a box on the static floor touches
+one. The trees joined by rows form *islands*; an island's accelerations and forces do not
+depend on another's, so each is solved on its own, with its own iterations and its own
+stopping test (MuJoCo does this by default; ``<flag island="disable"/>`` solves everything
+as one problem). A tree no row touches keeps ``qacc_smooth``.
+
+Islands are numbered by their first tree, trees by body order; an island's dofs and rows
+keep their order in ``qvel`` and ``efc_*``.
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="5 5 .1"/>
+...   <body pos="0 0 .09"><freejoint/><geom size=".1"/></body>
+...   <body pos="2 0 .09"><freejoint/><geom size=".1"/></body>
+...   <body pos="4 0 1"><freejoint/><geom size=".1"/></body></worldbody></mujoco>''')
+>>> data = rbd.Data(model); rbd.forward(model, data)
+>>> [(dofs.tolist(), rows.tolist()) for dofs, rows in islands(model, data)]    # the third one falls
+[([0, 1, 2, 3, 4, 5], [0, 1, 2, 3]), ([6, 7, 8, 9, 10, 11], [4, 5, 6, 7])]
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.cache import per_model
+from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
+                                  CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_LIMIT_JOINT, EQ_CONNECT, EQ_WELD,
+                                  OBJ_SITE)
+
+
+@per_model
+def body_treeid(model):
+    """``(nbody,)``: each body's tree, ``-1`` for bodies welded to the world. A tree starts at
+    a body with dofs all of whose ancestors are welded to the world (MuJoCo's ``body_treeid``).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> body_treeid(double_pendulum())           # the world, then one tree of two bodies
+    array([-1,  0,  0])
+    """
+    tree, n = np.full(model.nbody, -1), 0
+    for b in range(1, model.nbody):
+        p = model.body_parentid[b]
+        if model.body_weldid[b] == 0:
+            continue
+        if model.body_dofnum[b] > 0 and model.body_weldid[p] == 0:
+            tree[b], n = n, n + 1
+        else:
+            tree[b] = tree[p]
+    return tree
+
+
+def row_trees(model, data, i):
+    """The trees row ``i`` touches: a contact's or a connect/weld's two bodies' trees, a dof
+    friction's or joint limit's own, else those of the dofs its Jacobian uses."""
+    m, tree = model, body_treeid(model)
+    kind, k = data.efc_type[i], data.efc_id[i]
+    if kind in (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
+        con = data.contact[k]
+        bodies = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
+    elif kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
+        bodies = m.eq_obj1id[k], m.eq_obj2id[k]
+        if m.eq_objtype[k] == OBJ_SITE:
+            bodies = m.site_bodyid[bodies[0]], m.site_bodyid[bodies[1]]
+    elif kind == CNSTR_FRICTION_DOF:
+        bodies = (m.dof_bodyid[k],)
+    elif kind == CNSTR_LIMIT_JOINT:
+        bodies = (m.jnt_bodyid[k],)
+    else:
+        bodies = m.dof_bodyid[np.flatnonzero(data.efc_J[i])]
+    return {int(tree[b]) for b in bodies} - {-1}
+
+
+def islands(model, data):
+    """The islands of the current rows, as ``[(dofs, rows), ...]`` (index arrays into ``qvel``
+    and ``efc_*``), numbered as MuJoCo numbers them."""
+    tree = body_treeid(model)
+    ntree = int(tree.max(initial=-1)) + 1
+    parent = np.arange(ntree)                       # union-find over the trees
+
+    def root(t):
+        while parent[t] != t:
+            parent[t] = parent[parent[t]]
+            t = parent[t]
+        return t
+    touched, row_tree = np.zeros(ntree, dtype=bool), np.zeros(data.nefc, dtype=int)
+    for i in range(data.nefc):
+        if i and data.efc_type[i] == data.efc_type[i - 1] and data.efc_id[i] == data.efc_id[i - 1]:
+            row_tree[i] = row_tree[i - 1]           # the next row of the same constraint
+            continue
+        trees = sorted(row_trees(model, data, i))
+        row_tree[i] = trees[0]
+        touched[trees] = True
+        for t in trees[1:]:
+            a, b = root(trees[0]), root(t)
+            parent[max(a, b)] = min(a, b)            # the smaller tree names the island
+    # island of each tree (-1: untouched), numbered by their smallest tree
+    roots = np.array([root(t) for t in range(ntree)], dtype=int)
+    numbers = {r: k for k, r in enumerate(sorted(set(roots[touched].tolist())))}
+    island = np.array([numbers[r] if touched[t] else -1 for t, r in enumerate(roots)], dtype=int)
+    dof_island, row_island = island[tree[model.dof_bodyid]], island[row_tree]
+    return [(np.flatnonzero(dof_island == k), np.flatnonzero(row_island == k)) for k in range(len(numbers))]

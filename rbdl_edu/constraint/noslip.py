@@ -1,0 +1,99 @@
+r"""NoSlip: a post-processing of the friction forces that removes the creep of soft contacts
+(MuJoCo's ``mj_solNoSlip``; ``<option noslip_iterations>``; book, chapter 10).
+
+A soft contact slips a little under a tangential load: its friction rows have a regularizer
+:math:`R > 0`, so the constrained acceleration only approaches the reference. After the main
+solver, NoSlip takes its forces and runs Gauss-Seidel sweeps on the dual cost *without*
+:math:`R` (:math:`\tfrac12 f^T A f + f^T b`, hard constraints), over the friction forces only:
+friction loss rows within their bounds; each pair of opposite pyramid edges with its sum
+(the normal force) fixed; an elliptic contact's friction forces within the ellipse of its
+fixed normal force (:func:`~rbdl_edu.constraint.pgs.qcqp`). Then :math:`\ddot q = a_u + M^{-1} J^T f`.
+It stops after ``noslip_iterations`` or when a sweep improves the cost, scaled by
+:math:`1/\mathrm{tr}(M)`, by less than ``noslip_tolerance``.
+
+It is not the minimum of one problem any more (MuJoCo's documentation calls it ad hoc), but
+it is what MuJoCo does, island by island. The simulation stages are float-only (NumPy).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.constraint.pgs import qcqp, update_state
+from rbdl_edu.constraint.state import SolverStat, dual_matrix, nactive, scale
+from rbdl_edu.model.enums import CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_PYRAMIDAL, MINVAL
+
+
+def solve_noslip(model, data):
+    """NoSlip from ``data.efc_force`` (the main solver's): ``efc_force``, ``efc_state``; adds its
+    iterations to ``solver_niter`` and ``solver``."""
+    ne, nf, nefc = data.ne, data.nf, data.nefc
+    # the dual problem without the regularizer: A = J M^-1 J^T, diagonal at least 1e-10
+    A = dual_matrix(model, data) - np.diag(data.efc_R)
+    AR_ii = np.diag(A).copy()
+    A[np.diag_indices(nefc)] = np.maximum(AR_ii, 1e-10)
+    b, floss, f = data.efc_b, data.efc_frictionloss, data.efc_force.copy()
+    s = scale(data)
+    for it in range(model.opt.noslip_iterations):
+        # the cost changes by 1/2 f^T R f when R is dropped: count it in the first sweep
+        improvement = 0.5 * float(f @ (f * data.efc_R)) if it == 0 else 0.0
+        for i in range(ne, ne + nf):                     # friction loss: a bounded scalar
+            res, old, Aii = b[i] + A[i] @ f, f[i], max(MINVAL, AR_ii[i])
+            f[i] = min(floss[i], max(-floss[i], old - res * (1 / Aii)))
+            delta = f[i] - old
+            improvement -= 0.5 * delta * delta * Aii + delta * res
+        i = ne + nf
+        while i < nefc:
+            kind = data.efc_type[i]
+            if kind == CNSTR_CONTACT_PYRAMIDAL:
+                con = data.contact[data.efc_id[i]]
+                for j in range(i, i + 2 * (con.dim - 1), 2):
+                    improvement += _edge_pair(A, b, f, j)
+                i += 2 * (con.dim - 1)
+            elif kind == CNSTR_CONTACT_ELLIPTIC:
+                con = data.contact[data.efc_id[i]]
+                improvement += _friction(A, b, f, i, con)
+                i += con.dim
+            else:
+                i += 1
+        data.efc_force = f
+        update_state(data)
+        data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
+        data.solver_niter += 1
+        if s * improvement < model.opt.noslip_tolerance:
+            break
+
+
+def _edge_pair(A, b, f, j):
+    r"""Two opposite pyramid edges ``j, j+1`` with their sum fixed: :math:`f = (m + y, m - y)`,
+    :math:`y \in [-m, m]` minimizing the cost; returns the improvement."""
+    rows = slice(j, j + 2)
+    old, res, Ac = f[rows].copy(), b[rows] + A[rows] @ f, A[rows, rows]
+    bc = res - Ac @ old                                 # the cost's linear term without these two
+    mid = 0.5 * (old[0] + old[1])
+    # d/dy of 1/2 f^T Ac f + bc^T f, f = (mid + y, mid - y): K1 y + K0
+    K1 = Ac[0, 0] + Ac[1, 1] - Ac[0, 1] - Ac[1, 0]
+    K0 = mid * (Ac[0, 0] - Ac[1, 1]) + bc[0] - bc[1]
+    y = 0.0 if K1 < MINVAL else min(mid, max(-mid, -K0 / K1))
+    f[rows] = mid + y, mid - y
+    return _keep_if_better(Ac, f, rows, old, res)
+
+
+def _friction(A, b, f, i, con):
+    """An elliptic contact's friction forces with its normal force fixed (:func:`qcqp`)."""
+    rows = slice(i + 1, i + con.dim)
+    old, res, Ac = f[rows].copy(), b[rows] + A[rows] @ f, A[rows, rows]
+    if f[i] < MINVAL:
+        f[rows] = 0.0
+    else:
+        f[rows] = qcqp(Ac, res - Ac @ old, con.friction[:con.dim - 1], f[i])
+    return _keep_if_better(Ac, f, rows, old, res)
+
+
+def _keep_if_better(Ac, f, rows, old, res):
+    """Undo the step if it raised the cost (MuJoCo's ``costChange``); the improvement."""
+    delta = f[rows] - old
+    change = 0.5 * delta @ Ac @ delta + delta @ res
+    if change > 1e-10:
+        f[rows] = old
+        return 0.0
+    return -change

@@ -1,0 +1,256 @@
+r"""The primal solvers, ``Newton`` and ``CG``: descent on the acceleration :math:`a` of the
+cost of :mod:`rbdl_edu.constraint.solver` (MuJoCo's ``mj_solPrimal``; book, chapter 10).
+
+With the gradient :math:`g = M a - f_{smooth} - J^T f(a)` (zero at the minimum: the equations
+of motion with the constraint forces), each iteration
+
+1. picks a direction :math:`p`: Newton :math:`p = -H^{-1} g` with the cost's Hessian
+   :math:`H = M + J^T D_{active} J` (+ each elliptic cone's own block); CG the
+   :math:`M`-preconditioned gradient, bent by the Hager-Zhang conjugate update;
+2. minimizes the cost along :math:`a + \alpha p` *exactly* (:func:`line_search`): along a
+   line the cost is a piecewise quadratic in α (square roots in the cones), so Newton's
+   method in α with a bracket finds the minimum to ``ls_tolerance`` in a few evaluations;
+3. stops after ``iterations``, or when the improvement, the gradient norm or (Newton) the
+   Newton decrement :math:`\tfrac12 g^T H^{-1} g`, scaled by :math:`1/\mathrm{tr}(M)`, is
+   below ``tolerance``.
+
+Before the first iteration the warm start may already be good enough: the cost is strongly
+convex in the :math:`M`-norm, so :math:`\tfrac12 g^T M^{-1} g` bounds how far its cost is
+from the minimum (MuJoCo 4.0's certificate; Newton also asks for a small gradient).
+
+The simulation stages are float-only (NumPy).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from rbdl_edu.constraint.cost import elliptic_cones, update
+from rbdl_edu.constraint.state import SolverStat, nactive, scale
+from rbdl_edu.model.enums import CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, MINVAL
+
+
+def solve_primal(model, data, newton=True):
+    """Newton (``newton=True``) or CG from ``data.qacc`` (the warm start): ``qacc``,
+    ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``."""
+    opt, M, J = model.opt, data.qM, data.efc_J
+    tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
+    a = data.qacc.copy()
+    Ma, Jaref = M @ a, J @ a - data.efc_aref
+    update(model, data, Jaref, cone_hessian=cones)
+    grad = Ma - data.qfrc_smooth - data.qfrc_constraint
+    s = scale(data)
+    Mgrad = np.linalg.solve(M, grad)
+    # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
+    small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
+    small_gradient = s * np.linalg.norm(grad) < tol
+    done = small_gap and (not newton or small_gradient)
+    if not done and newton:
+        Mgrad = np.linalg.solve(hessian(data), grad)
+        done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
+    search = -Mgrad
+    it = 0
+    while not done and it < opt.iterations:
+        ls = LineCost(data, a, Ma, Jaref, search)
+        alpha, improvement, neval, slope = line_search(ls, tol * opt.ls_tolerance, opt.ls_iterations, s)
+        if alpha == 0:
+            break
+        a, Ma, Jaref = a + alpha * search, Ma + alpha * ls.Mv, Jaref + alpha * ls.Jv
+        oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
+        update(model, data, Jaref, cone_hessian=cones)
+        grad = Ma - data.qfrc_smooth - data.qfrc_constraint
+        Mgrad = np.linalg.solve(hessian(data) if newton else M, grad)
+        improvement, gradient = s * improvement, s * np.linalg.norm(grad)
+        data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
+                                      int(np.sum(data.efc_state != oldstate)), neval))
+        decrement = max(0.0, 0.5 * s * grad @ Mgrad) if newton else 0.0
+        it += 1
+        if 0 < improvement < tol or gradient < tol or (newton and decrement < tol):
+            break
+        if newton:
+            search = -Mgrad
+        else:
+            search = -Mgrad + hager_zhang(search, grad, gradold, Mgrad, Mgradold) * search
+    data.qacc, data.solver_niter = a, it
+
+
+def hessian(data):
+    r""":math:`H = M + J^T \mathrm{diag}(D_i [\text{row } i \text{ quadratic}]) J`, plus
+    :math:`J_c^T H_c J_c` for each elliptic contact on its cone's side (``contact.H``)."""
+    D = np.where(data.efc_state == CNSTRSTATE_QUADRATIC, data.efc_D, 0.0)
+    H = data.qM + data.efc_J.T @ (D[:, None] * data.efc_J)
+    for i, con, n in elliptic_cones(data):
+        if data.efc_state[i] == CNSTRSTATE_CONE:
+            Jc = data.efc_J[i:i + n]
+            H = H + Jc.T @ con.H[:n * n].reshape(n, n) @ Jc
+    return H
+
+
+def hager_zhang(p, g, g_old, Mg, Mg_old, eta=0.01):
+    r"""The conjugate-direction weight :math:`\beta` of Hager and Zhang (2005), preconditioned by
+    :math:`M`: with :math:`y = g - g_{old}`,
+    :math:`\beta = (y^T M^{-1} g - 2\,\frac{y^T M^{-1} y}{p^T y}\, p^T g)/(p^T y)`, bounded below by
+    :math:`-1/(|p| \min(\eta, |g|))`; 0 (steepest descent) when :math:`p^T y` is not positive."""
+    y, My = g - g_old, Mg - Mg_old
+    py = p @ y
+    if py < MINVAL:
+        return 0.0
+    beta = (y @ Mg - 2 * (y @ My) / py * (p @ g)) / py
+    return max(-1 / max(MINVAL, np.linalg.norm(p) * min(eta, np.linalg.norm(g))), beta)
+
+
+class Point(NamedTuple):
+    """A point of the line search: step ``alpha``, cost change from ``alpha = 0``, and the
+    cost's first and second derivatives in ``alpha``."""
+    alpha: float
+    cost: float
+    d1: float
+    d2: float
+
+
+class LineCost:
+    r"""The cost along :math:`a + \alpha p` as a function of α, from quantities computed once:
+    :math:`Mp`, :math:`Jp` and, per row, the residual :math:`x_0 = (Ja - a_{ref})_i` and its
+    rate :math:`v = (Jp)_i`. :meth:`__call__` gives a :class:`Point` (costs relative to α = 0)."""
+
+    def __init__(self, data, a, Ma, Jaref, p):
+        self.data, self.n_eval, self.search_norm = data, 0, float(np.linalg.norm(p))
+        self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
+        # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
+        self.gauss = (p @ Ma - data.qfrc_smooth @ p, 0.5 * p @ self.Mv)
+        self.x0, self.D = Jaref, data.efc_D
+        self.cones = []
+        for i, con, n in elliptic_cones(data):
+            x, v, D = Jaref[i:i + n], self.Jv[i:i + n], data.efc_D[i:i + n]
+            scale_ = np.concatenate(([con.mu], con.friction[:n - 1]))
+            U, V = x * scale_, v * scale_
+            quad = (0.5 * D @ x ** 2, D @ (x * v), 0.5 * D @ v ** 2)
+            self.cones.append((i, n, con.mu, quad, U[0], V[0], U[1:] @ U[1:], U[1:] @ V[1:], V[1:] @ V[1:],
+                               D[0] / (con.mu ** 2 * (1 + con.mu ** 2))))
+
+    def __call__(self, alpha):
+        data, x0, v, D = self.data, self.x0, self.Jv, self.D
+        ne, nf = data.ne, data.nf
+        self.n_eval += 1
+        # Gauss and equality rows: quadratics (shifted: their value at alpha = 0 dropped)
+        q1 = self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne])
+        q2 = self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2
+        cost, d1, d2 = alpha * q1 + alpha ** 2 * q2, q1 + 2 * alpha * q2, 2 * q2
+        # friction loss: the Huber function of x = x0 + alpha v
+        f, Rf = data.efc_frictionloss[ne:ne + nf], data.efc_R[ne:ne + nf] * data.efc_frictionloss[ne:ne + nf]
+        xs, vs, Ds = x0[ne:ne + nf], v[ne:ne + nf], D[ne:ne + nf]
+        x = xs + alpha * vs
+        cost += float(np.sum(_huber(x, f, Rf, Ds) - _huber(xs, f, Rf, Ds)))
+        inside = (-Rf < x) & (x < Rf)
+        d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
+        d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
+        # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
+        rows = np.arange(ne + nf, data.nefc)
+        rows = rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+        xs, vs, Ds = x0[rows], v[rows], D[rows]
+        x = xs + alpha * vs
+        on = x < 0
+        cost += float(np.sum(np.where(on, 0.5 * Ds * x * x, 0.0)) - np.sum(np.where(xs < 0, 0.5 * Ds * xs * xs, 0.0)))
+        d1 += float(np.sum(np.where(on, Ds * x * vs, 0.0)))
+        d2 += float(np.sum(np.where(on, Ds * vs * vs, 0.0)))
+        for cone in self.cones:
+            c, e1, e2 = _cone_along(alpha, *cone[2:])
+            cost, d1, d2 = cost + c, d1 + e1, d2 + e2
+        return Point(alpha, cost, d1, max(d2, MINVAL))
+
+
+def _huber(x, f, Rf, D):
+    """The friction-loss cost: ``1/2 D x^2`` for ``|x| < R f``, else ``f (|x| - R f / 2)``."""
+    return np.where((-Rf < x) & (x < Rf), 0.5 * D * x * x, f * (np.abs(x) - 0.5 * Rf))
+
+
+def _zone(N, Tsq, mu):
+    """0: above the cone (no force), 1: below its dual (quadratic), 2: on the cone's side."""
+    if Tsq <= 0:
+        return 1 if N < 0 else 0
+    T = np.sqrt(Tsq)
+    return 0 if N >= mu * T else (1 if mu * N + T <= 0 else 2)
+
+
+def _cone_along(alpha, mu, quad, U0, V0, UU, UV, VV, Dm):
+    r"""An elliptic cone's cost change from α = 0 and its two derivatives, with
+    :math:`N = U_0 + \alpha V_0` and :math:`T^2 = UU + 2\alpha\,UV + \alpha^2 VV`."""
+    N, Tsq = U0 + alpha * V0, UU + alpha * (2 * UV + alpha * VV)
+    zone0, zone = _zone(U0, UU, mu), _zone(N, Tsq, mu)
+    T0, T = np.sqrt(max(UU, 0.0)), np.sqrt(max(Tsq, 0.0))
+    quadratic = alpha * quad[1] + alpha ** 2 * quad[2]           # the quadratic's change
+    if zone0 == 2 and zone == 2:
+        # (N - mu T)^2 written so nothing cancels: T - T0 = (T^2 - T0^2)/(T + T0)
+        r0, dr = U0 - mu * T0, alpha * V0 - mu * alpha * (2 * UV + alpha * VV) / (T + T0)
+        cost = 0.5 * Dm * dr * (2 * r0 + dr)
+    else:
+        before = (0.0, quad[0], 0.5 * Dm * (U0 - mu * T0) ** 2)[zone0]
+        after = (0.0, quad[0] + quadratic, 0.5 * Dm * (N - mu * T) ** 2)[zone]
+        cost = quadratic if zone0 == zone == 1 else after - before
+    if zone == 0:
+        return cost, 0.0, 0.0
+    if zone == 1:
+        return cost, quad[1] + 2 * alpha * quad[2], 2 * quad[2]
+    T1 = (UV + alpha * VV) / T
+    T2 = VV / T - (UV + alpha * VV) * T1 / (T * T)
+    return cost, Dm * (N - mu * T) * (V0 - mu * T1), Dm * ((V0 - mu * T1) ** 2 - (N - mu * T) * mu * T2)
+
+
+def line_search(f, tolerance, max_eval, s):
+    r"""The step α that minimizes the cost :math:`f(\alpha)` (a :class:`LineCost`) to a slope
+    below ``tolerance`` :math:`\cdot |p| / s` (MuJoCo's ``PrimalSearch``): a Newton step from 0;
+    then Newton steps in the descending direction until the slope changes sign; then, within
+    the bracket, the best of the two ends' Newton points and the midpoint, shrinking the
+    bracket, at most ``max_eval`` evaluations in all. Returns ``(alpha, improvement,
+    evaluations, final slope)``; ``alpha = 0``: no improvement."""
+    search_norm = f.search_norm
+    if search_norm < MINVAL:
+        return 0.0, 0.0, 0, 1.0
+    gtol = tolerance * search_norm / s
+    slope_scale = s / search_norm
+
+    def done(p):
+        return p.alpha, -p.cost, f.n_eval, abs(p.d1) * slope_scale
+    p0 = f(0.0)
+    p1 = f(p0.alpha - p0.d1 / p0.d2)
+    if abs(p1.d1) < gtol and (p1.alpha == 0 or p1.cost < 0):
+        return done(p1)
+    direction = 1 if p1.d1 < 0 else -1
+    p2 = p0
+    # one-sided: keep stepping while still going downhill
+    while p1.d1 * direction <= -gtol and f.n_eval < max_eval:
+        p2 = p1
+        p1 = f(p1.alpha - p1.d1 / p1.d2)
+        if abs(p1.d1) < gtol and p1.cost < 0:
+            return done(p1)
+    if f.n_eval >= max_eval:
+        return done(p1)
+    # bracketed: the slope changes sign between p1 and p2
+    p2_next, p1_next = p1, f(p1.alpha - p1.d1 / p1.d2)
+    while f.n_eval < max_eval:
+        mid = f(0.5 * (p1.alpha + p2.alpha))
+        candidates = (p1_next, p2_next, mid)
+        converged = [c for c in candidates if abs(c.d1) < gtol]
+        if converged:
+            return done(min(converged, key=lambda c: c.cost))
+        p1, moved1 = _shrink(p1, candidates)
+        p2, moved2 = _shrink(p2, candidates)
+        if not moved1 and not moved2:                 # as accurate as the numbers allow
+            return done(mid)
+        if moved1:
+            p1_next = f(p1.alpha - p1.d1 / p1.d2)
+        if moved2:
+            p2_next = f(p2.alpha - p2.d1 / p2.d2)
+    best = min((p1, p2), key=lambda p: p.cost)
+    return done(best) if best.cost < 0 else (0.0, 0.0, f.n_eval, 1.0)
+
+
+def _shrink(end, candidates):
+    """Move a bracket end to any candidate on its side of the minimum (same slope sign) with a
+    smaller slope; ``(end, moved)``."""
+    moved = False
+    for c in candidates:
+        if (end.d1 < 0 and c.d1 < 0 and end.d1 < c.d1) or (end.d1 > 0 and c.d1 > 0 and end.d1 > c.d1):
+            end, moved = c, True
+    return end, moved

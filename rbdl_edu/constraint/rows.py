@@ -1,0 +1,372 @@
+r"""Constraint rows: every constraint the model has at this state, as rows of one Jacobian
+(MuJoCo's ``mj_makeConstraint``; book, chapter 10).
+
+A constraint says something about a scalar "constraint coordinate" :math:`c(q)` whose
+velocity is :math:`J\dot q`: a row of ``efc_J (nefc, nv)`` with its position ``efc_pos``
+(how far :math:`c` is from where the constraint wants it; negative: violated), a margin,
+and what kind of row it is (``efc_type``, ``efc_id``: the object it comes from). Rows come
+in MuJoCo's order, counted by ``ne``, ``nf``, ``nl``:
+
+=================  ===========================================================================
+equality (``ne``)  ``connect`` (3 rows: the two anchor points coincide), ``weld`` (6: and the
+                   two frames turn alike, scaled by ``torquescale``), ``joint``/``tendon``
+                   (1: :math:`q_1 - q_{1,0} = \text{poly}(q_2 - q_{2,0})`)
+friction (``nf``)  dof and tendon ``frictionloss``: a row with no position whose force is
+                   bounded by :math:`\pm` frictionloss
+limit (``nl``)     a hinge or slide outside ``range`` (+ ``margin``), one row per side; a ball
+                   joint turned beyond ``range[1]``: one row along its rotation axis; a tendon
+                   longer or shorter than its range
+contact            per contact closer than its margin, in a frame ``(n, t_1, t_2)``:
+                   ``condim`` 1: the normal :math:`J_n`; elliptic cones: ``condim`` rows
+                   :math:`J_n, J_{t_1}, J_{t_2}` (+ spin :math:`J_{\omega n}`, + rolling
+                   :math:`J_{\omega t_1}, J_{\omega t_2}`), one force in the cone
+                   :math:`\mu`-ellipse; pyramidal cones: :math:`2(\text{condim}-1)` edges
+                   :math:`J_n \pm \mu_k J_k`, each force :math:`\ge 0`
+=================  ===========================================================================
+
+A contact's Jacobian is that of the contact point on ``geom2``'s body minus on ``geom1``'s
+(the normal points from ``geom1`` to ``geom2``), turned into the contact frame; an
+equality's is the first object's minus the second's. Rows other than contacts whose
+Jacobian is zero (a constraint on bodies welded to the world) are left out.
+
+The rows' softness (``efc_R``, ``efc_KBIP``, ...) and reference accelerations come from
+:mod:`rbdl_edu.constraint.impedance`; the forces from :mod:`rbdl_edu.constraint.solver`. The simulation stages
+are float-only (NumPy).
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+...   <body pos="0 0 .09"><freejoint/><geom size=".1"/></body></worldbody></mujoco>''')
+>>> data = rbd.Data(model); rbd.forward(model, data)
+>>> data.ncon, data.nefc, data.efc_pos.round(6)        # 1 contact, 4 pyramid edges, 1 cm deep
+(1, 4, array([-0.01, -0.01, -0.01, -0.01]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.constraint.impedance import diag_approx, make_impedance
+from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
+                                  CNSTR_CONTACT_PYRAMIDAL, CNSTR_EQUALITY, CNSTR_FRICTION_DOF,
+                                  CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT,
+                                  EQ_JOINT, EQ_WELD, HINGE, MINVAL, OBJ_BODY, SLIDE)
+from rbdl_edu.rnea import rnea_passes
+from rbdl_edu.rotation import cross, quat_conj, quat_mul
+from rbdl_edu.smooth.comframe import jac, posed, to_cframe
+
+
+class Rows:
+    """The rows made so far: a list of Jacobian blocks ``(n, nv)``, lists of positions,
+    margins, friction losses, types and ids (one per row), and the counts ``ne``, ``nf``, ``nl``."""
+
+    def __init__(self):
+        self.J, self.pos, self.margin, self.frictionloss, self.type, self.id = [], [], [], [], [], []
+        self.ne = self.nf = self.nl = 0
+
+    def add(self, J, pos, margin, frictionloss, kind, k):
+        """Append the rows ``J (n, nv)`` of object ``k`` of kind ``kind``; ``pos``, ``margin``:
+        ``(n,)`` or scalars. Rows other than contacts with a zero Jacobian are dropped."""
+        J = np.atleast_2d(J)
+        n = len(J)
+        if kind not in (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC) \
+                and not J.any():
+            return
+        self.J.append(J)
+        self.pos += list(pos) if np.ndim(pos) else [pos] * n
+        self.margin += list(margin) if np.ndim(margin) else [margin] * n
+        self.frictionloss += [frictionloss] * n
+        self.type += [kind] * n
+        self.id += [k] * n
+        if kind == CNSTR_EQUALITY:
+            self.ne += n
+        elif kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
+            self.nf += n
+        elif kind in (CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON):
+            self.nl += n
+
+
+def make_constraint(model, data):
+    """Fill the ``efc_*`` rows of the module docstring at the current poses and contacts,
+    then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
+    :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
+    the tendons and :func:`~rbdl_edu.collision.collision`."""
+    rows = Rows()
+    for con in data.contact:
+        con.efc_address = -1
+    if not model.opt.disabled("constraint"):
+        equality_rows(model, data, rows)
+        friction_rows(model, data, rows)
+        limit_rows(model, data, rows)
+        contact_rows(model, data, rows)
+    nv = model.nv
+    data.ne, data.nf, data.nl, data.nefc = rows.ne, rows.nf, rows.nl, len(rows.type)
+    data.efc_J = np.concatenate(rows.J) if rows.J else np.zeros((0, nv))
+    data.efc_pos, data.efc_margin = np.array(rows.pos, float), np.array(rows.margin, float)
+    data.efc_frictionloss = np.array(rows.frictionloss, float)
+    data.efc_type, data.efc_id = np.array(rows.type, dtype=int), np.array(rows.id, dtype=int)
+    diag_approx(model, data)
+    make_impedance(model, data)
+
+
+# -- equality ---------------------------------------------------------------------------------
+def equality_anchors(model, data, e):
+    """``(p1, p2, b1, b2)``: the world points a connect or weld ``e`` holds together and their
+    bodies. Bodies: a connect's anchor is given in body 1 (``eq_data[0:3]``) and, at
+    ``qpos0``, in body 2 (``[3:6]``); a weld's anchor in body 2 (``[0:3]``) and body 1
+    (``[3:6]``). Sites: the sites themselves."""
+    m, d = model, model.eq_data[e]
+    o1, o2 = m.eq_obj1id[e], m.eq_obj2id[e]
+    if m.eq_objtype[e] != OBJ_BODY:
+        return data.site_xpos[o1], data.site_xpos[o2], m.site_bodyid[o1], m.site_bodyid[o2]
+    a1, a2 = (d[0:3], d[3:6]) if m.eq_type[e] == EQ_CONNECT else (d[3:6], d[0:3])
+    return data.xpos[o1] + data.xmat[o1] @ a1, data.xpos[o2] + data.xmat[o2] @ a2, o1, o2
+
+
+def weld_frames(model, data, e):
+    """``(q_1 r, q_2)``: the orientations a weld wants equal, body 1's times the relative pose
+    ``eq_data[6:10]`` (bodies) or the two sites' (sites)."""
+    m = model
+    _, _, b1, b2 = equality_anchors(model, data, e)
+    if m.eq_objtype[e] == OBJ_BODY:
+        return quat_mul(data.xquat[b1], m.eq_data[e, 6:10]), data.xquat[b2]
+    o1, o2 = m.eq_obj1id[e], m.eq_obj2id[e]
+    return quat_mul(data.xquat[b1], m.site_quat[o1]), quat_mul(data.xquat[b2], m.site_quat[o2])
+
+
+def equality_rows(model, data, rows):
+    """Rows of the active equality constraints (``data.eq_active``), in model order."""
+    m = model
+    if m.opt.disabled("equality"):
+        return
+    for e in range(m.neq):
+        if not data.eq_active[e]:
+            continue
+        kind = m.eq_type[e]
+        if kind in (EQ_CONNECT, EQ_WELD):
+            p1, p2, b1, b2 = equality_anchors(model, data, e)
+            jacp1, jacr1 = jac(m, data, b1, p1)
+            jacp2, jacr2 = jac(m, data, b2, p2)
+            # connect: c = p1 - p2, J = J_p1 - J_p2
+            J, pos = jacp1 - jacp2, p1 - p2
+            if kind == EQ_WELD:
+                # weld: the vector part of q_2^-1 q_1 r (zero when the frames agree), and its
+                # Jacobian 1/2 q_2^-1 (0, J_r1 - J_r2) q_1 r, both scaled by torquescale
+                q1r, q2 = weld_frames(model, data, e)
+                scale = m.eq_data[e, 10]
+                q2inv = quat_conj(q2)
+                err = quat_mul(q2inv, q1r)[1:] * scale
+                omega = np.concatenate([np.zeros((1, m.nv)), jacr1 - jacr2])      # (0, axis) columns
+                Jr = 0.5 * quat_mul(quat_mul(q2inv, omega.T), q1r)[:, 1:].T * scale
+                J, pos = np.concatenate([J, Jr]), np.concatenate([pos, err])
+            rows.add(J, pos, 0.0, 0.0, CNSTR_EQUALITY, e)
+        else:
+            pos, J = _scalar_equality(model, data, e)
+            rows.add(J, pos, 0.0, 0.0, CNSTR_EQUALITY, e)
+
+
+def _scalar_equality(model, data, e):
+    r"""Joint or tendon coupling ``e``: with :math:`x_i` the joint positions (or tendon lengths)
+    minus their values at ``qpos0``, :math:`c = x_1 - p(x_2)`,
+    :math:`p(x) = a_0 + a_1 x + a_2 x^2 + a_3 x^3 + a_4 x^4` (``eq_data[0:5]``; without a second
+    object :math:`c = x_1 - a_0`); :math:`J = J_1 - p'(x_2) J_2`."""
+    m, a = model, model.eq_data[e, :5]
+
+    def value_and_row(k):
+        if m.eq_type[e] == EQ_JOINT:
+            adr, row = m.jnt_qposadr[k], np.zeros(m.nv)
+            row[m.jnt_dofadr[k]] = 1.0
+            return data.qpos[adr] - m.qpos0[adr], row
+        return data.ten_length[k] - m.tendon_length0[k], data.ten_J[k]
+    x1, J1 = value_and_row(m.eq_obj1id[e])
+    if m.eq_obj2id[e] < 0:
+        return x1 - a[0], J1
+    x2, J2 = value_and_row(m.eq_obj2id[e])
+    p = a[0] + a[1] * x2 + a[2] * x2 ** 2 + a[3] * x2 ** 3 + a[4] * x2 ** 4
+    dp = a[1] + 2 * a[2] * x2 + 3 * a[3] * x2 ** 2 + 4 * a[4] * x2 ** 3
+    return x1 - p, J1 - dp * J2
+
+
+def jdotv(model, data, passes=None):
+    r""":math:`\dot J \dot q` of the equality rows, ``(ne,)`` (MuJoCo 4.0's ``mj_Jdotv``; zero
+    on joint and tendon rows, as MuJoCo's): for connect and weld rows the acceleration each
+    anchor point has when :math:`\ddot q = 0`, without gravity, and for a weld's rotation
+    rows the time derivative of its Jacobian's quaternion product. ``passes``: RNEA's passes
+    at :math:`\ddot q = 0` (the velocity stage has them), else computed here."""
+    m, out = model, np.zeros(data.ne)
+    if next(anchored_equalities(m, data), None) is None:
+        return out
+    if passes is None:
+        passes = rnea_passes(posed(m, data), data.qpos, data.qvel, np.zeros(m.nv))
+    # each body's c-frame acceleration at zero qacc, without the world's -g
+    acc0 = np.array([np.zeros(6)] + [to_cframe(m, data, i, passes.a[i]) - passes.a[0] for i in range(1, m.nbody)])
+
+    def point_acc(b, p):               # classical acceleration of point p on body b
+        w, c = data.cvel[b, :3], data.subtree_com[m.body_rootid[b]]
+        v = data.cvel[b, 3:] + cross(w, p - c)
+        return acc0[b, 3:] + cross(acc0[b, :3], p - c) + cross(w, v)
+    for i, e, weld in anchored_equalities(m, data):
+        p1, p2, b1, b2 = equality_anchors(model, data, e)
+        out[i:i + 3] = point_acc(b1, p1) - point_acc(b2, p2)
+        if weld:
+            # d/dt of 1/2 q_2^-1 (0, w_1 - w_2) q_1 r at zero qacc, with q̇ = 1/2 (0, w) q (world w):
+            # 1/2 q_2^-1 [-1/2 (0, w_2)(0, dw) + (0, dalpha) + 1/2 (0, dw)(0, w_1)] q_1 r
+            q1r, q2 = weld_frames(model, data, e)
+            w1, w2 = np.r_[0.0, data.cvel[b1, :3]], np.r_[0.0, data.cvel[b2, :3]]
+            dw, dalpha = w1 - w2, np.r_[0.0, acc0[b1, :3] - acc0[b2, :3]]
+            inner = -0.5 * quat_mul(w2, dw) + dalpha + 0.5 * quat_mul(dw, w1)
+            out[i + 3:i + 6] = 0.5 * quat_mul(quat_mul(quat_conj(q2), inner), q1r)[1:] * m.eq_data[e, 10]
+    return out
+
+
+def anchored_equalities(model, data):
+    """The connect and weld constraints among the equality rows, as ``(i, e, weld)``: ``i`` the
+    first of their rows in ``efc_*`` (three for the anchor points, then a weld's three
+    rotation rows), ``e`` the equality, ``weld`` whether it is a weld."""
+    i = 0
+    while i < data.ne:
+        e = data.efc_id[i]
+        kind = model.eq_type[e]
+        if kind in (EQ_CONNECT, EQ_WELD):
+            yield i, e, kind == EQ_WELD
+        i += {EQ_CONNECT: 3, EQ_WELD: 6}.get(kind, 1)
+
+
+# -- friction loss and limits -----------------------------------------------------------------
+def friction_rows(model, data, rows):
+    """A row per dof with ``frictionloss`` (a unit Jacobian) and per tendon with one (its
+    Jacobian), no position."""
+    m = model
+    if m.opt.disabled("frictionloss"):
+        return
+    for i in np.flatnonzero(m.dof_frictionloss != 0):
+        J = np.zeros(m.nv)
+        J[i] = 1.0
+        rows.add(J, 0.0, 0.0, m.dof_frictionloss[i], CNSTR_FRICTION_DOF, i)
+    for t in np.flatnonzero(m.tendon_frictionloss > 0):
+        rows.add(data.ten_J[t], 0.0, 0.0, m.tendon_frictionloss[t], CNSTR_FRICTION_TENDON, t)
+
+
+def limit_rows(model, data, rows):
+    r"""Rows of the joint and tendon limits within their margin: for a side :math:`s = \mp 1`
+    (lower, upper) the distance :math:`s\,(\text{range}_s - x)` and the Jacobian
+    :math:`-s\,J_x`; a ball joint's rotation angle :math:`\theta` against ``max(range)``,
+    along its unit axis :math:`a`: Jacobian :math:`-a` on its 3 dofs.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('''<mujoco><worldbody><body><joint type="ball" range="0 30"/>
+    ...   <geom size=".1" pos="0 0 -1"/></body></worldbody></mujoco>''')
+    >>> data = rbd.Data(model); data.qpos[:] = [np.cos(0.3), np.sin(0.3), 0, 0]   # 34.4° about x
+    >>> rows = Rows(); limit_rows(model, data, rows)
+    >>> rows.J[0], round(float(rows.pos[0]), 6)        # pushes back about -x: 0.076 rad too far
+    (array([[-1., -0., -0.]]), -0.076401)
+    """
+    m = model
+    if m.opt.disabled("limit"):
+        return
+    for j in np.flatnonzero(m.jnt_limited):
+        margin, dof, adr = m.jnt_margin[j], m.jnt_dofadr[j], m.jnt_qposadr[j]
+        if m.jnt_type[j] in (SLIDE, HINGE):
+            for side, limit in ((-1, m.jnt_range[j, 0]), (1, m.jnt_range[j, 1])):
+                dist = side * (limit - data.qpos[adr])
+                if dist < margin:
+                    J = np.zeros(m.nv)
+                    J[dof] = -side
+                    rows.add(J, dist, margin, 0.0, CNSTR_LIMIT_JOINT, j)
+        elif m.jnt_type[j] == BALL:
+            axis, angle = ball_rotation(data.qpos[adr:adr + 4])
+            dist = max(m.jnt_range[j]) - angle
+            if dist < margin:
+                J = np.zeros(m.nv)
+                J[dof:dof + 3] = -axis
+                rows.add(J, dist, margin, 0.0, CNSTR_LIMIT_JOINT, j)
+    for t in np.flatnonzero(m.tendon_limited):
+        for side, limit in ((-1, m.tendon_range[t, 0]), (1, m.tendon_range[t, 1])):
+            dist = side * (limit - data.ten_length[t])
+            if dist < m.tendon_margin[t]:
+                rows.add(-side * data.ten_J[t], dist, m.tendon_margin[t], 0.0, CNSTR_LIMIT_TENDON, t)
+
+
+def ball_rotation(quat):
+    r"""``(axis, angle)`` of a ball joint's rotation, angle in :math:`[0, \pi]` (MuJoCo's
+    ``mju_quat2Vel``: the rotation by more than π is the one the other way round); axis
+    ``(1, 0, 0)`` at no rotation.
+
+    >>> axis, angle = ball_rotation(np.array([np.cos(0.3), 0, np.sin(0.3), 0]))
+    >>> axis, round(angle, 12)
+    (array([0., 1., 0.]), 0.6)
+    """
+    q = np.asarray(quat, float) / np.linalg.norm(quat)
+    s = np.linalg.norm(q[1:])
+    axis = q[1:] / s if s >= MINVAL else np.array([1.0, 0.0, 0.0])
+    angle = 2 * np.arctan2(s, q[0])
+    if angle > np.pi:
+        angle -= 2 * np.pi
+    v = axis * angle                       # the rotation vector, then its direction and size
+    size = np.linalg.norm(v)
+    return (v / size if size >= MINVAL else np.array([1.0, 0.0, 0.0])), float(size)
+
+
+# -- contacts ---------------------------------------------------------------------------------
+def contact_rows(model, data, rows):
+    """The rows of each contact closer than its margin (module docstring); sets each
+    contact's ``efc_address``."""
+    m = model
+    if m.opt.disabled("contact") or m.nv == 0:
+        return
+    elliptic = m.opt.cone == "elliptic"
+    at_com = {}                  # per body: its Jacobians at its tree's c (the point c-frames use)
+
+    def point_jac(b, p):         # J_p = J_c + J_w x (p - c): jac(), from each body's J_c, J_w
+        if b not in at_com:
+            at_com[b] = jac(m, data, b, data.subtree_com[m.body_rootid[b]])
+        Jc, Jw = at_com[b]
+        return Jc + cross(Jw.T, p - data.subtree_com[m.body_rootid[b]]).T, Jw
+    for k, con in enumerate(data.contact):
+        if con.exclude:
+            continue
+        con.efc_address = len(rows.type)
+        dim, frame = con.dim, con.frame
+        b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
+        jacp1, jacr1 = point_jac(b1, con.pos)
+        jacp2, jacr2 = point_jac(b2, con.pos)
+        # the point's velocity on body 2 relative to body 1, in the contact frame
+        J = frame[:min(dim, 3)] @ (jacp2 - jacp1)
+        if dim > 3:
+            J = np.concatenate([J, frame[:dim - 3] @ (jacr2 - jacr1)])
+        if dim == 1:
+            rows.add(J, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
+        elif elliptic:
+            pos, margin = np.zeros(dim), np.zeros(dim)
+            pos[0], margin[0] = con.dist, con.includemargin
+            rows.add(J, pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
+        else:
+            # the pyramid's edges: J_n + mu_k J_k and J_n - mu_k J_k
+            for j in range(1, dim):
+                edges = np.array([J[0] + con.friction[j - 1] * J[j], J[0] - con.friction[j - 1] * J[j]])
+                rows.add(edges, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
+
+
+def contact_force(model, data, k):
+    r"""Contact ``k``'s force in its own frame, ``(6,)``: normal, two tangential, spin and two
+    rolling torques (zeros beyond ``dim``; all zero without rows). An elliptic cone's
+    forces are its rows'; a pyramid's edge forces :math:`f_{k\pm}` give the normal force
+    :math:`\sum (f_{k+} + f_{k-})` and the friction :math:`\mu_k (f_{k+} - f_{k-})`
+    (MuJoCo's ``mj_contactForce``).
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+    ...   <body pos="0 0 .099"><freejoint/><geom size=".1" mass="1"/></body></worldbody></mujoco>''')
+    >>> data = rbd.Data(model); rbd.forward(model, data)
+    >>> contact_force(model, data, 0).round(4)          # a 1 kg ball pressed 1 mm into the floor
+    array([11.8195,  0.    ,  0.    ,  0.    ,  0.    ,  0.    ])
+    """
+    out, con = np.zeros(6), data.contact[k]
+    a = con.efc_address
+    if a < 0:
+        return out
+    if con.dim == 1 or model.opt.cone == "elliptic":
+        out[:con.dim] = data.efc_force[a:a + con.dim]
+        return out
+    f = data.efc_force[a:a + 2 * (con.dim - 1)]
+    out[0] = f.sum()
+    out[1:con.dim] = (f[0::2] - f[1::2]) * con.friction[:con.dim - 1]
+    return out

@@ -1,0 +1,143 @@
+r"""The constraint solver: the accelerations and constraint forces of the soft constraint
+model (MuJoCo's ``mj_fwdConstraint``; book, chapter 10).
+
+With the unconstrained acceleration :math:`a_u` (``qacc_smooth``) and the rows of
+:mod:`rbdl_edu.constraint.rows` with their regularizer :math:`R` and reference :math:`a_{ref}`
+(:mod:`rbdl_edu.constraint.impedance`), the acceleration is the unique minimizer of a convex cost,
+Gauss's principle plus a penalty per row:
+
+.. math::
+
+    \ddot q = \arg\min_a\ \tfrac12 (a - a_u)^T M (a - a_u) + s(J a - a_{ref})
+
+where :math:`s` is, per row with :math:`x = (Ja - a_{ref})_i` and :math:`D_i = 1/R_i`:
+:math:`\tfrac12 D_i x^2` for an equality; the Huber function (quadratic for
+:math:`|x| < R_i\,\text{frictionloss}`, linear beyond) for friction loss;
+:math:`\tfrac12 D_i \min(x, 0)^2` for limits and pyramid edges; for an elliptic cone the
+squared distance to the cone (in a metric scaled by the friction coefficients). The
+constraint force is :math:`f = -\partial s/\partial x` (``efc_force``), and
+:math:`J^T f` (``qfrc_constraint``) is what makes :math:`M\ddot q = f_{smooth} + J^T f`
+hold. :func:`update` evaluates :math:`s`, :math:`f` and which piece each row is on
+(``efc_state``).
+
+Three algorithms reach the same minimum (the cost is strictly convex):
+
+* ``Newton`` and ``CG`` (:mod:`rbdl_edu.constraint.primal`): descent on :math:`a` with an exact line
+  search, Newton with the cost's Hessian :math:`M + J^T D J` (+ cone terms), CG preconditioned
+  by :math:`M`;
+* ``PGS`` (:mod:`rbdl_edu.constraint.pgs`): projected Gauss-Seidel on the dual problem in :math:`f`.
+
+With ``noslip_iterations > 0`` the friction forces are then re-solved as hard constraints
+(:mod:`rbdl_edu.constraint.noslip`), and :math:`\ddot q` follows from the forces.
+
+Each starts from the better of last step's ``qacc_warmstart`` and ``qacc_smooth``
+(:func:`warmstart`) and stops after ``iterations`` or when its improvement, scaled by
+:math:`1/\mathrm{tr}(M)` (MuJoCo 4.0), falls below ``tolerance``. ``solver_niter`` counts
+the iterations; ``solver`` lists a :class:`SolverStat` per iteration. As MuJoCo, each
+independent island of the problem (:mod:`rbdl_edu.constraint.island`) is solved on its own, unless
+``<flag island="disable"/>``; the minimum is the same, the iterations stop island by island.
+
+The simulation stages are float-only (NumPy).
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+...   <body pos="0 0 .099"><freejoint/><geom size=".1" mass="1"/></body></worldbody></mujoco>''')
+>>> data = rbd.Data(model); rbd.forward(model, data)
+>>> data.efc_state, data.solver_niter      # 4 pyramid edges push; Newton needs one iteration
+(array([1, 1, 1, 1]), 1)
+>>> round(float(data.qfrc_constraint[2]), 4)            # a little more than the weight m g
+11.8195
+
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.constraint.cost import update
+from rbdl_edu.constraint.island import islands
+from rbdl_edu.constraint.noslip import solve_noslip
+from rbdl_edu.constraint.pgs import solve_pgs
+from rbdl_edu.constraint.primal import solve_primal
+from rbdl_edu.constraint.state import dual_matrix, subproblem
+
+
+def fwd_constraint(model, data):
+    """``qacc``, ``efc_b``, ``efc_force``, ``efc_state`` and ``qfrc_constraint`` at the current
+    state (MuJoCo's ``mj_fwdConstraint``). Needs ``qacc_smooth``, ``qfrc_smooth``, ``qM`` and
+    the rows with their ``efc_aref``."""
+    data.qfrc_constraint = np.zeros(model.nv)
+    data.solver_niter, data.solver = 0, []
+    if not data.nefc:
+        data.qacc = data.qacc_smooth.copy()
+        data.efc_b, data.efc_force, data.efc_state = np.zeros(0), np.zeros(0), np.zeros(0, dtype=int)
+        return
+    # b = J a_u - a_ref: where each row would be without constraint forces
+    data.efc_b = data.efc_J @ data.qacc_smooth - data.efc_aref
+    solver = model.opt.solver
+    if solver not in ("PGS", "CG", "Newton"):
+        raise ValueError(f"unknown solver {solver!r}; expected PGS, CG or Newton")
+    warmstart(model, data)
+    if model.opt.disabled("island"):
+        parts = [(np.arange(model.nv), np.arange(data.nefc))]
+    else:
+        parts = islands(model, data)
+        data.qacc = data.qacc_smooth.copy() if not parts else _untouched_smooth(model, data, parts)
+    force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
+    noslip = model.opt.noslip_iterations > 0
+    for dofs, rows in parts:
+        sub = subproblem(data, dofs, rows)
+        if solver == "PGS":
+            solve_pgs(model, sub)
+        else:
+            solve_primal(model, sub, newton=solver == "Newton")
+            qacc[dofs] = sub.qacc
+        if noslip:
+            solve_noslip(model, sub)
+        force[rows], state[rows] = sub.efc_force, sub.efc_state
+        data.solver_niter += sub.solver_niter
+        data.solver += sub.solver
+    data.efc_force, data.efc_state, data.qacc = force, state, qacc
+    if solver == "PGS" or noslip:
+        dual_finish(model, data)
+    else:
+        data.qfrc_constraint = data.efc_J.T @ force
+
+
+def _untouched_smooth(model, data, parts):
+    """``data.qacc`` with the dofs no island holds set to ``qacc_smooth`` (no row acts on them)."""
+    qacc = data.qacc_smooth.copy()
+    for dofs, _ in parts:
+        qacc[dofs] = data.qacc[dofs]
+    return qacc
+
+
+def warmstart(model, data):
+    r"""Start the solver from the better of ``qacc_warmstart`` and ``qacc_smooth`` (MuJoCo's
+    ``warmstart``): for ``Newton`` and ``CG`` the one with the lower total cost; for ``PGS``
+    the forces at ``qacc_warmstart`` unless their dual cost :math:`f^T b + \frac12 f^T (A+R) f`
+    is positive (then zero forces). ``<flag warmstart="disable"/>``: ``qacc_smooth`` and zero
+    forces."""
+    if model.opt.disabled("warmstart"):
+        data.qacc = data.qacc_smooth.copy()
+        data.efc_force, data.efc_state = np.zeros(data.nefc), np.zeros(data.nefc, dtype=int)
+        return
+    a = data.qacc_warmstart
+    data.qacc = a.copy()
+    cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
+    if model.opt.solver == "PGS":
+        f = data.efc_force
+        if f @ data.efc_b + 0.5 * f @ (dual_matrix(model, data) @ f) > 0:
+            data.efc_force = np.zeros(data.nefc)
+            data.qfrc_constraint = np.zeros(model.nv)
+        return
+    # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
+    cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)
+    if cost_warmstart > update(model, data, data.efc_b, cost=True):
+        data.qacc = data.qacc_smooth.copy()
+
+
+def dual_finish(model, data):
+    r"""From the forces of the dual solver: :math:`f_c = J^T f` and
+    :math:`\ddot q = a_u + M^{-1} J^T f`."""
+    data.qfrc_constraint = data.efc_J.T @ data.efc_force
+    data.qacc = data.qacc_smooth + np.linalg.solve(data.qM, data.qfrc_constraint)

@@ -1,0 +1,101 @@
+r"""The constraint solver's state: one island's problem, and the statistics of each
+iteration (book, chapter 10).
+
+The solvers of :mod:`rbdl_edu.constraint.pgs`, :mod:`rbdl_edu.constraint.primal` and
+:mod:`rbdl_edu.constraint.noslip` read and write a :class:`SolverState`, never ``Data``:
+:func:`~rbdl_edu.constraint.solver.fwd_constraint` cuts one per island out of ``Data``
+(:func:`subproblem`) and copies the results back.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from rbdl_edu.model.enums import CNSTRSTATE_SATISFIED, MINVAL
+
+
+class SolverStat(NamedTuple):
+    """One solver iteration (MuJoCo's ``mjSolverStat``): the cost ``improvement`` and the
+    ``gradient`` norm, both scaled by :math:`1/\\mathrm{tr}(M)`, the line search's final
+    slope ``lineslope``, the number of active rows ``nactive``, of rows that changed state
+    ``nchange``, of cost evaluations in the line search ``neval``."""
+    improvement: float
+    gradient: float
+    lineslope: float
+    nactive: int
+    nchange: int
+    neval: int
+
+
+@dataclass
+class SolverState:
+    """One constraint problem (an island, or the whole model), as the solvers see it.
+
+    ============================  ==========================================================
+    ``contact``                   the contacts (``data.contact``), for the rows' ``efc_id``
+    ``qM (n, n)``                 the mass matrix of the island's ``n`` dofs
+    ``efc_J (m, n)``              the Jacobian of its ``m`` rows
+    ``nefc``, ``ne``, ``nf``      rows in all, equality rows, friction-loss rows (in order)
+    ``efc_type``, ``efc_id``      each row's kind and the object it belongs to ``(m,)``
+    ``efc_D``, ``efc_R``          each row's stiffness :math:`D = 1/R` and regularizer ``(m,)``
+    ``efc_frictionloss (m,)``     the friction-loss rows' maximum force
+    ``efc_aref (m,)``             the reference acceleration
+    ``efc_b (m,)``                :math:`J a_u - a_{ref}`, where each row is without force
+    ``efc_force``, ``efc_state``  the result: each row's force and cost zone ``(m,)``
+    ``qacc (n,)``                 the result: the accelerations (primal solvers)
+    ``qacc_smooth``, ``qfrc_smooth``  the unconstrained acceleration and its force ``(n,)``
+    ``qfrc_constraint (n,)``      :math:`J^T f`
+    ``solver_niter``, ``solver``  iterations, and a :class:`SolverStat` for each
+    ============================  ==========================================================
+    """
+    contact: list
+    qM: np.ndarray
+    efc_J: np.ndarray
+    nefc: int
+    ne: int
+    nf: int
+    efc_type: np.ndarray
+    efc_id: np.ndarray
+    efc_D: np.ndarray
+    efc_R: np.ndarray
+    efc_frictionloss: np.ndarray
+    efc_aref: np.ndarray
+    efc_b: np.ndarray
+    efc_force: np.ndarray
+    efc_state: np.ndarray
+    qacc: np.ndarray
+    qacc_smooth: np.ndarray
+    qfrc_smooth: np.ndarray
+    qfrc_constraint: np.ndarray
+    solver_niter: int = 0
+    solver: list = field(default_factory=list)
+
+
+def subproblem(data, dofs, rows):
+    """The :class:`SolverState` of one island: ``data``'s fields restricted to its ``dofs`` and
+    ``rows``."""
+    rows_of = {name: getattr(data, name)[rows] for name in (
+        "efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")}
+    dofs_of = {name: getattr(data, name)[dofs] for name in ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint")}
+    return SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)], efc_J=data.efc_J[np.ix_(rows, dofs)],
+                       nefc=len(rows), ne=int(np.sum(rows < data.ne)),
+                       nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
+
+
+def dual_matrix(model, data):
+    r""":math:`A + R = J M^{-1} J^T + \mathrm{diag}(R)`, ``(nefc, nefc)`` (MuJoCo's ``efc_AR``),
+    the dual problem's matrix."""
+    return data.efc_J @ np.linalg.solve(data.qM, data.efc_J.T) + np.diag(data.efc_R)
+
+
+def scale(data):
+    """:math:`1/\\mathrm{tr}(M)`: how MuJoCo 4.0 scales the solvers' improvement and gradient
+    before comparing them with ``tolerance``."""
+    return 1 / max(MINVAL, float(np.trace(data.qM)))
+
+
+def nactive(data):
+    """The number of rows whose constraint acts (state not SATISFIED)."""
+    return int(np.sum(data.efc_state != CNSTRSTATE_SATISFIED))

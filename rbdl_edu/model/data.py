@@ -1,0 +1,219 @@
+"""``Data``: the state of a model and everything computed from it (MuJoCo's ``mjData``).
+
+The state is ``time``, ``qpos``, ``qvel``, ``act``, ``ctrl`` and the applied forces; the
+rest is filled by the pipeline's stages, each field by the stage named beside it.
+Field names and shapes are MuJoCo's.
+
+Named access (``data.joint("hip").qpos``, ``data.body("torso").xpos``, ...) returns
+**copies** taken at the moment of the call: a value you store does not change when the
+simulation moves on. (MuJoCo's Python bindings return live views instead; a log built
+from views silently holds the last state many times.)
+
+>>> from rbdl_edu.models import double_pendulum
+>>> data = Data(double_pendulum())
+>>> data.qpos, data.joint("elbow").qpos
+(array([0., 0.]), array([0.]))
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from rbdl_edu.model.enums import JOINT_NQ, JOINT_NV
+
+
+class Data:
+    """State and results of ``model``.
+
+    State: ``time``, ``qpos (nq,)``, ``qvel (nv,)``, ``act (na,)``, ``ctrl (nu,)``,
+    ``eq_active (neq,)`` (which equality constraints act), ``qfrc_applied (nv,)``,
+    ``xfrc_applied (nbody, 6)`` (``[force, torque]`` in world coordinates at each body's
+    center of mass), ``mocap_pos (nmocap, 3)``, ``mocap_quat (nmocap, 4)``.
+
+    Filled by the stages of :func:`rbdl_edu.simulation.forward.forward`, in order:
+
+    ============================  ===========================================================
+    kinematics                    ``xpos (nbody, 3)``, ``xquat (nbody, 4)``, ``xmat (nbody, 3, 3)``,
+                                  ``xipos``, ``ximat`` (inertial frames), ``xanchor (njnt, 3)``,
+                                  ``xaxis (njnt, 3)``, ``geom_xpos (ngeom, 3)``, ``geom_xmat``,
+                                  ``site_xpos (nsite, 3)``, ``site_xmat``
+    com frames (comframe)         ``subtree_com (nbody, 3)``, ``cdof (nv, 6)``; later ``cvel``,
+                                  ``cacc (nbody, 6)``
+    tendons                       ``ten_length (ntendon,)``, ``ten_J (ntendon, nv)``,
+                                  ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
+                                  ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
+    mass matrix                   ``qM (nv, nv)`` (dense, with armature), ``qLD (nM,)`` its factor
+    transmission                  ``actuator_length (nu,)``, ``actuator_moment (nu, nv)``,
+                                  ``actuator_velocity (nu,)``
+    collision                     ``contact`` (a list of contacts; ``ncon`` their number)
+    constraints                   ``ne``, ``nf``, ``nl``, ``nefc`` (rows: equality, friction
+                                  loss, limit, all); per row: ``efc_type``, ``efc_id``,
+                                  ``efc_J (nefc, nv)``, ``efc_pos``, ``efc_margin``,
+                                  ``efc_frictionloss``, ``efc_diagA``, ``efc_KBIP (nefc, 4)``,
+                                  ``efc_R``, ``efc_D``; later ``efc_vel``, ``efc_aref``
+                                  (:mod:`rbdl_edu.constraint.rows`, :mod:`rbdl_edu.constraint.impedance`)
+    velocity                      ``qfrc_bias (nv,)`` (Coriolis, centrifugal, gravity)
+    passive                       ``qfrc_spring``, ``qfrc_damper``, ``qfrc_gravcomp``,
+                                  ``qfrc_fluid``, ``qfrc_passive (nv,)``
+    actuation                     ``act_dot (na,)``, ``actuator_force (nu,)``, ``qfrc_actuator (nv,)``
+    acceleration                  ``qfrc_smooth``, ``qacc_smooth``; the constraint solver's
+                                  ``efc_b``, ``efc_force``, ``efc_state``, ``qfrc_constraint``,
+                                  ``qacc (nv,)`` and its statistics ``solver_niter``, ``solver``
+                                  (:mod:`rbdl_edu.constraint.solver`)
+    inverse dynamics              ``qfrc_inverse (nv,)`` (:func:`rbdl_edu.simulation.inverse.inverse`)
+    sensors                       ``sensordata (nsensordata,)``, ``subtree_linvel``,
+                                  ``subtree_angmom (nbody, 3)``, ``cfrc_int``, ``cfrc_ext (nbody, 6)``,
+                                  ``energy (2,)`` (potential, kinetic)
+    ============================  ===========================================================
+
+    ``qacc_warmstart (nv,)`` is part of the state: the last step's ``qacc``, where the
+    constraint solver starts. ``warning`` lists what went wrong, each with its time: a
+    diverging simulation (:class:`~rbdl_edu.simulation.step.Divergence`), an ``implicitfast`` step
+    whose :math:`M - hD` was not positive definite (:class:`~rbdl_edu.simulation.integrators.InertiaWarning`).
+    """
+
+    def __init__(self, model):
+        m = model
+        self.model = m
+        self.time = 0.0
+        self.qpos = np.array(m.qpos0, dtype=float)
+        self.qvel = np.zeros(m.nv)
+        self.act = np.zeros(m.na)
+        self.ctrl = np.zeros(m.nu)
+        self.qfrc_applied = np.zeros(m.nv)
+        self.xfrc_applied = np.zeros((m.nbody, 6))
+        self.eq_active = np.array(m.eq_active0, dtype=bool)     # equality constraints switched on
+        self.mocap_pos = np.zeros((m.nmocap, 3))
+        self.mocap_quat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nmocap, 1))
+        for b in range(m.nbody):
+            if m.body_mocapid[b] >= 0:
+                self.mocap_pos[m.body_mocapid[b]] = m.body_pos[b]
+                self.mocap_quat[m.body_mocapid[b]] = m.body_quat[b]
+        # kinematics
+        self.xpos = np.zeros((m.nbody, 3))
+        self.xquat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nbody, 1))
+        self.xmat = np.tile(np.eye(3), (m.nbody, 1, 1))
+        self.xipos = np.zeros((m.nbody, 3))
+        self.ximat = np.tile(np.eye(3), (m.nbody, 1, 1))
+        self.xanchor = np.zeros((m.njnt, 3))
+        self.xaxis = np.zeros((m.njnt, 3))
+        self.geom_xpos = np.zeros((m.ngeom, 3))
+        self.geom_xmat = np.tile(np.eye(3), (m.ngeom, 1, 1))
+        self.site_xpos = np.zeros((m.nsite, 3))
+        self.site_xmat = np.tile(np.eye(3), (m.nsite, 1, 1))
+        # com frames, tendons, mass matrix, transmission
+        self.subtree_com = np.zeros((m.nbody, 3))
+        self.cdof = np.zeros((m.nv, 6))
+        self.cvel, self.cacc = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
+        self.ten_length, self.ten_velocity = np.zeros(m.ntendon), np.zeros(m.ntendon)
+        self.ten_J = np.zeros((m.ntendon, m.nv))
+        self.ten_wrapadr, self.ten_wrapnum = np.zeros(m.ntendon, dtype=int), np.zeros(m.ntendon, dtype=int)
+        self.wrap_obj, self.wrap_xpos = np.zeros(2 * m.nwrap, dtype=int), np.zeros((2 * m.nwrap, 3))
+        self.qM = np.zeros((m.nv, m.nv))
+        self.qLD = np.zeros(m.nM)          # its tree-sparse L^T D L factor
+        self.actuator_length, self.actuator_velocity = np.zeros(m.nu), np.zeros(m.nu)
+        self.actuator_moment = np.zeros((m.nu, m.nv))
+        # collision and constraint rows
+        self.contact = []
+        self.ne = self.nf = self.nl = self.nefc = 0
+        self.efc_type, self.efc_id = np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        self.efc_J = np.zeros((0, m.nv))
+        for name in ("pos", "margin", "frictionloss", "diagA", "R", "D", "vel", "aref", "b", "force"):
+            setattr(self, "efc_" + name, np.zeros(0))
+        self.efc_KBIP, self.efc_state = np.zeros((0, 4)), np.zeros(0, dtype=int)
+        self.qacc_warmstart = np.zeros(m.nv)
+        self.solver_niter, self.solver = 0, []
+        # forces and accelerations
+        self.qfrc_bias = np.zeros(m.nv)
+        self.qfrc_spring, self.qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_gravcomp, self.qfrc_fluid = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_passive = np.zeros(m.nv)
+        self.act_dot, self.actuator_force = np.zeros(m.na), np.zeros(m.nu)
+        self.qfrc_actuator = np.zeros(m.nv)
+        self.qfrc_smooth, self.qacc_smooth = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_constraint, self.qfrc_inverse = np.zeros(m.nv), np.zeros(m.nv)
+        self.qacc = np.zeros(m.nv)
+        # sensors
+        self.sensordata = np.zeros(m.nsensordata)
+        self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))
+        self.cfrc_int, self.cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
+        self.energy = np.zeros(2)
+        self.warning = []
+
+    def __repr__(self):
+        return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
+
+    @property
+    def ncon(self) -> int:
+        """The number of contacts, ``len(contact)``."""
+        return len(self.contact)
+
+    # -- named access: copies ------------------------------------------------------------------
+    def joint(self, name):
+        """Copies of joint ``name``'s ``qpos``, ``qvel``, ``qacc``, ``xanchor``, ``xaxis``
+        (``id`` too)."""
+        m = self.model
+        j = _id(m, "joint", name)
+        qa, da = m.jnt_qposadr[j], m.jnt_dofadr[j]
+        q, d = slice(qa, qa + JOINT_NQ[int(m.jnt_type[j])]), slice(da, da + JOINT_NV[int(m.jnt_type[j])])
+        return _copies(id=j, name=m.jnt_names[j], qpos=self.qpos[q], qvel=self.qvel[d],
+                       qacc=self.qacc[d], xanchor=self.xanchor[j], xaxis=self.xaxis[j])
+
+    def body(self, name):
+        """Copies of body ``name``'s ``xpos``, ``xquat``, ``xmat``, ``xipos``, ``ximat``,
+        ``xfrc_applied``."""
+        b = _id(self.model, "body", name)
+        return _copies(id=b, name=self.model.body_names[b], xpos=self.xpos[b], xquat=self.xquat[b],
+                       xmat=self.xmat[b], xipos=self.xipos[b], ximat=self.ximat[b],
+                       xfrc_applied=self.xfrc_applied[b])
+
+    def geom(self, name):
+        """Copies of geom ``name``'s ``xpos`` and ``xmat``."""
+        g = _id(self.model, "geom", name)
+        return _copies(id=g, name=self.model.geom_names[g], xpos=self.geom_xpos[g], xmat=self.geom_xmat[g])
+
+    def site(self, name):
+        """Copies of site ``name``'s ``xpos`` and ``xmat``."""
+        s = _id(self.model, "site", name)
+        return _copies(id=s, name=self.model.site_names[s], xpos=self.site_xpos[s], xmat=self.site_xmat[s])
+
+    def actuator(self, name):
+        """Copies of actuator ``name``'s ``ctrl`` and its activation ``act`` (empty if it
+        has none)."""
+        m = self.model
+        a = _id(m, "actuator", name)
+        adr, n = m.actuator_actadr[a], m.actuator_actnum[a]
+        return _copies(id=a, name=m.actuator_names[a], ctrl=self.ctrl[a:a + 1],
+                       act=self.act[adr:adr + n] if adr >= 0 else np.zeros(0),
+                       length=self.actuator_length[a], velocity=self.actuator_velocity[a],
+                       force=self.actuator_force[a])
+
+    def tendon(self, name):
+        """Copies of tendon ``name``'s ``length`` and ``velocity``."""
+        t = _id(self.model, "tendon", name)
+        return _copies(id=t, name=self.model.tendon_names[t], length=self.ten_length[t],
+                       velocity=self.ten_velocity[t])
+
+    def sensor(self, name):
+        """A copy of sensor ``name``'s numbers, ``(sensor_dim,)``: ``sensordata`` from
+        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)
+        An unknown name raises a ``KeyError`` that lists the model's sensor names."""
+        m = self.model
+        s = _id(m, "sensor", name)
+        return self.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]].copy()
+
+
+def _id(model, kind, name):
+    """``name`` (or an integer id, checked) as the id of a ``kind`` object."""
+    names = getattr(model, {"joint": "jnt"}.get(kind, kind) + "_names")
+    if isinstance(name, (int, np.integer)):
+        if not 0 <= name < len(names):
+            raise IndexError(f"{kind} id {name} out of range (the model has {len(names)})")
+        return int(name)
+    return model.id(kind, name)
+
+
+def _copies(**fields):
+    """A namespace holding copies of the given arrays (so nothing in it changes later)."""
+    return SimpleNamespace(**{k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in fields.items()})

@@ -1,0 +1,132 @@
+r"""The simulation pipeline: MuJoCo's ``mj_forward`` as a short recipe of stages (book,
+chapter 8).
+
+:func:`forward` computes everything that follows from the state ``(time, qpos, qvel, act,
+ctrl, applied forces)`` without changing it; :func:`~rbdl_edu.simulation.step.step` then
+advances the state by one ``timestep`` with ``model.opt.integrator``
+(:mod:`rbdl_edu.simulation.integrators`). Each stage reads what the stages before it left in
+``data`` (see :class:`~rbdl_edu.model.data.Data` for who fills what):
+
+=============  =================================================================================
+position       poses (:func:`~rbdl_edu.kinematics.kinematics`), com frames and ``cdof``
+               (:func:`~rbdl_edu.smooth.comframe.com_pos`), tendons (:func:`~rbdl_edu.smooth.tendon.tendon`),
+               the mass matrix ``qM`` (CRBA) and its factor, contacts
+               (:func:`~rbdl_edu.collision.collide`) and the constraint rows ``efc_*``
+               (:func:`~rbdl_edu.constraint.rows.make_constraint`), actuator lengths and moment arms
+               (:func:`~rbdl_edu.smooth.transmission.transmission`); then the position sensors
+velocity       tendon and actuator velocities; ``cvel`` and the bias forces
+               ``qfrc_bias = c(q, q̇)`` from one RNEA pass with :math:`\ddot q = 0`; passive forces
+               (:func:`~rbdl_edu.smooth.passive.passive`); the constraints' reference accelerations
+               ``efc_aref`` (:func:`~rbdl_edu.constraint.impedance.reference`); then the velocity sensors
+actuation      activation dynamics, actuator forces and ``qfrc_actuator``
+               (:func:`~rbdl_edu.smooth.actuation.actuation`)
+acceleration   :math:`f = f_{passive} - c + f_{applied} + f_{actuator} + J^T f_{xfrc}` (``qfrc_smooth``),
+               :math:`a_u = M^{-1} f` (``qacc_smooth``, solved with the tree-sparse
+               :math:`L^TDL` factor of chapter 6); the constraint solver's ``qacc`` and
+               ``qfrc_constraint`` (:func:`~rbdl_edu.constraint.solver.fwd_constraint`, chapter 10); then
+               the acceleration sensors
+=============  =================================================================================
+
+:func:`~rbdl_edu.simulation.inverse.inverse` runs the same position and velocity stages
+and then goes the other way: from ``qacc`` to the force that produces it.
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.models.pendulum(); data = rbd.Data(model)
+>>> data.qpos[:] = np.pi / 2
+>>> forward(model, data)
+>>> data.qacc.round(6)                      # -m g l / (m l² + I)
+array([-4.905])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.collision import collide
+from rbdl_edu.constraint.impedance import reference
+from rbdl_edu.constraint.rows import jdotv, make_constraint
+from rbdl_edu.constraint.solver import fwd_constraint
+from rbdl_edu.crba import crba
+from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
+from rbdl_edu.kinematics import kinematics
+from rbdl_edu.model.enums import WRAP_SITE
+from rbdl_edu.rnea import rnea_passes
+from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
+from rbdl_edu.smooth.actuation import actuation, actuator_velocity
+from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
+from rbdl_edu.smooth.passive import apply_ft, passive
+from rbdl_edu.smooth.tendon import tendon, tendon_velocity
+from rbdl_edu.smooth.transmission import transmission
+
+
+def forward(model, data):
+    """Run every stage at the current state (MuJoCo's ``mj_forward``); the state is not changed."""
+    position(model, data)
+    velocity(model, data)
+    actuation(model, data)
+    acceleration(model, data)
+
+
+def position(model, data):
+    """Poses, com frames, tendons, mass matrix and its factor, contacts and constraint rows,
+    transmissions; position sensors."""
+    kinematics(model, data)
+    com_pos(model, data)
+    tendon(model, data)
+    mass_matrix(model, data)
+    collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
+    make_constraint(model, data)
+    transmission(model, data)
+    sensor_pos(model, data)
+    if model.opt.enabled("energy"):
+        energy_pos(model, data)
+
+
+def mass_matrix(model, data):
+    r""":math:`M(q)` by CRBA, plus each tendon's armature :math:`a\,J^T J` where it falls inside
+    M's tree pattern (MuJoCo 4.0 drops the coupling between branches, so M stays
+    tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
+    and ``mj_factorM``)."""
+    M = crba(model, data.qpos)
+    for t in np.flatnonzero(model.tendon_armature > 0):
+        if np.any(model.wrap_type[model.tendon_adr[t]:model.tendon_adr[t] + model.tendon_num[t]] == WRAP_SITE):
+            raise NotImplementedError(f"tendon {model.tendon_names[t] or t}: armature on a spatial tendon "
+                                      "(its velocity-product force) is not simulated")
+        M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
+    data.qM = M
+    data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
+
+
+def solve_M(model, data, f):
+    """:math:`M^{-1} f` from the tree-sparse factor ``qLD`` (MuJoCo's ``mj_solveM``)."""
+    return solve_ltdl(model, data.qLD, f)
+
+
+def velocity(model, data):
+    r"""Tendon and actuator velocities; ``cvel`` and ``qfrc_bias`` from one RNEA pass at
+    :math:`\ddot q = 0`; passive forces; velocity sensors."""
+    tendon_velocity(model, data)
+    actuator_velocity(model, data)
+    # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
+    P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
+    data.qfrc_bias = P.tau
+    data.cvel = np.array([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)])
+    passive(model, data)
+    # a_ref = -b J q̇ - k d r (and -J̇q̇ on connect and weld rows, from the same RNEA pass)
+    reference(model, data, jdotv(model, data, P))
+    sensor_vel(model, data)
+    if model.opt.enabled("energy"):
+        energy_vel(model, data)
+
+
+def acceleration(model, data):
+    r""":math:`f_{smooth} = f_{passive} - c + f_{applied} + f_{actuator} + \sum_b J_b^T f_b`,
+    :math:`a_u = M^{-1} f_{smooth}`, then the constraint solver's :math:`\ddot q`; acceleration
+    sensors."""
+    qfrc_xfrc = np.zeros(model.nv)
+    for b in np.flatnonzero(np.any(data.xfrc_applied != 0, axis=1)):
+        # [force, torque] in world axes at the body's center of mass
+        qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
+    data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
+    data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)
+    fwd_constraint(model, data)
+    sensor_acc(model, data)

@@ -1,0 +1,204 @@
+r"""Integrators: how :func:`~rbdl_edu.simulation.step.step` advances the state by one timestep ``h``
+(MuJoCo's ``mj_Euler``, ``mj_RungeKutta``, ``mj_implicit``; book, chapter 8).
+
+All of them end with MuJoCo's ``mj_advance``: activations by their own dynamics
+(:func:`~rbdl_edu.smooth.actuation.next_act`), then velocities, then positions with the *new*
+velocities (semi-implicit, or symplectic, Euler), quaternion-aware
+(:func:`~rbdl_edu.configuration.integrate_pos`):
+
+.. math:: \dot q_{t+h} = \dot q_t + h\,\ddot q, \qquad q_{t+h} = q_t \oplus h\,\dot q_{t+h}
+
+* ``Euler``: :math:`\ddot q` from :func:`~rbdl_edu.simulation.forward.forward`; but joint damping
+  :math:`-B\dot q` is taken implicitly, at the end of the step, which is stable for any
+  damping: :math:`(M + hB)\,\ddot q = f` (unless ``<flag eulerdamp="disable"/>``).
+* ``implicitfast``: the same with every velocity-dependent passive and actuator force:
+  :math:`(M - hD)\,\ddot q = f`, :math:`D = \mathrm{sym}(\partial f/\partial\dot q)` from
+  joint and tendon dampers, the fluid and actuators that depend on velocity
+  (:mod:`rbdl_edu.simulation.velocity_derivatives`); Coriolis and centrifugal forces stay explicit, except
+  on standalone free bodies, whose gyroscopic derivative is solved for in their own block.
+* ``RK4``: the classic 4th-order Runge-Kutta on :math:`(q, \dot q, w)`, four evaluations of
+  :func:`~rbdl_edu.simulation.forward.forward` per step.
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.load_model('<mujoco><worldbody><body><joint damping="1e4"/><geom size=".1"/></body></worldbody></mujoco>')
+>>> data = rbd.Data(model); data.qvel[:] = 1.0
+>>> rbd.step(model, data); data.qvel.round(4)          # heavily damped, and stable
+array([0.0008])
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from rbdl_edu.configuration import integrate_pos
+from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse
+from rbdl_edu.model.enums import BALL, FREE, MINVAL
+from rbdl_edu.simulation.forward import forward
+from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel
+from rbdl_edu.smooth.actuation import next_act
+from rbdl_edu.smooth.passive import damper_slope
+
+
+def integrate(model, data):
+    """One step of ``model.opt.integrator`` from the state and the :func:`forward` results."""
+    name = model.opt.integrator
+    if name == "Euler":
+        euler(model, data)
+    elif name == "RK4":
+        rk4(model, data)
+    elif name == "implicitfast":
+        implicitfast(model, data)
+    else:
+        raise NotImplementedError(f"integrator {name!r} is not implemented (use Euler, RK4 or implicitfast)")
+
+
+def advance(model, data, qacc, qvel=None, act_dot=None):
+    r"""MuJoCo's ``mj_advance``: activations, then :math:`\dot q \mathrel{+}= h\ddot q`, then
+    :math:`q \leftarrow q \oplus h\dot q` with the new velocity (or ``qvel`` if given: RK4's
+    weighted one), and the time; ``qacc_warmstart`` keeps ``data.qacc`` for the next step."""
+    h = model.opt.timestep
+    data.act = next_act(model, data, h, act_dot)
+    data.qvel = data.qvel + h * qacc
+    data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)
+    data.time = data.time + h
+    data.qacc_warmstart = data.qacc.copy()             # where the next constraint solve starts
+
+
+def implicit_matrix(model, data):
+    r"""The matrix :math:`H` that the integrator solves :math:`H\ddot q = f_{smooth} +
+    f_{constraint}` with, ``(nv, nv)``, or ``None`` where it takes ``data.qacc`` as it is
+    (Euler without implicit damping, RK4). The one owner of each integrator's matrix:
+    :func:`euler` and :func:`implicitfast` step with it, and
+    :func:`~rbdl_edu.simulation.inverse.discrete_acc` inverts it."""
+    if model.opt.integrator == "Euler":
+        return euler_matrix(model, data)
+    if model.opt.integrator == "implicitfast":
+        qH, blocks = implicitfast_matrices(model, data)
+        for d, A in blocks:
+            qH[d, d] = A                     # the free bodies' blocks are decoupled from the rest
+        return qH
+    return None
+
+
+def euler_matrix(model, data):
+    r""":math:`M + hB`, Euler's matrix with the joint dampers taken at the end of the step, or
+    ``None`` where there is no damping to take (``<flag eulerdamp="disable"/>``,
+    ``damper="disable"``, or no ``dof_damping``)."""
+    if model.opt.disabled("eulerdamp") or model.opt.disabled("damper") \
+            or not (np.any(model.dof_damping) or np.any(model.dof_dampingpoly)):
+        return None
+    # the damper -B q̇ at the end of the step: M q̈ = f - hB q̈  =>  (M + hB) q̈ = f
+    return data.qM + model.opt.timestep * np.diag(damper_slope(model, data.qvel))
+
+
+def euler(model, data):
+    r"""Semi-implicit Euler, joint damping implicit: :math:`(M + hB)\,\ddot q = f_{smooth} + f_{constraint}`."""
+    MhB = euler_matrix(model, data)
+    qacc = data.qacc if MhB is None else np.linalg.solve(MhB, data.qfrc_smooth + data.qfrc_constraint)
+    advance(model, data, qacc)
+
+
+def implicitfast_matrices(model, data):
+    r"""``implicitfast``'s matrices: :math:`M - hD` with :math:`D` the symmetric part of
+    ``qDeriv`` (:func:`~rbdl_edu.simulation.velocity_derivatives.smooth_vel`) without the rows
+    and columns of standalone free bodies, and for each free body its block ``(dofs, A)`` with
+    :math:`A = M - h\,(\partial f_{smooth}/\partial\dot q)`, its gyroscopic derivative
+    included (:func:`~rbdl_edu.simulation.velocity_derivatives.free_bias_vel`; unsymmetric)."""
+    h = model.opt.timestep
+    qDeriv = smooth_vel(model, data)
+    D = (qDeriv + qDeriv.T) / 2
+    blocks = []
+    for j in free_body_joints(model):
+        d = slice(model.jnt_dofadr[j], model.jnt_dofadr[j] + 6)
+        D[d, :], D[:, d] = 0.0, 0.0
+        blocks.append((d, data.qM[d, d] - h * (qDeriv[d, d] - free_bias_vel(model, data, j))))
+    return data.qM - h * D, blocks
+
+
+def implicitfast(model, data):
+    r"""Implicit in the velocity-dependent passive and actuator forces (MuJoCo's ``mj_implicit``
+    for ``implicitfast``): :math:`(M - hD)\,\ddot q = f_{smooth} + f_{constraint}`
+    (:func:`implicitfast_matrices`), symmetric and solved with its tree-sparse factor; then
+    each standalone free body's :math:`6\times6` block again, with its gyroscopic derivative.
+    A singular block keeps the global solve's accelerations (as MuJoCo's failed
+    :math:`6\times6` LU)."""
+    qH, blocks = implicitfast_matrices(model, data)
+    f = data.qfrc_smooth + data.qfrc_constraint
+    qacc = solve_qH(model, data, qH, f)
+    for d, A in blocks:
+        try:
+            qacc[d] = np.linalg.solve(A, f[d])
+        except np.linalg.LinAlgError:
+            pass
+    advance(model, data, qacc)
+
+
+def solve_qH(model, data, qH, f):
+    r""":math:`\hat M^{-1} f` for the modified mass matrix :math:`\hat M = M - hD` (``qH``),
+    from its tree-sparse :math:`L^TDL` factor, as MuJoCo: :math:`\hat M` need not be
+    positive definite (a force that grows with velocity), and a pivot below ``MINVAL`` is
+    raised to it and recorded as an :class:`InertiaWarning` in ``data.warning`` (the huge
+    acceleration that follows makes the next step reset the state). Dense when tendon
+    armature couples branches of the tree (as :func:`~rbdl_edu.simulation.forward.solve_M`)."""
+    if np.any(model.tendon_armature > 0):
+        return np.linalg.solve(qH, f)
+    qLD = factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
+    raised = np.flatnonzero(qLD[model.dof_Madr] == MINVAL)
+    if len(raised):
+        k = int(raised[-1])                                # the first one eliminated
+        data.warning.append(InertiaWarning(float(data.time), k, float(qH[k, k])))
+    return solve_ltdl(model, qLD, f)
+
+
+class InertiaWarning(NamedTuple):
+    """MuJoCo's ``mjWARN_INERTIA``: at ``time`` the modified mass matrix :math:`M - hD` of
+    ``implicitfast`` was not positive definite; elimination met a pivot below ``MINVAL``
+    at dof ``index`` (whose diagonal entry was ``value``) and raised it to ``MINVAL``."""
+    time: float
+    index: int
+    value: float
+
+
+def rk4(model, data):
+    r"""4th-order Runge-Kutta on :math:`x = (q, \dot q, w)` with rates :math:`(\dot q, \ddot q, \dot w)`
+    (MuJoCo's ``mj_RungeKutta``): stages at :math:`t + \tfrac h2, t + \tfrac h2, t + h`,
+    weights :math:`\tfrac16, \tfrac13, \tfrac13, \tfrac16`.
+
+    Orientations (ball and free joints) are Runge-Kutta-Munthe-Kaas: a stage's orientation is
+    :math:`q_0 \otimes \exp(\theta)` with :math:`\theta = h \sum_j a_j k_j`, and each stage's
+    angular velocity :math:`\omega` enters through :math:`k = \mathrm{dexp}^{-1}_\theta(\omega)`
+    (:func:`dexp_inv`), which keeps the orientation 4th-order accurate (MuJoCo 4.0)."""
+    h = model.opt.timestep
+    A, B = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)), (1 / 6, 1 / 3, 1 / 3, 1 / 6)
+    C = (0.5, 0.5, 1.0)
+    t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
+    K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
+    for a, c in zip(A, C):
+        # x_i = x_0 + h sum_j a_ij F_j   (positions on their manifold: q_0 ⊕ h sum_j a_ij k_j)
+        theta = h * sum(aj * k for aj, k in zip(a, K))
+        acc, w = (sum(aj * f[n] for aj, f in zip(a, F)) for n in range(2))
+        data.time = t0 + c * h
+        data.qpos = integrate_pos(model, q0, theta, 1.0)
+        data.qvel, data.act = v0 + h * acc, w0 + h * w
+        forward(model, data)
+        K.append(dexp_inv(model, theta, data.qvel))
+        F.append((data.qacc.copy(), data.act_dot.copy()))
+    k, acc, w = (sum(bj * x for bj, x in zip(B, xs)) for xs in (K, [f[0] for f in F], [f[1] for f in F]))
+    data.time, data.qpos, data.qvel, data.act = t0, q0, v0, w0
+    advance(model, data, acc, qvel=k, act_dot=w)
+
+
+def dexp_inv(model, theta, qvel):
+    r"""``qvel`` with each ball or free joint's angular velocity :math:`\omega` replaced by
+    :math:`\mathrm{dexp}^{-1}_\theta(\omega) = \omega + \tfrac12\,\theta\times\omega +
+    \tfrac1{12}\,\theta\times(\theta\times\omega)`, the rate of the rotation vector
+    :math:`\theta` (with :math:`q = q_0 \otimes \exp\theta`) that turns at :math:`\omega`
+    in the body frame (the series to the order RK4 needs)."""
+    k = np.array(qvel, dtype=float)
+    for j in np.flatnonzero((model.jnt_type == FREE) | (model.jnt_type == BALL)):
+        d = model.jnt_dofadr[j] + (3 if model.jnt_type[j] == FREE else 0)
+        th, w = theta[d:d + 3], qvel[d:d + 3]
+        c = np.cross(th, w)
+        k[d:d + 3] = w + c / 2 + np.cross(th, c) / 12
+    return k

@@ -1,0 +1,259 @@
+r"""What each body feels: the momentum of its subtree and the wrenches on it (MuJoCo's
+``mj_subtreeVel`` and ``mj_rnePostConstraint``), for the sensors (book, chapter 8).
+
+Once the accelerations are known, RNEA (chapter 5) run once more at ``(qpos, qvel, qacc)``
+says how hard each joint pushes: the wrench a body needs, :math:`I_i a_i + v_i \times^* I_i v_i`,
+minus what pushes on it from outside, plus what its children need, is what its parent gives
+it through the joint. ``force`` and ``torque`` sensors read that wrench; ``accelerometer``
+and ``framelinacc`` read the accelerations. Everything is in the c-frame of
+:mod:`rbdl_edu.smooth.comframe` (``[torque; force]`` about ``subtree_com[body_rootid[i]]``, world axes).
+
+From outside come ``xfrc_applied``, the pull of spatial tendons (:func:`tendon_wrenches`,
+their constraint forces included) and the constraint forces that act at points of bodies:
+contacts and connect/weld equalities (:func:`constraint_wrenches`, chapter 10). Other
+forces (joint springs and dampers, actuators on joints and fixed tendons, gravity
+compensation, fluid forces, joint limits and friction loss) act through the joints and are
+part of the joint wrench, as in MuJoCo.
+
+The simulation stages are float-only (NumPy).
+
+>>> import rbdl_edu as rbd
+>>> from rbdl_edu.smooth.comframe import com_pos
+>>> from rbdl_edu.kinematics import kinematics
+>>> model = rbd.models.pendulum(); data = rbd.Data(model)     # hanging at rest
+>>> kinematics(model, data); com_pos(model, data); rne_post_constraint(model, data)
+>>> data.cfrc_int[1]                  # the pivot holds the bob up: m g, about its center of mass
+array([0.  , 0.  , 0.  , 0.  , 0.  , 9.81])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.constraint.rows import anchored_equalities, contact_force, equality_anchors, weld_frames
+from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
+                                  OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
+from rbdl_edu.rnea import rnea_passes
+from rbdl_edu.rotation import cross, quat_conj, quat_mul
+from rbdl_edu.smooth.comframe import object_acceleration, object_velocity, posed, to_cframe, to_cframe_force
+
+
+def rne_post_constraint(model, data):
+    r"""MuJoCo's ``mj_rnePostConstraint``: ``cacc``, ``cfrc_ext`` and ``cfrc_int`` (all
+    ``(nbody, 6)``, c-frame) at the final ``(qpos, qvel, qacc)``.
+
+    * ``cacc``: each body's acceleration (as :func:`~rbdl_edu.smooth.comframe.com_vel_acc`, with
+      the world's fictitious :math:`-g`);
+    * ``cfrc_ext``: the wrench from outside: ``xfrc_applied`` ``[F, τ]`` at the center of mass
+      :math:`x_{i,com}` becomes :math:`[\tau + (x_{i,com} - c) \times F;\ F]`, plus the pull of
+      spatial tendons (:func:`tendon_wrenches`) and the contact and connect/weld forces
+      (:func:`constraint_wrenches`);
+    * ``cfrc_int``: the wrench the parent exerts on body ``i`` through its joints,
+      :math:`f_i = I_i a_i + v_i \times^* I_i v_i - f_i^{ext} + \sum_{children} f_k` (RNEA's
+      backward pass, :func:`~rbdl_edu.rnea.rnea_passes`, moved to the c-frame by
+      :func:`~rbdl_edu.smooth.comframe.to_cframe_force`). The world's entry adds up its
+      children's, each about its own tree's point, as MuJoCo does.
+
+    Needs :func:`~rbdl_edu.smooth.comframe.com_pos`, ``cvel``, ``qacc``, and for tendons
+    ``ten_velocity`` and ``actuator_force``.
+    """
+    m = model
+    P = rnea_passes(posed(m, data), data.qpos, data.qvel, data.qacc, data.xfrc_applied)
+    cacc, cfrc_int, cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
+    cacc[0] = P.a[0]
+    for i in range(1, m.nbody):
+        cacc[i] = to_cframe(m, data, i, P.a[i])
+        cfrc_int[i] = to_cframe_force(m, data, i, P.f[i])
+        # [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
+        F, tau = data.xfrc_applied[i, :3], data.xfrc_applied[i, 3:]
+        cfrc_ext[i] = np.concatenate([tau + cross(data.xipos[i] - data.subtree_com[m.body_rootid[i]], F), F])
+    data.cacc = cacc                         # the tendons' accelerations below read it
+    pull = tendon_wrenches(m, data) + constraint_wrenches(m, data)
+    cfrc_ext[1:] += pull[1:]
+    # a pull from outside reaches the parent through the joint no more: f_i -= sum over i's subtree
+    for i in range(m.nbody - 1, 0, -1):
+        cfrc_int[i] -= pull[i]
+        pull[m.body_parentid[i]] += pull[i]
+    for i in np.flatnonzero(m.body_parentid == 0):
+        if i > 0:
+            cfrc_int[0] += cfrc_int[i]
+    data.cfrc_int, data.cfrc_ext = cfrc_int, cfrc_ext
+
+
+def constraint_wrenches(model, data):
+    r"""``(nbody, 6)``: the c-frame wrenches of the constraint forces that act at points of
+    bodies (MuJoCo's ``mj_rnePostConstraint``). A contact's force (:func:`~rbdl_edu.constraint.rows.contact_force`,
+    turned from the contact frame to the world) acts at the contact point, on ``geom2``'s body
+    and, opposite, on ``geom1``'s. A connect's force :math:`f` (its 3 rows) acts at body 1's
+    anchor and, opposite, at body 2's; a weld adds the torque of its rotation rows,
+    :math:`\tfrac12 s\, E^T f_r` with ``torquescale`` :math:`s` and :math:`E\omega` the vector part
+    of :math:`q_2^{-1}(0, \omega)\, q_1 r` (the map its Jacobian applies to an angular velocity;
+    MuJoCo 4.0)."""
+    m = model
+    out = np.zeros((m.nbody, 6))
+
+    def push(b, p, torque, force, sign):
+        if b > 0:
+            c = data.subtree_com[m.body_rootid[b]]
+            out[b] += sign * np.concatenate([torque + cross(p - c, force), force])
+    for k, con in enumerate(data.contact):
+        if con.efc_address < 0:
+            continue
+        f = contact_force(m, data, k)
+        force, torque = con.frame.T @ f[:3], con.frame.T @ f[3:]
+        push(m.geom_bodyid[con.geom1], con.pos, torque, force, -1)
+        push(m.geom_bodyid[con.geom2], con.pos, torque, force, +1)
+    for i, e, weld in anchored_equalities(m, data):
+        p1, p2, b1, b2 = equality_anchors(m, data, e)
+        force, torque = data.efc_force[i:i + 3], np.zeros(3)
+        if weld:
+            q1r, q2 = weld_frames(m, data, e)
+            E = np.array([quat_mul(quat_mul(quat_conj(q2), np.r_[0.0, axis]), q1r)[1:] for axis in np.eye(3)]).T
+            torque = 0.5 * m.eq_data[e, 10] * E.T @ data.efc_force[i + 3:i + 6]
+        push(b1, p1, torque, force, +1)
+        push(b2, p2, torque, force, -1)
+    return out
+
+
+def subtree_vel(model, data):
+    r"""MuJoCo's ``mj_subtreeVel``: ``subtree_linvel (nbody, 3)``, the velocity of each subtree's
+    center of mass, and ``subtree_angmom (nbody, 3)``, the subtree's angular momentum about it
+    (world axes). Needs :func:`~rbdl_edu.smooth.comframe.com_pos` and ``cvel``.
+
+    With :math:`v_i`, :math:`\omega_i` the velocity of body ``i``'s center of mass and its angular
+    velocity, :math:`m` the masses and :math:`c` the subtree centers of mass:
+
+    .. math::
+
+        \dot c_i = \frac{1}{m_{sub,i}} \Big(m_i v_i + \sum_{k \in children} m_{sub,k} \dot c_k\Big)
+
+        L_i = I_i \omega_i + (x_{i,com} - c_i) \times m_i (v_i - \dot c_i)
+              + \sum_{k \in children} \big(L_k + (c_k - c_i) \times m_{sub,k} (\dot c_k - \dot c_i)\big)
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.smooth.comframe import com_pos, com_vel_acc
+    >>> from rbdl_edu.kinematics import kinematics
+    >>> model = rbd.models.pendulum(); data = rbd.Data(model); data.qvel[:] = 2.0
+    >>> kinematics(model, data); com_pos(model, data); com_vel_acc(model, data); subtree_vel(model, data)
+    >>> data.subtree_linvel[1], data.subtree_angmom[1]   # the bob, 1 m below: -x at 2 m/s; spin I ω
+    (array([-2.,  0.,  0.]), array([0., 2., 0.]))
+    """
+    m = model
+    vel = np.array([object_velocity(m, data, OBJ_BODY, i) for i in range(m.nbody)])   # [ω; v] at each com
+    # each body's own linear momentum m v and spin I ω (I = R diag(I) R^T, R = ximat)
+    p = m.body_mass[:, None] * vel[:, 3:]
+    L = np.matvec(data.ximat, m.body_inertia * np.matvec(data.ximat.mT, vel[:, :3]))
+    for i in range(m.nbody - 1, 0, -1):               # leaves to root: momentum to the parent
+        p[m.body_parentid[i]] += p[i]
+    linvel = p / np.maximum(m.body_subtreemass, 1e-15)[:, None]     # MuJoCo's mjMINVAL
+    for i in range(m.nbody - 1, 0, -1):
+        parent, c = m.body_parentid[i], data.subtree_com
+        # the body's own motion about its subtree's center of mass
+        L[i] += cross(data.xipos[i] - c[i], m.body_mass[i] * (vel[i, 3:] - linvel[i]))
+        # the subtree's angular momentum, and its center of mass moving about the parent's
+        L[parent] += L[i] + cross(c[i] - c[parent], m.body_subtreemass[i] * (linvel[i] - linvel[parent]))
+    data.subtree_linvel, data.subtree_angmom = linvel, L
+
+
+def spatial_path(model, t):
+    """The path of tendon ``t`` if it is a spatial tendon through sites and pulleys only, as
+    ``(wrap type, site or divisor)`` pairs; ``None`` for a fixed tendon or one that wraps
+    around geoms."""
+    path = [(int(model.wrap_type[w]), model.wrap_objid[w] if model.wrap_type[w] == WRAP_SITE else model.wrap_prm[w])
+            for w in range(model.tendon_adr[t], model.tendon_adr[t] + model.tendon_num[t])]
+    return path if path and all(kind in (WRAP_SITE, WRAP_PULLEY) for kind, _ in path) else None
+
+
+def _segments(model, t):
+    """The straight pieces ``(site a, site b, divisor)`` of a spatial tendon: a pulley splits the
+    path into branches, and divides the lengths of the branch after it."""
+    path, divisor = spatial_path(model, t), 1.0
+    for (kind_a, a), (kind_b, b) in zip(path, path[1:]):
+        if kind_b == WRAP_PULLEY:
+            divisor = b
+        if WRAP_PULLEY not in (kind_a, kind_b):
+            yield a, b, divisor
+
+
+def tendon_acceleration(model, data, t):
+    r""":math:`\ddot L` of a spatial tendon through sites: per straight piece of length
+    :math:`\ell = |\Delta p|` along :math:`u = \Delta p / \ell` (divided by its divisor),
+
+    .. math:: \ddot\ell = u \cdot \Delta\ddot p + \frac{|\Delta\dot p|^2 - (u\cdot\Delta\dot p)^2}{\ell}
+
+    from the sites' velocities and accelerations (``cvel``, ``cacc``)."""
+    out = 0.0
+    for a, b, divisor in _segments(model, t):
+        dp = data.site_xpos[b] - data.site_xpos[a]
+        dv = object_velocity(model, data, OBJ_SITE, b)[3:] - object_velocity(model, data, OBJ_SITE, a)[3:]
+        da = object_acceleration(model, data, OBJ_SITE, b)[3:] - object_acceleration(model, data, OBJ_SITE, a)[3:]
+        ell = np.linalg.norm(dp)
+        if ell > 1e-15:
+            u = dp / ell
+            out += (u @ da + (dv @ dv - (u @ dv) ** 2) / ell) / divisor
+    return out
+
+
+def tendon_tension(model, data, t):
+    r"""The force along tendon ``t`` (negative pulls): its spring :math:`-k\,(L - L_{spring})`
+    outside the dead band ``tendon_lengthspring``, its damper :math:`-b\,\dot L`, its
+    actuators :math:`\sum g_k\,f_k`, its armature :math:`-I_a \ddot L`, and the constraint
+    forces of its limits, friction loss and equalities (:func:`tendon_constraint_force`)."""
+    m = model
+    L, T = data.ten_length[t], tendon_constraint_force(model, data, t)
+    if not m.opt.disabled("spring"):
+        lower, upper = m.tendon_lengthspring[t]
+        T -= m.tendon_stiffness[t] * (L - upper if L > upper else (L - lower if L < lower else 0.0))
+    if not m.opt.disabled("damper"):
+        T -= m.tendon_damping[t] * data.ten_velocity[t]
+    pulling = (m.actuator_trntype == TRN_TENDON) & (m.actuator_trnid[:, 0] == t)
+    T += float(m.actuator_gear[pulling, 0] @ data.actuator_force[pulling])
+    if m.tendon_armature[t]:
+        T -= m.tendon_armature[t] * tendon_acceleration(m, data, t)
+    return T
+
+
+def tendon_constraint_force(model, data, t):
+    r"""The constraint force along tendon ``t``: each row that constrains it pushes with its
+    force :math:`f` times the row's coefficient on the tendon's Jacobian: a friction loss 1,
+    a limit :math:`\mp 1` (its row is :math:`\mp J_t`), a tendon equality 1 on its first
+    tendon and :math:`-p'(x_2)` on its second (:mod:`rbdl_edu.constraint.rows`)."""
+    m, T = model, 0.0
+    for i in range(data.nefc):
+        kind, k = data.efc_type[i], data.efc_id[i]
+        if kind == CNSTR_FRICTION_TENDON and k == t:
+            T += data.efc_force[i]
+        elif kind == CNSTR_LIMIT_TENDON and k == t:
+            T += np.sign(data.efc_J[i] @ data.ten_J[t]) * data.efc_force[i]
+        elif kind == CNSTR_EQUALITY and m.eq_type[k] == EQ_TENDON and t in (m.eq_obj1id[k], m.eq_obj2id[k]):
+            if m.eq_obj1id[k] == t:
+                T += data.efc_force[i]
+            if m.eq_obj2id[k] == t:
+                # J = J_1 - p'(x_2) J_2: the second tendon's coefficient is -p'
+                a, x = m.eq_data[k, :5], data.ten_length[t] - m.tendon_length0[t]
+                T -= (a[1] + 2 * a[2] * x + 3 * a[3] * x ** 2 + 4 * a[4] * x ** 3) * data.efc_force[i]
+    return T
+
+
+def tendon_wrenches(model, data):
+    r"""``(nbody, 6)``: the c-frame wrench every spatial tendon through sites and pulleys applies
+    to the bodies it runs over. A straight piece from site ``a`` to site ``b`` under tension
+    :math:`T` (:func:`tendon_tension`, divided by the piece's divisor) pulls each end toward
+    the other: :math:`F_a = T\,(p_a - p_b)/\ell` at :math:`p_a`. (Tendons that wrap around
+    geoms are left out; the force sensors refuse them.)"""
+    m = model
+    out = np.zeros((m.nbody, 6))
+    for t in range(m.ntendon):
+        if spatial_path(m, t) is None:
+            continue
+        T = tendon_tension(m, data, t)
+        if T == 0.0:
+            continue
+        for a, b, divisor in _segments(m, t):
+            for site, other in ((a, b), (b, a)):
+                body, p = m.site_bodyid[site], data.site_xpos[site]
+                ell = np.linalg.norm(p - data.site_xpos[other])
+                if body == 0 or ell <= 1e-15:
+                    continue
+                F = T / divisor * (p - data.site_xpos[other]) / ell
+                out[body] += np.concatenate([cross(p - data.subtree_com[m.body_rootid[body]], F), F])
+    return out

@@ -1,0 +1,219 @@
+r"""How the smooth forces change with velocity: the matrices the ``implicitfast`` integrator
+needs (MuJoCo's ``mjd_smooth_vel`` without its RNE part, and ``mjd_freeBias_vel``; book,
+chapter 8).
+
+``implicitfast`` takes the velocity-dependent forces at the end of the step. To first order
+:math:`f(\dot q + h\ddot q) = f + hD\ddot q` with :math:`D = \partial f/\partial\dot q`, so
+:math:`M\ddot q = f + hD\ddot q`, i.e. :math:`(M - hD)\,\ddot q = f`. :func:`smooth_vel`
+is MuJoCo's ``qDeriv``, the derivative of the passive and actuator forces:
+
+=======================  ===============================================================
+dof dampers              :math:`-\mathrm{diag}(b'(\dot q))`, the slope of each (nonlinear)
+                         damper (:func:`~rbdl_edu.smooth.passive.damper_slope`)
+tendon dampers           :math:`-J_t^T\,b_t'(\dot l_t)\,J_t` for each tendon
+fluid                    :math:`\sum J^T B J` (:mod:`rbdl_edu.simulation.fluid_derivatives`)
+actuators                :math:`g_i\,(\partial F_i/\partial\dot l_i)\,g_i^T` with the moment
+                         arm :math:`g_i` (:func:`actuator_slope`)
+=======================  ===============================================================
+
+As MuJoCo, ``qDeriv`` keeps only the entries that ``M`` has, :math:`(i, j)` with one dof
+an ancestor of the other (:func:`tree_pattern`): a tendon or an actuator that couples two
+branches of the tree (or two trees) damps each branch, not their coupling.
+
+The bias force :math:`c(q, \dot q)` (Coriolis, centrifugal, gyroscopic) is left out of
+:math:`D`: its derivative is what makes :math:`D` unsymmetric, and without it
+:math:`M - hD` is symmetric (``implicitfast`` symmetrizes the rest) and has a cheap
+:math:`L^TDL` factor. The exception is a *standalone free body* (:func:`is_free_body`),
+whose gyroscopic torque :math:`\omega\times I\omega` would otherwise pump energy into a
+tumbling body: its :math:`6\times6` block is decoupled from the rest of the system and is
+solved again with the exact derivative :func:`free_bias_vel` (MuJoCo 4.0).
+
+Float-only NumPy, like every simulation stage.
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.load_model('''<mujoco><worldbody><body><joint name="j" damping="2"/><geom size=".1"/>
+...   </body></worldbody><actuator><velocity joint="j" kv="3"/></actuator></mujoco>''')
+>>> data = rbd.Data(model); rbd.forward(model, data)
+>>> smooth_vel(model, data)          # the damper -2 and the servo's -kv
+array([[-5.]])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.cache import per_model
+from rbdl_edu.factor import ancestors, tree_pattern
+from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT,
+                                  TRN_TENDON)
+from rbdl_edu.rotation import cross, skew
+from rbdl_edu.simulation.fluid_derivatives import fluid_vel
+from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, unlimited_force
+from rbdl_edu.smooth.passive import damper_slope
+
+
+def smooth_vel(model, data):
+    r"""``qDeriv (nv, nv)``: :math:`\partial(f_{passive} + f_{actuator})/\partial\dot q`
+    (table in the module docstring), zero outside :func:`tree_pattern`. Under
+    ``implicitfast`` the ellipsoid fluid blocks are symmetrized, except on standalone free
+    bodies, as MuJoCo does. Needs :func:`~rbdl_edu.simulation.forward.forward`'s results."""
+    D = passive_vel(model, data) + actuator_vel(model, data)
+    return np.where(tree_pattern(model), D, 0.0)
+
+
+def passive_vel(model, data):
+    r""":math:`\partial f_{passive}/\partial\dot q` ``(nv, nv)``: dof and tendon dampers (unless
+    the ``damper`` flag is off) and the fluid (unless ``spring`` and ``damper`` are both
+    off, which switches off the passive stage)."""
+    m, opt = model, model.opt
+    D = np.zeros((m.nv, m.nv))
+    if opt.disabled("passive") or (opt.disabled("spring") and opt.disabled("damper")):
+        return D
+    # implicitfast symmetrizes the ellipsoid blocks, except on standalone free bodies
+    free = {i for j in free_body_joints(m) for i in subtree(m, int(m.jnt_bodyid[j]))}
+    symmetrize = set(range(m.nbody)) - free if opt.integrator == "implicitfast" else set()
+    D += fluid_vel(m, data, symmetrize)
+    if opt.disabled("damper"):
+        return D
+    # the dof dampers -b(v) v: slope -(b + 2 b2 |v| + 3 b3 v^2) on the diagonal
+    D -= np.diag(damper_slope(m, data.qvel))
+    # a tendon damper pulls -b_t(l̇) l̇ along the tendon: -J^T b_t'(l̇) J, with l̇ = J q̇
+    for t in range(m.ntendon):
+        b, (b2, b3) = m.tendon_damping[t], m.tendon_dampingpoly[t]
+        speed = abs(data.ten_velocity[t])
+        slope = b + 2 * b2 * speed + 3 * b3 * speed ** 2
+        if slope:
+            D -= slope * np.outer(data.ten_J[t], data.ten_J[t])
+    return D
+
+
+def actuator_vel(model, data):
+    r""":math:`\partial f_{actuator}/\partial\dot q = \sum_i g_i\,(\partial F_i/\partial\dot l_i)\,g_i^T`
+    ``(nv, nv)`` over the actuators :func:`actuator_slope` does not find saturated (zero
+    with the ``actuation`` flag off)."""
+    m = model
+    D = np.zeros((m.nv, m.nv))
+    if m.nu == 0 or m.opt.disabled("actuation"):
+        return D
+    slope = actuator_slope(m, data)
+    for i in np.flatnonzero(slope):
+        g = data.actuator_moment[i]
+        D += slope[i] * np.outer(g, g)
+    return D
+
+
+def actuator_slope(model, data):
+    r""":math:`\partial F_i/\partial\dot l_i` ``(nu,)``, how each actuator's force grows with
+    its velocity :math:`\dot l_i`. With :math:`F = (g_0 + g_1 l + g_2\dot l)\,w + b_0 + b_1 l + b_2\dot l`:
+
+    .. math:: \frac{\partial F}{\partial\dot l} = g_2\,w + b_2
+
+    (``affine`` gain and bias; ``w`` from :func:`~rbdl_edu.smooth.actuation.gain_input`: the
+    *clamped* control, or the activation). A saturated force does not respond, so the slope
+    is zero (MuJoCo 4.0) when the force is at or beyond its ``forcerange``, when the actuator
+    drives a joint (``joint``, ``jointinparent``) whose total actuator force is at or beyond
+    the joint's ``actuatorfrcrange``, or a tendon whose actuators' total (before limiting)
+    is at or beyond the tendon's ``actuatorfrcrange``."""
+    m = model
+    u = clamped_ctrl(m, data)
+    gain_vel = np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0)
+    bias_vel = np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0)
+    slope = gain_vel * gain_input(m, data, u) + bias_vel
+    return np.where(_saturated(m, data, u), 0.0, slope)
+
+
+def _saturated(model, data, u):
+    """Per actuator: is its force held at a limit (the three cases of :func:`actuator_slope`)?"""
+    m = model
+    out = np.zeros(m.nu, dtype=bool)
+    F = data.actuator_force
+    lo, hi = m.actuator_forcerange.T
+    out |= m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
+    # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
+    for i in np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT)):
+        j = m.actuator_trnid[i, 0]
+        if m.jnt_actfrclimited[j] and m.jnt_type[j] in (HINGE, SLIDE):
+            tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
+            out[i] |= tau <= lo_j or tau >= hi_j
+    # a tendon's limit scales its actuators when their unlimited total leaves the range
+    on_tendon = np.flatnonzero(m.actuator_trntype == TRN_TENDON)
+    if len(on_tendon) and np.any(m.tendon_actfrclimited):
+        raw = unlimited_force(m, data, u)
+        for i in on_tendon:
+            t = m.actuator_trnid[i, 0]
+            if m.tendon_actfrclimited[t]:
+                total = raw[on_tendon][m.actuator_trnid[on_tendon, 0] == t].sum()
+                lo_t, hi_t = m.tendon_actfrcrange[t]
+                out[i] |= total <= lo_t or total >= hi_t
+    return out
+
+
+@per_model
+def is_free_body(model, body):
+    """True for a *standalone free body*: ``body`` has one joint, a free one, and no body
+    below it has a joint, so its 6 dofs form a tree of their own (bodies welded below it
+    move with it as one rigid body). MuJoCo 4.0's ``mj_isFreeBody``."""
+    m = model
+    if m.body_jntnum[body] != 1 or m.jnt_type[m.body_jntadr[body]] != FREE:
+        return False
+    return not any(m.body_jntnum[i] for i in subtree(m, body)[1:])
+
+
+def subtree(model, body):
+    """``body`` and every body below it, a list."""
+    out = [body]
+    for i in range(body + 1, model.nbody):
+        if model.body_parentid[i] in out:
+            out.append(i)
+    return out
+
+
+@per_model
+def free_body_joints(model):
+    """The free joints of the standalone free bodies (:func:`is_free_body`), a tuple."""
+    return tuple(int(j) for j in np.flatnonzero(model.jnt_type == FREE) if is_free_body(model, model.jnt_bodyid[j]))
+
+
+def free_bias_vel(model, data, jnt):
+    r"""``(6, 6)``: :math:`\partial c/\partial\dot q` of a standalone free body's bias force
+    :math:`c` (MuJoCo's ``mjd_freeBias_vel``), in its dofs' order ``[v; ω_local]``.
+
+    The body (with whatever is welded below it) is one rigid body of mass :math:`m`, center
+    of mass at :math:`s` from the joint, world-frame inertia :math:`I_w` about it
+    (:func:`composite_inertia`). With :math:`\ddot q = 0` it turns at :math:`\omega = R\,\omega_{local}`
+    and its center of mass accelerates at :math:`\omega\times(\omega\times s)`; the bias force
+    is the wrench that takes, :math:`f = m\,\omega\times(\omega\times s)` and
+    :math:`\tau = s\times f + \omega\times I_w\omega` about the joint, in joint coordinates
+    :math:`c = [f;\ R^T\tau]`. It does not depend on :math:`v`; by
+    :math:`\partial(a\times b) = -[b]_\times\partial a + [a]_\times\partial b`:
+
+    .. math:: \frac{\partial f}{\partial\omega} = -m\big([\omega\times s]_\times
+              + [\omega]_\times[s]_\times\big), \qquad
+              \frac{\partial\tau}{\partial\omega} = [s]_\times\frac{\partial f}{\partial\omega}
+              + [\omega]_\times I_w - [I_w\omega]_\times
+
+    and :math:`\partial/\partial\omega_{local} = (\partial/\partial\omega)\,R`."""
+    b, d = int(model.jnt_bodyid[jnt]), model.jnt_dofadr[jnt]
+    R = data.xmat[b]
+    mass, com, Iw = composite_inertia(model, data, b)
+    s = com - data.xpos[b]
+    w = R @ data.qvel[d + 3:d + 6]
+    df = -mass * (skew(cross(w, s)) + skew(w) @ skew(s))
+    dtau = skew(s) @ df + skew(w) @ Iw - skew(Iw @ w)
+    B = np.zeros((6, 6))
+    B[:3, 3:], B[3:, 3:] = df @ R, R.T @ dtau @ R
+    return B
+
+
+def composite_inertia(model, data, body):
+    r"""Mass, center of mass ``(3,)`` and world-frame inertia about it ``(3, 3)`` of ``body``
+    and the bodies below it, taken as one rigid body:
+    :math:`I_w = \sum_i R_i\,\mathrm{diag}(I_i)\,R_i^T + m_i\,(|r_i|^2 1 - r_i r_i^T)`, with
+    :math:`r_i` from the common center of mass to body ``i``'s (parallel axes)."""
+    bodies = subtree(model, body)
+    m = model.body_mass[bodies]
+    com = m @ data.xipos[bodies] / m.sum()
+    Iw = np.zeros((3, 3))
+    for i in bodies:
+        Ri, r = data.ximat[i], data.xipos[i] - com
+        Iw += (Ri * model.body_inertia[i]) @ Ri.T + model.body_mass[i] * ((r @ r) * np.eye(3) - np.outer(r, r))
+    return m.sum(), com, Iw

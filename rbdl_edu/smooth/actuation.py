@@ -1,0 +1,248 @@
+r"""Actuators: transmission, activation dynamics, gain and bias (MuJoCo's ``mj_transmission``
+and ``mj_fwdActuation``).
+
+An actuator turns its control ``ctrl`` into a scalar force :math:`f` along a scalar
+**length** :math:`l(q)`: a joint angle, a tendon length, a slider's stroke. The
+transmission gives the length and its gradient, the **moment arm**
+:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nu, nv)``), and by
+virtual work the joint forces are
+
+.. math:: \tau_{\mathrm{act}} = \mathrm{moment}^T f, \qquad \dot l = \mathrm{moment}\;\dot q .
+
+The force is MuJoCo's general actuator, an activation :math:`w` times a gain plus a bias:
+
+.. math:: f = \mathrm{gain}(l, \dot l)\; w + \mathrm{bias}(l, \dot l), \qquad
+          \mathrm{gain} = g_0 + g_1 l + g_2 \dot l, \quad \mathrm{bias} = b_0 + b_1 l + b_2 \dot l
+
+(``gaintype="fixed"`` keeps only :math:`g_0`), with :math:`w = u` the (clamped) control for
+an actuator without dynamics, or its state ``act`` otherwise, which follows
+
+=================  ==========================================  ===========================
+``dyntype``        :math:`\dot w`                              used for
+=================  ==========================================  ===========================
+``integrator``     :math:`u`                                   ``intvelocity`` servos
+``filter``         :math:`(u - w)/\tau`                        a first-order lag
+``filterexact``    the same, integrated exactly over a step    ``position`` with ``timeconst``
+=================  ==========================================  ===========================
+
+A position servo is ``gain = kp``, ``bias = -kp l - kv l̇``: :math:`f = k_p (u - l) - k_v \dot l`,
+a PD loop; a velocity servo ``gain = kv``, ``bias = -kv l̇``.
+
+Stages (each ``stage(model, data)``, float-only NumPy like all simulation stages):
+:func:`transmission` (position stage: ``actuator_length``, ``actuator_moment``),
+:func:`actuator_velocity` (velocity stage), :func:`actuation` (``act_dot``,
+``actuator_force``, ``qfrc_actuator``), and :func:`next_act`, the integrator's step of
+``act``. The transmissions themselves are in :mod:`rbdl_edu.smooth.transmission`.
+
+Reference: chapter 8 (Simulation: actuators); MuJoCo's documentation, Computation,
+"Actuation model".
+
+>>> import rbdl_edu as rbd
+>>> from rbdl_edu.kinematics import kinematics
+>>> from rbdl_edu.smooth.comframe import com_pos
+>>> model = rbd.load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
+...   </worldbody><actuator><position joint="j" kp="10" kv="1" ctrlrange="-1 1"/></actuator></mujoco>''')
+>>> data = rbd.Data(model); data.qpos[:] = [0.25]; data.qvel[:] = [2.0]; data.ctrl[:] = [5.0]
+>>> kinematics(model, data); com_pos(model, data); transmission(model, data)
+>>> actuator_velocity(model, data); actuation(model, data)
+>>> data.actuator_force      # 10 (1 - 0.25) - 1 * 2: the control was clamped to 1
+array([5.5])
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.model.enums import (BIAS_AFFINE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, GAIN_AFFINE,
+                                  JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
+from rbdl_edu.smooth.transmission import transmission
+
+__all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
+           "unlimited_force"]
+
+
+
+def actuator_velocity(model, data):
+    r"""``actuator_velocity (nu,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
+    ``actuation`` flag disabled, as MuJoCo's ``mj_fwdVelocity``)."""
+    if model.opt.disabled("actuation"):
+        data.actuator_velocity = np.zeros(model.nu)
+    else:
+        data.actuator_velocity = data.actuator_moment @ data.qvel
+
+
+def clamped_ctrl(model, data):
+    """The controls the actuators act on ``(nu,)``: ``data.ctrl`` clamped to ``ctrlrange``
+    where ``ctrllimited`` (unless the ``clampctrl`` flag is disabled).
+
+    Bad controls raise ``ValueError``: a ``ctrl`` of the wrong shape, or one that is NaN
+    or beyond 1e10 after clamping (MuJoCo warns and zeroes all controls instead; a silent
+    zero would hide the bug that made the NaN).
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
+    ...   </worldbody><actuator><motor name="m" joint="j" ctrlrange="-1 1"/><motor joint="j"/>
+    ...   </actuator></mujoco>''')
+    >>> data = rbd.Data(model); data.ctrl[:] = [3.0, 3.0]
+    >>> clamped_ctrl(model, data)               # only the first is limited
+    array([1., 3.])
+    >>> data.ctrl[0] = float("nan"); clamped_ctrl(model, data)
+    Traceback (most recent call last):
+    ...
+    ValueError: bad control for actuator(s) m: ctrl = [nan] (NaN, or beyond 1e10 and not clamped by a ctrlrange)
+    """
+    m = model
+    ctrl = np.asarray(data.ctrl, dtype=float)
+    if ctrl.shape != (m.nu,):
+        raise ValueError(f"data.ctrl has shape {ctrl.shape}; expected ({m.nu},) (one control per actuator)")
+    if not m.opt.disabled("clampctrl"):
+        lo, hi = m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1]
+        ctrl = np.where(m.actuator_ctrllimited, np.clip(ctrl, lo, hi), ctrl)
+    bad = np.flatnonzero(~(np.abs(ctrl) <= MAXVAL))         # NaN fails every comparison
+    if len(bad):
+        names = [m.actuator_names[i] or f"#{i}" for i in bad]
+        raise ValueError(f"bad control for actuator(s) {', '.join(names)}: ctrl = {ctrl[bad]} "
+                         "(NaN, or beyond 1e10 and not clamped by a ctrlrange)")
+    return ctrl
+
+
+def actuation(model, data):
+    r"""``act_dot (na,)``, ``actuator_force (nu,)`` and ``qfrc_actuator (nv,)`` (MuJoCo's
+    ``mj_fwdActuation``). Needs :func:`transmission` and :func:`actuator_velocity`; for
+    joints with ``actuatorgravcomp`` it also reads ``qfrc_gravcomp`` of the passive stage.
+
+    In order:
+
+    1. :func:`clamped_ctrl` :math:`u`;
+    2. activation dynamics :math:`\dot w` (table in the module docstring);
+    3. :math:`f = \mathrm{gain}\,w + \mathrm{bias}`, with :math:`w` the next activation
+       for an ``actearly`` actuator;
+    4. a tendon's ``actuatorfrcrange`` scales the forces of all actuators on it so that
+       their sum fits the range; each actuator's ``forcerange`` clamps its force;
+    5. :math:`\tau = \mathrm{moment}^T f`; joints with ``actuatorgravcomp`` add their
+       gravity compensation here (instead of in ``qfrc_passive``); a hinge's or slide's
+       ``actuatorfrcrange`` clamps :math:`\tau` at its dof.
+
+    With the ``actuation`` flag disabled the forces are zero (and ``act`` does not move).
+    """
+    m = model
+    data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nu)
+    data.qfrc_actuator = np.zeros(m.nv)
+    if m.nu == 0 or m.opt.disabled("actuation"):
+        return
+    act = np.asarray(data.act, dtype=float)
+    if act.shape != (m.na,):
+        raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
+    u = clamped_ctrl(m, data)
+    # 2. activation dynamics: d/dt act
+    data.act_dot = activation_rate(m, u, act)
+    # 3. force = gain * (ctrl or act) + bias
+    force = unlimited_force(m, data, u)
+    # 4. clamp: the total force on a tendon, then each actuator's force
+    force = _tendon_force_limits(m, force)
+    lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
+    data.actuator_force = force = np.where(m.actuator_forcelimited, np.clip(force, lo, hi), force)
+    # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
+    tau = data.actuator_moment.T @ force
+    if m.body_gravcomp.any() and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
+        for j in np.flatnonzero(m.jnt_actgravcomp):
+            d = slice(m.jnt_dofadr[j], m.jnt_dofadr[j] + JOINT_NV[int(m.jnt_type[j])])
+            tau[d] += data.qfrc_gravcomp[d]
+    for j in np.flatnonzero(m.jnt_actfrclimited):
+        d = m.jnt_dofadr[j]        # a hinge's or slide's dof (the compiler never limits others)
+        tau[d] = np.clip(tau[d], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1])
+    data.qfrc_actuator = tau
+
+
+def gain_input(model, data, u):
+    r"""``w (nu,)``, what each actuator's gain multiplies: the clamped control ``u`` without
+    activation dynamics, else its activation ``act``, or for an ``actearly`` actuator the
+    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``."""
+    m = model
+    w = np.array(u, dtype=float)
+    for i in np.flatnonzero(m.actuator_actadr >= 0):
+        a = m.actuator_actadr[i]
+        w[i] = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+    return w
+
+
+def unlimited_force(model, data, u):
+    r""":math:`f = \mathrm{gain}(l, \dot l)\,w + \mathrm{bias}(l, \dot l)` ``(nu,)`` before the
+    tendons' ``actuatorfrcrange`` and the actuators' ``forcerange`` limit it, with ``w`` from
+    :func:`gain_input`."""
+    m, l, ldot = model, data.actuator_length, data.actuator_velocity
+    g, b = m.actuator_gainprm, m.actuator_biasprm
+    gain = g[:, 0] + np.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
+    bias = np.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
+    return gain * gain_input(m, data, u) + bias
+
+
+def activation_rate(model, u, act):
+    r"""``act_dot (na,)`` of the controls ``u (nu,)`` and activations ``act (na,)``:
+    :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter."""
+    m = model
+    act_dot = np.zeros(m.na)
+    for i in range(m.nu):
+        a = m.actuator_actadr[i]
+        if a < 0:
+            continue
+        if m.actuator_dyntype[i] == DYN_INTEGRATOR:
+            act_dot[a] = u[i]
+        elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
+            act_dot[a] = (u[i] - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
+    return act_dot
+
+
+def next_act(model, data, dt=None, act_dot=None):
+    r"""The activations after a step ``(na,)``, what MuJoCo's integrators do to ``act``
+    (``mj_advance``): Euler :math:`w + h\,\dot w`, except a ``filterexact`` actuator, whose
+    filter is integrated exactly, :math:`w + \dot w\,\tau (1 - e^{-h/\tau})`; then clamped to
+    ``actrange`` where ``actlimited``. ``h`` is ``dt``, by default ``model.opt.timestep`` (the
+    step MuJoCo always uses, in RK4 too); ``act_dot`` defaults to ``data.act_dot`` (RK4
+    passes its combined rate). With the ``actuation`` flag disabled ``act`` does not change.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
+    ...   </worldbody><actuator><general joint="j" dyntype="integrator" actrange="0 1"/></actuator></mujoco>''')
+    >>> data = rbd.Data(model); data.act[:] = [0.999]
+    >>> next_act(model, data, act_dot=[1.0])      # 0.999 + 0.002, clamped to the range
+    array([1.])
+    """
+    m = model
+    act = np.array(data.act, dtype=float)
+    rate = np.asarray(data.act_dot if act_dot is None else act_dot, dtype=float)
+    h = m.opt.timestep if dt is None else dt
+    if m.na == 0 or m.opt.disabled("actuation"):
+        return act
+    stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
+    return np.array([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful])
+
+
+def _next(model, i, w, wdot, h):
+    """Actuator ``i``'s activation ``w`` after a step ``h`` at rate ``wdot``, clamped
+    (MuJoCo's ``mj_nextActivation``)."""
+    if model.actuator_dyntype[i] == DYN_FILTEREXACT:
+        # w(h) = w + (u - w)(1 - exp(-h/tau)) = w + wdot tau (1 - exp(-h/tau))
+        tau = max(MINVAL, model.actuator_dynprm[i, 0])
+        w = w + wdot * tau * (1 - np.exp(-h / tau))
+    else:
+        w = w + wdot * h
+    if model.actuator_actlimited[i]:
+        w = min(max(w, model.actuator_actrange[i, 0]), model.actuator_actrange[i, 1])
+    return w
+
+
+def _tendon_force_limits(model, force):
+    """Scale the forces of the actuators on a tendon with ``actuatorfrclimited`` so that
+    their sum lies in the tendon's ``actuatorfrcrange`` (each by the same factor)."""
+    m = model
+    on_tendon = m.actuator_trntype == TRN_TENDON
+    total = np.zeros(m.ntendon)
+    for i in np.flatnonzero(on_tendon):
+        total[m.actuator_trnid[i, 0]] += force[i]
+    force = force.copy()
+    for i in np.flatnonzero(on_tendon):
+        t = m.actuator_trnid[i, 0]
+        lo, hi = m.tendon_actfrcrange[t]
+        if m.tendon_actfrclimited[t] and total[t] != 0 and not lo <= total[t] <= hi:
+            force[i] *= (lo if total[t] < lo else hi) / total[t]
+    return force

@@ -1,0 +1,193 @@
+r"""MuJoCo's com-based frames, and the Jacobians MuJoCo builds from them (``mj_comPos``,
+``mj_comVel``, ``mj_jac``, ``mj_objectVelocity``).
+
+The recursive algorithms of chapters 5-7 keep each body's spatial vectors in the body's own
+frame. MuJoCo keeps a second set, for the sensors, actuators and constraints: every spatial
+vector of a tree is expressed with the world's axes about one point, the center of mass of
+the tree (``subtree_com[body_rootid[i]]``). In that "c-frame" a dof's motion axis ``cdof``
+(``[ω; v]`` per unit of ``qvel``) is the same wherever it is used, so
+
+* a body's velocity is a sum over its path: :math:`\mathrm{cvel}_i = \sum_{k \in path(i)} \mathrm{cdof}_k\,\dot q_k`;
+* the Jacobian of a point :math:`p` on body ``i`` has, for each dof ``k`` on its path, the
+  columns :math:`\omega_k` (rotation) and :math:`v_k + \omega_k \times (p - c)` (translation).
+
+This module fills ``subtree_com``, ``cdof`` (:func:`com_pos`), ``cvel`` and ``cacc``
+(:func:`com_vel_acc`), and answers Jacobian and object-velocity questions from them.
+:func:`to_cframe` and :func:`to_cframe_force` bring a body's motion and force vectors into
+its c-frame (they move differently); the wrenches and momenta the sensors read are in
+:mod:`rbdl_edu.simulation.rne_post`.
+
+>>> import rbdl_edu as rbd
+>>> from rbdl_edu.kinematics import kinematics
+>>> model = rbd.models.pendulum(); data = rbd.Data(model)
+>>> kinematics(model, data)
+>>> jacp, jacr = jac(model, data, 1, [0.0, 0.0, -1.0])   # the bob, one meter below the pivot
+>>> jacp[:, 0], jacr[:, 0]
+(array([-1.,  0.,  0.]), array([0., 1., 0.]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.cache import per_model
+from rbdl_edu.joints import jcalc
+from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
+from rbdl_edu.rnea import rnea_passes
+from rbdl_edu.rotation import cross
+from rbdl_edu.tree import dofs
+
+
+def com_pos(model, data):
+    """``subtree_com (nbody, 3)``: the center of mass of each body with everything below it;
+    ``cdof (nv, 6)``: each dof's motion axis in the c-frame of its tree (MuJoCo's
+    ``mj_comPos``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`."""
+    m = model
+    mass = m.body_mass[:, None] * data.xipos
+    total = m.body_mass.astype(float).copy()
+    for i in range(m.nbody - 1, 0, -1):            # leaves to root: add each body to its parent
+        mass[m.body_parentid[i]] += mass[i]
+        total[m.body_parentid[i]] += total[i]
+    data.subtree_com = np.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
+    # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c
+    cdof, qvel0 = np.zeros((m.nv, 6)), np.zeros(m.nv)
+    for i in range(1, m.nbody):
+        if m.body_dofnum[i]:
+            _, S, _, _ = jcalc(m, i, data.qpos, qvel0)
+            R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[m.body_rootid[i]]
+            w, v = S[:3].T @ R.T, S[3:].T @ R.T            # (nd, 3): world axes, at the body origin
+            cdof[dofs(m, i)] = np.concatenate([w, v + cross(w, c - x)], axis=1)
+    data.cdof = cdof
+
+
+def to_cframe(model, data, i, m_body):
+    """A spatial motion vector of body ``i`` given in its own frame (``[ω; v_O]``, body axes, at
+    the body origin) in the c-frame of its tree: :math:`[R\\omega;\\ R v_O + R\\omega \\times (c - x_i)]`."""
+    R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
+    w = R @ m_body[:3]
+    return np.concatenate([w, R @ m_body[3:] + cross(w, c - x)])
+
+
+def to_cframe_force(model, data, i, f_body):
+    r"""A spatial force on body ``i`` given in its own frame (``[n_O; f]``: moment about the body
+    origin and force, body axes) in the c-frame of its tree. A force moves differently from
+    a motion: the force is the same at every point, the moment about ``c`` gains
+    :math:`(x_i - c) \times f`:
+
+    .. math:: [R n_O + (x_i - c) \times R f;\ R f]
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.kinematics import kinematics
+    >>> model = rbd.models.double_pendulum(); data = rbd.Data(model)
+    >>> kinematics(model, data); com_pos(model, data)
+    >>> f = to_cframe_force(model, data, 2, np.array([0, 0, 0, 1.0, 0, 0]))   # 1 N along x
+    >>> f[3:], bool(np.allclose(f[:3], cross(data.xpos[2] - data.subtree_com[0], np.array([1.0, 0, 0]))))
+    (array([1., 0., 0.]), True)
+    """
+    R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
+    F = R @ f_body[3:]
+    return np.concatenate([R @ f_body[:3] + cross(x - c, F), F])
+
+
+def com_vel_acc(model, data):
+    """``cvel (nbody, 6)`` and ``cacc (nbody, 6)``: every body's spatial velocity and
+    acceleration in its tree's c-frame (MuJoCo's ``mj_comVel`` and ``mj_rnePostConstraint``),
+    from RNEA's forward pass at ``(qpos, qvel, qacc)``. ``cacc`` holds the fictitious upward
+    acceleration of gravity (``cacc[0] = [0; -g]``), as an accelerometer feels it."""
+    P = rnea_passes(posed(model, data), data.qpos, data.qvel, data.qacc)
+    cvel, cacc = np.zeros((model.nbody, 6)), np.zeros((model.nbody, 6))
+    cacc[0] = P.a[0]
+    for i in range(1, model.nbody):
+        cvel[i], cacc[i] = to_cframe(model, data, i, P.v[i]), to_cframe(model, data, i, P.a[i])
+    data.cvel, data.cacc = cvel, cacc
+
+
+def posed(model, data):
+    """``model`` with its mocap bodies where ``data`` put them (``mocap_pos``, ``mocap_quat``), for
+    the recursive algorithms, which read a body's place in its parent from ``body_pos`` and
+    ``body_quat`` (a mocap body's parent is the world); ``model`` itself if none has moved.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('<mujoco><worldbody><body mocap="true"/></worldbody></mujoco>')
+    >>> data = rbd.Data(model); posed(model, data) is model
+    True
+    >>> data.mocap_pos[0] = [1.0, 2.0, 3.0]; posed(model, data).body_pos[1]
+    array([1., 2., 3.])
+    """
+    b = np.flatnonzero(model.body_mocapid >= 0)
+    if not len(b):
+        return model
+    k = model.body_mocapid[b]
+    pos, quat = data.mocap_pos[k], data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k], axis=-1, keepdims=True)
+    if np.array_equal(pos, model.body_pos[b]) and np.array_equal(quat, model.body_quat[b]):
+        return model
+    body_pos, body_quat = model.body_pos.copy(), model.body_quat.copy()
+    body_pos[b], body_quat[b] = pos, quat
+    return model.replace(body_pos=body_pos, body_quat=body_quat)
+
+
+@per_model
+def path_dofs(model, i):
+    """The dofs on the path from the world to body ``i`` (the columns its Jacobian can use).
+
+    >>> import rbdl_edu as rbd
+    >>> path_dofs(rbd.models.double_pendulum(), 2)
+    array([0, 1])
+    """
+    out = []
+    while i > 0:
+        out = list(range(dofs(model, i).start, dofs(model, i).stop)) + out
+        i = model.body_parentid[i]
+    return np.array(out, dtype=int)
+
+
+def jac(model, data, body, point):
+    """MuJoCo's ``mj_jac``: ``jacp (3, nv)``, the Jacobian of the world velocity of the world
+    point ``point`` moving with ``body``, and ``jacr (3, nv)``, of the body's angular
+    velocity. Needs :func:`com_pos`."""
+    jacp, jacr = np.zeros((3, model.nv)), np.zeros((3, model.nv))
+    k = path_dofs(model, body)
+    if len(k):
+        c = data.subtree_com[model.body_rootid[body]]
+        w, v = data.cdof[k, :3], data.cdof[k, 3:]
+        jacr[:, k] = w.T
+        jacp[:, k] = (v + cross(w, np.asarray(point, float) - c)).T     # v_p = v_c + ω × (p − c)
+    return jacp, jacr
+
+
+def frame_of(model, data, objtype, objid):
+    """World position ``(3,)``, orientation ``(3, 3)`` and body of a body (its frame),
+    ``xbody``, geom or site; for ``OBJ_BODY`` the frame is the inertial one (MuJoCo's
+    convention for frame sensors)."""
+    if objtype == OBJ_BODY:
+        return data.xipos[objid], data.ximat[objid], objid
+    if objtype == OBJ_XBODY:
+        return data.xpos[objid], data.xmat[objid], objid
+    if objtype == OBJ_GEOM:
+        return data.geom_xpos[objid], data.geom_xmat[objid], int(model.geom_bodyid[objid])
+    if objtype == OBJ_SITE:
+        return data.site_xpos[objid], data.site_xmat[objid], int(model.site_bodyid[objid])
+    raise ValueError(f"objtype {objtype} is not a frame (body, xbody, geom or site)")
+
+
+def object_velocity(model, data, objtype, objid, local=False):
+    """MuJoCo's ``mj_objectVelocity``: ``[ω; v]`` of the object's frame origin, in world
+    axes, or in the object's own axes if ``local``. Needs :func:`com_vel_acc`."""
+    return _at_object(model, data, data.cvel, objtype, objid, local)
+
+
+def object_acceleration(model, data, objtype, objid, local=False):
+    """MuJoCo's ``mj_objectAcceleration``: ``[α; a]`` of the object's frame origin (``a`` the
+    classical acceleration of that point, gravity's fictitious ``-g`` included)."""
+    pos, mat, b = frame_of(model, data, objtype, objid)
+    vel = _at_object(model, data, data.cvel, objtype, objid, False)
+    acc = _at_object(model, data, data.cacc, objtype, objid, False)
+    # the classical acceleration adds ω × v to the spatial one
+    acc = np.concatenate([acc[:3], acc[3:] + cross(vel[:3], vel[3:])])
+    return np.concatenate([mat.T @ acc[:3], mat.T @ acc[3:]]) if local else acc
+
+
+def _at_object(model, data, cvec, objtype, objid, local):
+    """A c-frame spatial vector of the object's body, moved to the object's origin."""
+    pos, mat, b = frame_of(model, data, objtype, objid)
+    w, v = cvec[b, :3], cvec[b, 3:] + cross(cvec[b, :3], pos - data.subtree_com[model.body_rootid[b]])
+    return np.concatenate([mat.T @ w, mat.T @ v]) if local else np.concatenate([w, v])

@@ -1,0 +1,169 @@
+r"""Transmissions: an actuator's length :math:`l(q)` and moment arm
+:math:`\partial l/\partial q` (MuJoCo's ``mj_transmission``).
+
+The gear :math:`g` (``actuator_gear (nu, 6)``) scales both, so a force :math:`f` on the
+actuator is a force :math:`g f` on what it drives.
+
+==================  ========================================================================
+``joint``           a hinge or slide: :math:`l = g_0 q`, moment :math:`g_0` at its dof. A ball
+                    joint: the gear's first three numbers are a torque axis :math:`a` in the
+                    child frame, :math:`l = a \cdot r` (:math:`r` the rotation vector of its
+                    quaternion), moment :math:`a`. A free joint: moment
+                    :math:`[g_{0:3};\ g_{3:6}]` (a force in the world, a torque in the body),
+                    :math:`l = 0`.
+``jointinparent``   the same, but a ball's (free joint's) torque axis is given in the parent
+                    frame: :math:`a = R^T g` with :math:`R` the joint's rotation.
+``tendon``          :math:`l = g_0 L`, moment :math:`g_0 J` (:mod:`rbdl_edu.smooth.tendon`).
+``site``            a wrench :math:`g` in the site's frame applied at the site: moment
+                    :math:`J_p^T R g_{0:3} + J_r^T R g_{3:6}`, :math:`l = 0`. With a
+                    ``refsite``: the site's position and rotation vector relative to the
+                    reference site's frame, dotted with the gear, so :math:`l` means
+                    something; the dofs both sites share move neither and are left out.
+``slidercrank``     a rod of length :math:`r` from the crank site :math:`c` to a slider at
+                    :math:`s` moving along the slider site's :math:`z` axis :math:`a`:
+                    :math:`l = a\cdot v - \sqrt{(a\cdot v)^2 + r^2 - v\cdot v}`,
+                    :math:`v = c - s`, differentiated by the chain rule through :math:`v`
+                    and :math:`a`.
+==================  ========================================================================
+
+``body`` (adhesion) needs contacts and is refused by the compiler.
+
+Reference: chapter 8 (Simulation: actuators); MuJoCo's documentation, Computation,
+"Actuation model", and XML reference ``actuator/general``.
+
+>>> import rbdl_edu as rbd
+>>> from rbdl_edu.kinematics import kinematics
+>>> from rbdl_edu.smooth.comframe import com_pos
+>>> model = rbd.load_mjcf('''<mujoco><worldbody><body><joint name="j" type="slide"/><geom size=".1"/>
+...   </body></worldbody><actuator><motor joint="j" gear="3"/></actuator></mujoco>''')
+>>> data = rbd.Data(model); data.qpos[:] = [0.5]
+>>> kinematics(model, data); com_pos(model, data); transmission(model, data)
+>>> data.actuator_length, data.actuator_moment
+(array([1.5]), array([[3.]]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.model.enums import (BALL, FREE, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK,
+                                  TRN_TENDON)
+from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
+from rbdl_edu.smooth.comframe import jac, path_dofs
+
+
+def transmission(model, data):
+    """Fill ``actuator_length (nu,)`` and ``actuator_moment (nu, nv)`` (MuJoCo's
+    ``mj_transmission``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`,
+    :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
+    :func:`~rbdl_edu.smooth.tendon.tendon`."""
+    m = model
+    length, moment = np.zeros(m.nu), np.zeros((m.nu, m.nv))
+    for i in range(m.nu):
+        trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
+        if trn in (TRN_JOINT, TRN_JOINTINPARENT):
+            length[i], moment[i] = joint_transmission(m, data.qpos, i)
+        elif trn == TRN_TENDON:
+            t = m.actuator_trnid[i, 0]
+            length[i], moment[i] = gear[0] * data.ten_length[t], gear[0] * data.ten_J[t]
+        elif trn == TRN_SITE:
+            length[i], moment[i] = site_transmission(m, data, i)
+        elif trn == TRN_SLIDERCRANK:
+            length[i], moment[i] = slider_crank(m, data, i)
+        else:
+            raise ValueError(f"actuator {m.actuator_names[i] or i}: transmission type {trn} is not supported")
+    data.actuator_length, data.actuator_moment = length, moment
+
+
+def joint_transmission(model, qpos, i):
+    """Length and moment row ``(nv,)`` of actuator ``i`` on a joint (``joint`` or
+    ``jointinparent``)."""
+    m = model
+    j, gear = m.actuator_trnid[i, 0], m.actuator_gear[i]
+    qa, da = m.jnt_qposadr[j], m.jnt_dofadr[j]
+    in_parent = m.actuator_trntype[i] == TRN_JOINTINPARENT
+    moment = np.zeros(m.nv)
+    if m.jnt_type[j] == BALL:
+        q = quat_normalize(np.asarray(qpos[qa:qa + 4], dtype=float))
+        # a torque axis in the child frame; given in the parent frame, it is R^T g
+        axis = quat_to_mat(q).T @ gear[:3] if in_parent else gear[:3]
+        moment[da:da + 3] = axis
+        return float(quat_log(q) @ axis), moment          # l = a . (rotation vector)
+    if m.jnt_type[j] == FREE:
+        q = quat_normalize(np.asarray(qpos[qa + 3:qa + 7], dtype=float))
+        # a force in the world frame, a torque in the body frame (given in the world: R^T g)
+        moment[da:da + 3] = gear[:3]
+        moment[da + 3:da + 6] = quat_to_mat(q).T @ gear[3:6] if in_parent else gear[3:6]
+        return 0.0, moment                                 # no meaningful length
+    moment[da] = gear[0]                                   # hinge, slide: l = g q
+    return float(qpos[qa] * gear[0]), moment
+
+
+def site_transmission(model, data, i):
+    """Length and moment row ``(nv,)`` of actuator ``i`` on a site (with or without a
+    reference site)."""
+    m = model
+    s, ref, gear = m.actuator_trnid[i, 0], m.actuator_trnid[i, 1], m.actuator_gear[i]
+    b = m.site_bodyid[s]
+    jacp, jacr = jac(m, data, b, data.site_xpos[s])
+    if ref < 0:
+        # the wrench g in the site's frame, turned to the world: moment = Jp^T R g_f + Jr^T R g_t
+        R = data.site_xmat[s]
+        return 0.0, jacp.T @ (R @ gear[:3]) + jacr.T @ (R @ gear[3:6])
+    # relative to the reference site's frame; dofs that move both sites do not count
+    R = data.site_xmat[ref]
+    ref_jacp, ref_jacr = jac(m, data, m.site_bodyid[ref], data.site_xpos[ref])
+    shared = _shared_dofs(m, b, m.site_bodyid[ref])
+    length, moment = 0.0, np.zeros(m.nv)
+    if np.any(gear[:3] != 0):
+        # l += (R^T (x_site - x_ref)) . g_f
+        length += (R.T @ (data.site_xpos[s] - data.site_xpos[ref])) @ gear[:3]
+        Jrel = jacp - ref_jacp
+        Jrel[:, shared] = 0.0
+        moment += Jrel.T @ (R @ gear[:3])
+    if np.any(gear[3:6] != 0):
+        # l += log(q_ref^* q_site) . g_t: the site's rotation vector seen from the reference
+        q, qref = _site_quat(m, data, s), _site_quat(m, data, ref)
+        length += quat_log(quat_mul(quat_conj(qref), q)) @ gear[3:6]
+        Jrel = jacr - ref_jacr
+        Jrel[:, shared] = 0.0
+        moment += Jrel.T @ (R @ gear[3:6])
+    return float(length), moment
+
+
+def slider_crank(model, data, i):
+    r"""Length and moment row ``(nv,)`` of slider-crank actuator ``i``.
+
+    With :math:`v = c - s`, :math:`a` the slider axis and :math:`\delta = (a\cdot v)^2 + r^2 - v\cdot v`:
+    :math:`\partial l/\partial v = a (1 - a\cdot v/\sqrt\delta) + v/\sqrt\delta`,
+    :math:`\partial l/\partial a = v (1 - a\cdot v/\sqrt\delta)`; if the rod cannot reach
+    (:math:`\delta \le 0`), :math:`l = a\cdot v` and the derivatives are :math:`a` and :math:`v`.
+    The axis turns with the slider body: :math:`\partial a/\partial q_k = \omega_k \times a`.
+    """
+    m = model
+    crank, slider = m.actuator_trnid[i]
+    rod, gear = m.actuator_cranklength[i], m.actuator_gear[i, 0]
+    axis = data.site_xmat[slider][:, 2]
+    v = data.site_xpos[crank] - data.site_xpos[slider]
+    av = axis @ v
+    det = av * av + rod * rod - v @ v
+    if det <= 0:
+        length, dl_dv, dl_da = av, axis, v
+    else:
+        sdet = np.sqrt(det)
+        length = av - sdet
+        dl_dv = axis * (1 - av / sdet) + v / sdet
+        dl_da = v * (1 - av / sdet)
+    jacp_s, jacr_s = jac(m, data, m.site_bodyid[slider], data.site_xpos[slider])
+    jac_axis = cross(jacr_s.T, axis).T                     # column k: omega_k x a
+    jac_v = jac(m, data, m.site_bodyid[crank], data.site_xpos[crank])[0] - jacp_s
+    return float(length * gear), (dl_da @ jac_axis + dl_dv @ jac_v) * gear
+
+
+def _site_quat(model, data, s):
+    """Site ``s``'s world orientation as a quaternion: its body's times its own."""
+    return quat_mul(data.xquat[model.site_bodyid[s]], model.site_quat[s])
+
+
+def _shared_dofs(model, b0, b1):
+    """The dofs on the paths of both bodies to the world (those move both together)."""
+    return np.intersect1d(path_dofs(model, b0), path_dofs(model, b1)).astype(int)
