@@ -43,7 +43,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 
 import rbdl_edu as rbd
-from rbdl_edu.model import HINGE, SLIDE
+from rbdl_edu.model.enums import HINGE, SLIDE
 from rbdl_edu.models import auto_tree
 from rbdl_edu.rotation import quat_to_mat
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
-from rbdl_edu.model import FREE, HINGE, SLIDE
+from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 
 from test_collision_mujoco import CLOSED_FORM
 
@@ -66,7 +66,7 @@ def compare_at(model, m, qpos):
 
 
 def segment_through_box(model, data, g1, g2):
-    from rbdl_edu.model import BOX, CAPSULE
+    from rbdl_edu.model.enums import BOX, CAPSULE
     if (model.geom_type[g1], model.geom_type[g2]) != (CAPSULE, BOX):
         return False
     p, R = data.geom_xpos, data.geom_xmat

@@ -8,7 +8,7 @@ import pytest
 import rbdl_edu as rbd
 from rbdl_edu import viz
 from rbdl_edu.kinematics import forward_kinematics
-from rbdl_edu.model import GEOM_NAMES, MESH
+from rbdl_edu.model.enums import GEOM_NAMES, MESH
 from rbdl_edu.rotation import quat_to_mat
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.viz import geometry as geo
