@@ -16,7 +16,8 @@ from rbdl_edu.kinematics import (body_jacobian, body_velocities, center_of_mass,
                                  potential_energy)
 from rbdl_edu.loading import load_mjcf, load_model, load_urdf
 from rbdl_edu.model.data import Data
-from rbdl_edu.model.model import Model, Option
+from rbdl_edu.model.model import Model
+from rbdl_edu.model.option import Option
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.rnea import bias, rnea
 from rbdl_edu.simulation.forward import forward

@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.joints import jcalc, joint_transform
 from rbdl_edu.model.enums import BALL, FREE, HINGE
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
-from rbdl_edu.spatial import plucker_inv, pose_from_plucker
+from rbdl_edu.spatial import plucker_inv
 from rbdl_edu.tree import Xtree, body_inertia, dofs, gravity_acceleration, state
 
 
@@ -35,16 +36,57 @@ def world_transforms(model, q):
 
 
 def forward_kinematics(model, q):
-    """World pose of every body: ``xpos (..., nbody, 3)`` and ``xmat (..., nbody, 3, 3)``
-    (``x_world = xpos + xmat @ x_body``, as MuJoCo's fields).
+    r"""World pose of every body: ``xpos (..., nbody, 3)`` and ``xmat (..., nbody, 3, 3)``
+    (``x_world = xpos + xmat @ x_body``, as MuJoCo's fields): the poses of
+    :func:`world_transforms`, composed as rotations and translations, parents first
+    (:func:`body_frames`).
 
     >>> from rbdl_edu.models import pendulum
     >>> xpos, xmat = forward_kinematics(pendulum(), np.zeros(1))
     >>> xpos[1]
     array([0., 0., 0.])
     """
-    xmat, xpos = pose_from_plucker(world_transforms(model, q))
-    return xpos, xmat
+    (q,) = state(model, q)
+    xp = namespace(q)
+    xpos, xmat = [xp.zeros(3, dtype=q.dtype)], [xp.eye(3, dtype=q.dtype)]
+    for i in range(1, model.nbody):
+        p = model.body_parentid[i]
+        x, R = body_frames(model, i, xpos[p], xmat[p], q)[-1]
+        xpos.append(x)
+        xmat.append(R)
+    return xp.stack(xp.broadcast_arrays(*xpos), axis=-2), xp.stack(xp.broadcast_arrays(*xmat), axis=-3)
+
+
+def body_frames(model, i, x, R, q):
+    r"""Body ``i``'s world frames from its parent's ``(x, R)``: first the frame before its
+    joints (the fixed offset :math:`x \leftarrow x + R\,x_T`, :math:`R \leftarrow R\,R_T`
+    of ``body_pos``, ``body_quat``; none for a free joint, whose ``qpos`` is the whole
+    pose), then the frame after each joint, :math:`x \leftarrow x + R\,t_j`,
+    :math:`R \leftarrow R\,R_j` (:func:`~rbdl_edu.joints.joint_transform`). The last is the
+    body's pose. A list of ``1 + body_jntnum[i]`` pairs ``(x (..., 3), R (..., 3, 3))``.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> frames = body_frames(double_pendulum(), 2, np.zeros(3), np.eye(3), np.array([0.0, 0.0]))
+    >>> len(frames), frames[0][0]              # one joint; the elbow 1 m below the shoulder
+    (2, array([ 0.,  0., -1.]))
+    """
+    xp = namespace(q, x, R)
+    j0, nj = model.body_jntadr[i], model.body_jntnum[i]
+    if not (nj and model.jnt_type[j0] == FREE):
+        R_T = tree_rotation(model, i)
+        x, R = x + xp.matvec(R, model.body_pos[i]), R @ R_T
+    frames = [(x, R)]
+    for j in range(j0, j0 + nj):
+        R_j, t_j, _ = joint_transform(model, j, q)        # x_before = R_j x_after + t_j
+        x, R = x + xp.matvec(R, t_j), R @ R_j
+        frames.append((x, R))
+    return frames
+
+
+@per_model
+def tree_rotation(model, i):
+    """``R_T``, the rotation of body ``i``'s fixed offset from its parent (``body_quat``)."""
+    return quat_to_mat(model.body_quat[i])
 
 
 def com_positions(model, q):
@@ -203,19 +245,19 @@ def kinematics(model, data):
         if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
             x, quat = data.mocap_pos[k], quat_normalize(data.mocap_quat[k])
             R = quat_to_mat(quat)
-        else:                   # the parent's pose, then the fixed offset (x_T, R_T) to this body
-            x = xpos[p] + xmat[p] @ m.body_pos[i]
-            R = xmat[p] @ quat_to_mat(m.body_quat[i])
+        else:                   # the parent's pose, the fixed offset, then each joint
+            frames = body_frames(m, i, xpos[p], xmat[p], q)
+            x, R = frames[-1]
             quat = quat_mul(xquat[p], m.body_quat[i])
-        for j in range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i]):
-            R_j, t_j, _ = joint_transform(m, j, q)        # x_before = R_j x_after + t_j
+        for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
             if m.jnt_type[j] == FREE:           # qpos is the pose in the world
-                x, R, quat = t_j, R_j, quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
+                quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
                 data.xanchor[j], data.xaxis[j] = x, m.jnt_axis[j]
                 continue
             # each joint moves the frame the previous joints left: anchor and axis before it
-            data.xanchor[j], data.xaxis[j] = x + R @ m.jnt_pos[j], R @ m.jnt_axis[j]
-            x, R, quat = x + R @ t_j, R @ R_j, quat_mul(quat, joint_quat(m, j, q))
+            x_before, R_before = frames[n]
+            data.xanchor[j], data.xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
+            quat = quat_mul(quat, joint_quat(m, j, q))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which)
         xpos[i], xmat[i], xquat[i] = x, R, quat_normalize(quat)

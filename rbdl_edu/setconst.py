@@ -171,12 +171,6 @@ def _null_dof(Mg):
     return int(np.flatnonzero(null > 0.1 * null.max())[-1])
 
 
-def _dofs(model, i):
-    """The dof indices of body ``i``."""
-    a = int(model.body_dofadr[i])
-    return np.arange(a, a + int(model.body_dofnum[i]))
-
-
 def _joint(model, d):
     """``joint 'name' of body 'name'`` for dof ``d`` (numbers for unnamed ones)."""
     j, b = int(model.dof_jntid[d]), int(model.dof_bodyid[d])

@@ -150,7 +150,7 @@ def test_world_root_and_floating_joint():
 
 def test_rpy_is_fixed_axis_roll_pitch_yaw():
     """URDF's rpy: R = Rz(yaw) Ry(pitch) Rx(roll), checked against Pinocchio's rpyToMatrix."""
-    from rbdl_edu.io.urdf import rpy_to_quat
+    from rbdl_edu.io.urdf_elements import rpy_to_quat
     from rbdl_edu.rotation import quat_to_mat
     rpy = np.array([0.3, -0.7, 1.9])
     np.testing.assert_allclose(quat_to_mat(rpy_to_quat(rpy)), pin.rpy.rpyToMatrix(rpy), atol=1e-14)

@@ -12,6 +12,7 @@ from rbdl_edu.model.enums import GEOM_NAMES, MESH
 from rbdl_edu.rotation import quat_to_mat
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.viz import geometry as geo
+from rbdl_edu.viz.framing import model_points
 
 
 def shapes_model():
@@ -174,7 +175,7 @@ def test_camera_frames_the_whole_model_and_fills_the_view(name):
     view = viz.scene(m, q)
     target = -np.asarray(view.root.position, float)                   # the scene is centered there
     cam = np.asarray(view.camera.position, float)                     # relative to the target
-    points = geo.model_points(m, *forward_kinematics(m, q))
+    points = model_points(m, *forward_kinematics(m, q))
     xy = project(points, target, cam, np.linalg.norm(cam), aspect=view.width / view.height)
     assert np.all(np.abs(xy) <= 0.88 + 1e-9)                          # every geom in view
     world_axes = project(0.3 * view.extent * np.eye(3), target, cam, np.linalg.norm(cam), 1.5)

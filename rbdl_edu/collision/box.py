@@ -34,13 +34,6 @@ from rbdl_edu.rotation import cross
 EDGE_BIAS = 1e-6          # relative preference of face axes on near-ties
 
 
-def _corners(p, R, h):
-    """The 8 corners ``(8, 3)`` of a box, x fastest (corner i has signs of bits 0, 1, 2)."""
-    signs = np.array([[1 if i & 1 else -1, 1 if i & 2 else -1, 1 if i & 4 else -1]
-                      for i in range(8)], dtype=float)
-    return p + (signs * h) @ R.T
-
-
 def _clip(poly, axis2d, limit, sign):
     """Sutherland-Hodgman: keep the part of polygon ``poly`` (k, 3) with
     ``sign * poly[:, axis2d] <= limit``."""

@@ -1,5 +1,6 @@
-r"""The ellipsoid fluid model's constants of a geom: its semi-axes and the fluid's added
-mass and inertia (what MuJoCo's compiler stores in ``geom_fluid[6:12]``).
+r"""The ellipsoid fluid model's constants of a geom: the fluid's added mass and inertia
+(what MuJoCo's compiler stores in ``geom_fluid[6:12]``), for the ellipsoid of
+:func:`~rbdl_edu.model.semiaxes.geom_semiaxes`.
 
 A body moving through a fluid drags some of the fluid with it: the fluid's kinetic energy
 is that of a *virtual* mass and inertia riding on the body (Lamb, *Hydrodynamics*, ch. 5).
@@ -29,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.model.enums import MJEPS
+from rbdl_edu.model.semiaxes import geom_semiaxes
 
 # Gauss-Kronrod (K15) weights on [0, 1], and the nodes x mapped to lambda = x^3 / (1 - x)^2
 # with d lambda / dx (MuJoCo's tables: its compiler's mjCGeom::GetAddedMassKappa)
@@ -47,19 +49,6 @@ _DL = np.array([5.538677720489877e-05, 0.002080868285293228, 0.01651412652072316
                 25482945.327264845])
 
 
-def geom_semiaxes(geom_type, size):
-    """The semi-axes ``(3,)`` of the ellipsoid that stands for a geom (MuJoCo's
-    ``mju_geomSemiAxes``): a sphere's radius thrice; a capsule's radius, radius, half-length
-    plus radius; a cylinder's radius, radius, half-length; otherwise ``size`` itself.
-
-    >>> geom_semiaxes("capsule", [0.1, 0.5, 0.0])
-    array([0.1, 0.1, 0.6])
-    """
-    r = size[0]
-    return np.array({"sphere": (r, r, r), "capsule": (r, r, size[1] + r),
-                     "cylinder": (r, r, size[1])}.get(geom_type, tuple(size[:3])), dtype=float)
-
-
 def _kappa(dx, dy, dz):
     r""":math:`\kappa_x` of the module docstring (symmetric in ``dy, dz``), by quadrature; the
     variable is scaled by :math:`(d_x^3 d_y d_z)^{2/5}` so the integrand is of order one."""
@@ -71,7 +60,8 @@ def _kappa(dx, dy, dz):
 
 def added_mass(geom_type, size):
     """The fluid's virtual mass ``(3,)`` and virtual moments of inertia ``(3,)`` per unit
-    density, along the geom's axes, for the ellipsoid of :func:`geom_semiaxes` (module
+    density, along the geom's axes, for the ellipsoid of
+    :func:`~rbdl_edu.model.semiaxes.geom_semiaxes` (module
     docstring). They fill ``geom_fluid[6:9]`` and ``geom_fluid[9:12]``.
 
     >>> m, I = added_mass("ellipsoid", [0.3, 0.2, 0.1])

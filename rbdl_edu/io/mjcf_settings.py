@@ -13,7 +13,7 @@ import numpy as np
 
 from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.orientation import check_eulerseq
-from rbdl_edu.model.model import DISABLE_FLAGS
+from rbdl_edu.model.option import DISABLE_FLAGS
 
 
 @dataclass

@@ -59,133 +59,13 @@ import warnings
 import numpy as np
 
 from rbdl_edu.io.errors import ModelError, remember_sources
-from rbdl_edu.io.inertia import eig3
+from rbdl_edu.io.urdf_elements import check, child, ignored, inertial, origin, positive
 from rbdl_edu.io.xmlread import is_xml_text, located, parse_xml, read_file
 from rbdl_edu.model.enums import MINVAL
 from rbdl_edu.model.spec import ModelSpec
-from rbdl_edu.rotation import quat_mul
 
 JOINT_TYPES = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slide", "fixed": None,
                "floating": "free", "planar": None}
-# the attributes of the elements the dynamics reads (None: any)
-ATTRIBUTES = {"origin": {"xyz", "rpy"}, "mass": {"value"},
-              "inertia": {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"}, "axis": {"xyz"},
-              "limit": {"lower", "upper", "effort", "velocity"}, "dynamics": {"damping", "friction"},
-              "mimic": {"joint", "multiplier", "offset"}, "parent": {"link"}, "child": {"link"},
-              "joint": {"name", "type"}, "inertial": set(), "geometry": {"name"}, "box": {"size"},
-              "cylinder": {"radius", "length"}, "sphere": {"radius"}, "mesh": {"filename", "scale"}}
-# the elements each may hold (a second one of these is an error; others are warned about)
-CHILDREN = {"joint": {"origin", "parent", "child", "axis", "calibration", "dynamics", "limit", "mimic",
-                      "safety_controller"},
-            "link": {"inertial", "visual", "collision", "contact"},      # (PyBullet's <contact>)
-            "inertial": {"origin", "mass", "inertia"},
-            "collision": {"origin", "geometry", "material"}}
-
-
-def rpy_to_quat(rpy):
-    """Quaternion of URDF's roll-pitch-yaw: rotate about x by roll, then about the fixed y
-    by pitch, then about the fixed z by yaw, :math:`q = q_z \\otimes q_y \\otimes q_x`.
-
-    >>> np.round(rpy_to_quat([0.0, 0.0, np.pi / 2]), 12)
-    array([0.70710678, 0.        , 0.        , 0.70710678])
-    """
-    r, p, y = rpy
-    qx = np.array([np.cos(r / 2), np.sin(r / 2), 0.0, 0.0])
-    qy = np.array([np.cos(p / 2), 0.0, np.sin(p / 2), 0.0])
-    qz = np.array([np.cos(y / 2), 0.0, 0.0, np.sin(y / 2)])
-    return quat_mul(qz, quat_mul(qy, qx))
-
-
-def _origin(node):
-    """``(pos, quat)`` of an element's ``<origin>`` child (identity if absent)."""
-    o = _child(node, "origin")
-    if o is None:
-        return np.zeros(3), np.array([1.0, 0, 0, 0])
-    return (o.floats("xyz", 3, default=np.zeros(3)),
-            rpy_to_quat(o.floats("rpy", 3, default=np.zeros(3))))
-
-
-def _child(node, tag, required=False):
-    """The one ``<tag>`` inside ``node`` (None if there is none); its attributes checked."""
-    found = [c for c in node.children if c.tag == tag]
-    if required and not found:
-        raise node.error(f"<{node.tag}> needs a <{tag}>")
-    if len(found) > 1:
-        raise found[1].error(f"a second <{tag}> in <{node.tag}> (URDF allows one)")
-    if found:
-        _check(found[0])
-    return found[0] if found else None
-
-
-def _check(node):
-    """Refuse an attribute the element does not have (a typo would change the physics) and
-    warn about an element it does not hold (URDF extensions are elements)."""
-    allowed = ATTRIBUTES.get(node.tag)
-    if allowed is not None:
-        for name in node.attrib:
-            if name in allowed or ":" in name or name.startswith("{"):
-                continue
-            close = [a for a in sorted(allowed) if _edits(name, a) <= (1 if len(a) <= 4 else 2)]
-            if close:
-                raise node.error(f"unknown attribute {name!r} for <{node.tag}>: did you mean "
-                                 f"{close[0]!r}?", name)
-            _ignored.append(f"{node.line}: <{node.tag} {name}=...>")
-    known = CHILDREN.get(node.tag)
-    if known is not None:
-        for c in node.children:
-            if c.tag not in known and not c.tag.startswith("{"):
-                _ignored.append(f"{c.line}: <{c.tag}> inside <{node.tag}>")
-
-
-def _edits(a, b):
-    """The number of one-letter edits (insert, delete, replace, swap two neighbours) from
-    ``a`` to ``b`` (Damerau-Levenshtein): a typo is one or two."""
-    d = {(i, -1): i + 1 for i in range(-1, len(a))} | {(-1, j): j + 1 for j in range(-1, len(b))}
-    for i in range(len(a)):
-        for j in range(len(b)):
-            d[i, j] = min(d[i - 1, j] + 1, d[i, j - 1] + 1, d[i - 1, j - 1] + (a[i] != b[j]))
-            if i and j and a[i] == b[j - 1] and a[i - 1] == b[j]:
-                d[i, j] = min(d[i, j], d[i - 2, j - 2] + 1)
-    return d[len(a) - 1, len(b) - 1]
-
-
-_ignored = []          # what _check found and the loader warns about, once per file
-
-
-def _positive(node, name):
-    """A required positive number attribute."""
-    v = node.float(name)
-    if v is None or not v > 0:
-        raise node.error(f"<{node.tag}> needs a positive {name}", name)
-    return v
-
-
-def _inertial(link):
-    """``(mass, ipos, iquat, inertia)`` of a link (all zero if it has no ``<inertial>``)."""
-    node = _child(link, "inertial")
-    if node is None:
-        return 0.0, np.zeros(3), np.array([1.0, 0, 0, 0]), np.zeros(3)
-    m = _child(node, "mass", required=True)
-    mass = m.float("value")
-    if mass is None:
-        raise m.error("<mass> needs a value", "value")
-    if mass < 0:
-        raise m.error("mass must not be negative", "value")
-    pos, quat = _origin(node)
-    t = _child(node, "inertia", required=True)
-    names = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
-    v = {k: t.float(k, 0.0) for k in names}
-    I = np.array([[v["ixx"], v["ixy"], v["ixz"]],
-                  [v["ixy"], v["iyy"], v["iyz"]],
-                  [v["ixz"], v["iyz"], v["izz"]]])
-    if not np.all(np.isfinite(I)):
-        raise t.error("inertia is not a finite number", "ixx")
-    scale = max(1e-300, np.abs(I).max())
-    if np.linalg.eigvalsh(I).min() < -max(1e-12, 1e-9 * scale):
-        raise t.error("inertia tensor is not positive semi-definite", "ixx")
-    # principal moments and axes, in the link frame: iquat = origin quat * eigen-axes
-    inertia, q_axes = eig3(I, tol=1e-15)       # relative: URDF inertias can be tiny
-    return mass, pos, quat_mul(quat, q_axes), np.maximum(inertia, 0.0)
 
 
 def _check_moving_links(spec, links, joints, parent_of):
@@ -245,13 +125,13 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         file = os.fspath(source)
         text = read_file(file)
     root = parse_xml(text, file)
-    _ignored.clear()
+    ignored.clear()
     if root.tag != "robot":
         raise root.error(f"the root element of a URDF must be <robot>, not <{root.tag}>")
     links = {}
     for node in root.children:
         if node.tag == "link":
-            _check(node)
+            check(node)
             name = node.get("name")
             if not name:
                 raise node.error("a link needs a name", "name")
@@ -261,7 +141,7 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     if not links:
         raise root.error("a robot needs at least one <link>")
     for node in links.values():
-        _child(node, "inertial")                   # (at most one)
+        child(node, "inertial")                   # (at most one)
     joints, parent_of, children = {}, {}, {name: [] for name in links}
     for node in root.children:
         if node.tag != "joint":
@@ -274,12 +154,12 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
             raise node.error(f"unknown joint type {kind!r}; expected one of {sorted(JOINT_TYPES)}", "type")
         if kind == "planar":
             raise node.error("planar joints are not supported", "type")
-        _check(node)
-        p = _child(node, "parent", required=True).get("link")
-        c = _child(node, "child", required=True).get("link")
+        check(node)
+        p = child(node, "parent", required=True).get("link")
+        c = child(node, "child", required=True).get("link")
         for which, link in (("parent", p), ("child", c)):
             if link not in links:
-                raise _child(node, which).error(f"unknown link {link!r}", "link")
+                raise child(node, which).error(f"unknown link {link!r}", "link")
         if c in parent_of:
             raise node.error(f"link {c!r} has two parent joints", "name")
         joints[name] = node
@@ -298,8 +178,8 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
 
     def add_link(link, parent_body, joint_node):
         node = links[link]
-        mass, ipos, iquat, inertia = _inertial(node)
-        pos, quat = _origin(joint_node) if joint_node is not None else (np.zeros(3), np.array([1.0, 0, 0, 0]))
+        mass, ipos, iquat, inertia = inertial(node)
+        pos, quat = origin(joint_node) if joint_node is not None else (np.zeros(3), np.array([1.0, 0, 0, 0]))
         with located(node):
             bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
         body_of[link] = bid
@@ -323,11 +203,11 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
             spec.add_joint(bid, "free", j.get("name"))
             joint_nodes.append(j)
             return
-        ax = _child(j, "axis")
+        ax = child(j, "axis")
         axis = ax.floats("xyz", 3, default=[1.0, 0, 0]) if ax is not None else np.array([1.0, 0, 0])
         if np.linalg.norm(axis) < 1e-12:
             raise (ax or j).error("axis has zero length", "xyz")
-        lim, limited, rng = _child(j, "limit"), False, np.zeros(2)
+        lim, limited, rng = child(j, "limit"), False, np.zeros(2)
         if j.get("type") in ("revolute", "prismatic"):
             if lim is None:
                 raise j.error(f"a {j.get('type')} joint needs <limit>")
@@ -335,13 +215,13 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
             if rng[0] > rng[1]:
                 raise lim.error("lower is larger than upper", "lower")
             limited = bool(rng[0] < rng[1])          # (lower == upper: no limit)
-        dyn = _child(j, "dynamics")
+        dyn = child(j, "dynamics")
         damping = dyn.float("damping", 0.0) if dyn is not None else 0.0
         friction = dyn.float("friction", 0.0) if dyn is not None else 0.0
         if damping < 0 or friction < 0:
             raise dyn.error("damping and friction must not be negative",
                             "damping" if damping < 0 else "friction")
-        mim = _child(j, "mimic")
+        mim = child(j, "mimic")
         if mim is not None:
             mimic.append((mim, j.get("name"), mim.get("joint"), mim.float("offset", 0.0),
                           mim.float("multiplier", 1.0)))
@@ -353,10 +233,10 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     def link_color(node):
         """The rgba of the link's first visual material (named or inline), else grey."""
         for vis in (c for c in node.children if c.tag == "visual"):
-            mat = _child(vis, "material")
+            mat = child(vis, "material")
             if mat is None:
                 continue
-            color = _child(mat, "color") or _child(materials.get(mat.get("name"), mat), "color")
+            color = child(mat, "color") or child(materials.get(mat.get("name"), mat), "color")
             if color is not None and color.has("rgba"):
                 return color.floats("rgba", 4)
         return np.array([0.5, 0.5, 0.5, 1.0])
@@ -364,13 +244,13 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     def add_geoms(node, bid):
         rgba = link_color(node)
         for col in (c for c in node.children if c.tag == "collision"):
-            _check(col)
-            geo = _child(col, "geometry", required=True)
-            pos, quat = _origin(col)
+            check(col)
+            geo = child(col, "geometry", required=True)
+            pos, quat = origin(col)
             if len(geo.children) != 1:
                 raise geo.error("<geometry> needs exactly one shape")
             for g in geo.children:
-                _check(g)
+                check(g)
                 if g.tag == "box":
                     size = g.floats("size", 3)
                     if size is None or np.any(size <= 0):
@@ -378,10 +258,10 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
                     size = size / 2
                     spec.add_geom(bid, "box", size, pos=pos, quat=quat, rgba=rgba)
                 elif g.tag == "cylinder":
-                    size = [_positive(g, "radius"), _positive(g, "length") / 2]
+                    size = [positive(g, "radius"), positive(g, "length") / 2]
                     spec.add_geom(bid, "cylinder", size, pos=pos, quat=quat, rgba=rgba)
                 elif g.tag == "sphere":
-                    spec.add_geom(bid, "sphere", [_positive(g, "radius")], pos=pos, quat=quat, rgba=rgba)
+                    spec.add_geom(bid, "sphere", [positive(g, "radius")], pos=pos, quat=quat, rgba=rgba)
                 elif g.tag == "mesh":
                     meshes.append(dict(body=bid, filename=g.get("filename"), pos=pos, quat=quat,
                                        scale=g.floats("scale", 3, default=[1.0, 1.0, 1.0])))
@@ -411,10 +291,10 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         else:       # ROS's own parser accepts this too; say so rather than fail the whole robot
             warnings.warn(f"{node.file or 'URDF'}:{node.line}: <mimic joint={mimicked!r}>: no such moving "
                           f"joint; joint {joint!r} is left free", stacklevel=3)
-    if _ignored:
-        warnings.warn(f"{file or 'URDF'}: {len(_ignored)} unknown URDF attribute(s) or element(s) ignored, "
-                      f"at lines {'; '.join(_ignored[:3])}{' ...' if len(_ignored) > 3 else ''}", stacklevel=3)
-        _ignored.clear()
+    if ignored:
+        warnings.warn(f"{file or 'URDF'}: {len(ignored)} unknown URDF attribute(s) or element(s) ignored, "
+                      f"at lines {'; '.join(ignored[:3])}{' ...' if len(ignored) > 3 else ''}", stacklevel=3)
+        ignored.clear()
     if meshes:
         warnings.warn(f"{file or 'URDF'}: {len(meshes)} collision mesh(es) not loaded (only box, cylinder "
                       f"and sphere collision geometry is), e.g. {meshes[0]['filename']!r}", stacklevel=3)

@@ -24,7 +24,8 @@ import numpy as np
 
 from rbdl_edu.arrays import asarray, is_symbolic
 from rbdl_edu.model import defaults as D
-from rbdl_edu.model.compiler import compile_spec, floating_base_spec, spec_from_model
+from rbdl_edu.model.compiler import compile_spec
+from rbdl_edu.model.editing import floating_base_spec, spec_from_model
 from rbdl_edu.model.enums import (BIAS_NAMES, DYN_NAMES, EQ_NAMES, FREE, GAIN_NAMES, GEOM_NAMES, HFIELD,
                                   JOINT_NAMES, OBJ_NAMES, SENSORS, TRN_NAMES, WRAP_NAMES)
 

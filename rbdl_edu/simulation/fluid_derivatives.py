@@ -24,17 +24,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.io.added_mass import geom_semiaxes
-from rbdl_edu.model.enums import GEOM_NAMES, MINVAL, OBJ_BODY, OBJ_GEOM
+from rbdl_edu.model.enums import GEOM_NAMES, MINVAL, OBJ_GEOM
+from rbdl_edu.model.semiaxes import geom_semiaxes
 from rbdl_edu.rotation import skew
-from rbdl_edu.smooth.comframe import jac, object_velocity
-from rbdl_edu.smooth.fluid import inertia_box
+from rbdl_edu.smooth.comframe import jac
+from rbdl_edu.smooth.fluid import fluid_frames, inertia_box, relative_velocity
 
 
 def fluid_vel(model, data, symmetrize=()):
     r""":math:`\partial\,\mathrm{qfrc\_fluid}/\partial\dot q` ``(nv, nv)``: :math:`\sum J^T B J`
-    over the bodies in the fluid (inertia box) or their geoms (ellipsoid), as
-    :func:`~rbdl_edu.smooth.fluid.fluid_wrenches` chooses. An ellipsoid's ``B`` is not symmetric;
+    over the bodies in the fluid (inertia box) or their geoms (ellipsoid), the frames of
+    :func:`~rbdl_edu.smooth.fluid.fluid_frames`. An ellipsoid's ``B`` is not symmetric;
     on the bodies in ``symmetrize`` it is replaced by :math:`(B + B^T)/2` (what
     ``implicitfast`` does, except on standalone free bodies). Zero unless ``opt.density`` or
     ``opt.viscosity`` is positive."""
@@ -42,34 +42,19 @@ def fluid_vel(model, data, symmetrize=()):
     D = np.zeros((m.nv, m.nv))
     if not (opt.density > 0 or opt.viscosity > 0):
         return D
-    for i in range(1, m.nbody):
-        if m.body_mass[i] < MINVAL:
-            continue
-        geoms = range(m.body_geomadr[i], m.body_geomadr[i] + m.body_geomnum[i])
-        if any(m.geom_fluid[g, 0] > 0 for g in geoms):
-            for g in geoms:
-                if m.geom_fluid[g, 0] == 0:
-                    continue
-                vel, J = _local(model, data, OBJ_GEOM, g, i, data.geom_xpos[g], data.geom_xmat[g])
-                semiaxes = geom_semiaxes(GEOM_NAMES[int(m.geom_type[g])], m.geom_size[g])
-                B = ellipsoid_vel(vel, opt.density, opt.viscosity, semiaxes, m.geom_fluid[g])
-                if i in symmetrize:
-                    B = (B + B.T) / 2
-                D += J.T @ B @ J
+    for i, objtype, g, point, R in fluid_frames(model, data):
+        vel = relative_velocity(model, data, objtype, g, R)
+        jacp, jacr = jac(model, data, i, point)
+        J = np.concatenate([R.T @ jacr, R.T @ jacp])        # local, rotation rows first
+        if objtype == OBJ_GEOM:
+            semiaxes = geom_semiaxes(GEOM_NAMES[int(m.geom_type[g])], m.geom_size[g])
+            B = ellipsoid_vel(vel, opt.density, opt.viscosity, semiaxes, m.geom_fluid[g])
+            if i in symmetrize:
+                B = (B + B.T) / 2
         else:
-            vel, J = _local(model, data, OBJ_BODY, i, i, data.xipos[i], data.ximat[i])
             B = inertia_box_vel(vel, inertia_box(m.body_mass[i], m.body_inertia[i]), opt.density, opt.viscosity)
-            D += J.T @ B @ J
+        D += J.T @ B @ J
     return D
-
-
-def _local(model, data, objtype, objid, body, point, R):
-    """The frame's ``[ω; v - wind]`` in its own axes ``R``, and its local Jacobian ``(6, nv)``
-    (rotation rows first) at the world ``point``."""
-    vel = object_velocity(model, data, objtype, objid, local=True)
-    vel = np.concatenate([vel[:3], vel[3:] - R.T @ model.opt.wind])
-    jacp, jacr = jac(model, data, body, point)
-    return vel, np.concatenate([R.T @ jacr, R.T @ jacp])
 
 
 def inertia_box_vel(vel, box, density, viscosity):

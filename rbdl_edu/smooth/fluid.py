@@ -12,7 +12,7 @@ and angular velocity relative to the wind, in its own axes.
   and Stokes' viscous resistance of the sphere of radius :math:`r = (r_x + r_y + r_z)/3`:
   :math:`f = -6\pi\beta r\,v`, :math:`g = -8\pi\beta r^3\,\omega`.
 * **Ellipsoid** (``fluidshape="ellipsoid"`` on a geom): the geom is the ellipsoid of
-  :func:`~rbdl_edu.io.added_mass.geom_semiaxes`; the fluid acts through its added mass
+  :func:`~rbdl_edu.model.semiaxes.geom_semiaxes`; the fluid acts through its added mass
   (:func:`added_mass_wrench`), blunt and slender drag, angular drag, Kutta and Magnus lift
   and viscous resistance (:func:`viscous_wrench`), each scaled by ``geom_fluid``'s
   coefficients.
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.io.added_mass import geom_semiaxes
 from rbdl_edu.model.enums import GEOM_NAMES, MINVAL, OBJ_BODY, OBJ_GEOM
+from rbdl_edu.model.semiaxes import geom_semiaxes
 from rbdl_edu.rotation import cross
 from rbdl_edu.smooth.comframe import object_velocity
 
@@ -44,34 +44,42 @@ def fluid_wrenches(model, data):
     if not opt.viscosity and not opt.density:
         return []
     out = []
-    for i in range(1, model.nbody):
-        # a massless body has no box; one welded to the world moves no joint
-        if m.body_mass[i] < MINVAL or m.body_weldid[i] == 0:
-            continue
-        geoms = range(m.body_geomadr[i], m.body_geomadr[i] + m.body_geomnum[i])
-        if any(m.geom_fluid[g, 0] > 0 for g in geoms):
-            # the ellipsoid model, geom by geom (it replaces the body's inertia box)
-            for g in geoms:
-                if m.geom_fluid[g, 0] == 0:
-                    continue
-                R = data.geom_xmat[g]
-                vel = _relative_velocity(model, data, OBJ_GEOM, g, R)
-                semiaxes = geom_semiaxes(GEOM_NAMES[int(m.geom_type[g])], m.geom_size[g])
-                coef, drag_blunt, drag_slender, drag_ang, kutta, magnus = m.geom_fluid[g, :6]
-                lfrc = (added_mass_wrench(vel, opt.density, m.geom_fluid[g, 6:9], m.geom_fluid[g, 9:12])
-                        + viscous_wrench(vel, opt.density, opt.viscosity, semiaxes, drag_blunt,
-                                         drag_slender, drag_ang, kutta, magnus))
-                out.append(_to_world(i, data.geom_xpos[g], R, coef * lfrc))
-        else:
-            R = data.ximat[i]
-            vel = _relative_velocity(model, data, OBJ_BODY, i, R)
+    for i, objtype, g, point, R in fluid_frames(model, data):
+        vel = relative_velocity(model, data, objtype, g, R)
+        if objtype == OBJ_GEOM:         # the ellipsoid model, geom by geom
+            semiaxes = geom_semiaxes(GEOM_NAMES[int(m.geom_type[g])], m.geom_size[g])
+            coef, drag_blunt, drag_slender, drag_ang, kutta, magnus = m.geom_fluid[g, :6]
+            lfrc = coef * (added_mass_wrench(vel, opt.density, m.geom_fluid[g, 6:9], m.geom_fluid[g, 9:12])
+                           + viscous_wrench(vel, opt.density, opt.viscosity, semiaxes, drag_blunt,
+                                            drag_slender, drag_ang, kutta, magnus))
+        else:                           # the body's inertia box
             lfrc = inertia_box_wrench(vel, inertia_box(m.body_mass[i], m.body_inertia[i]),
                                       opt.density, opt.viscosity)
-            out.append(_to_world(i, data.xipos[i], R, lfrc))
+        out.append(_to_world(i, point, R, lfrc))
     return out
 
 
-def _relative_velocity(model, data, objtype, objid, R):
+def fluid_frames(model, data):
+    """The frames the fluid acts in, one ``(body, objtype, objid, point, R)`` each: for a
+    body with a ``fluidshape="ellipsoid"`` geom, each such geom (``OBJ_GEOM``, its frame:
+    the ellipsoid model replaces the body's inertia box); for any other body, the body
+    itself (``OBJ_BODY``, its inertial frame ``xipos``, ``ximat``: the inertia box). A
+    massless body has no box, and one welded to the world moves no joint: both are left
+    out. :func:`~rbdl_edu.simulation.fluid_derivatives.fluid_vel` walks the same frames."""
+    m = model
+    for i in range(1, m.nbody):
+        if m.body_mass[i] < MINVAL or m.body_weldid[i] == 0:
+            continue
+        geoms = [g for g in range(m.body_geomadr[i], m.body_geomadr[i] + m.body_geomnum[i])
+                 if m.geom_fluid[g, 0] > 0]
+        if geoms:
+            for g in geoms:
+                yield i, OBJ_GEOM, g, data.geom_xpos[g], data.geom_xmat[g]
+        else:
+            yield i, OBJ_BODY, i, data.xipos[i], data.ximat[i]
+
+
+def relative_velocity(model, data, objtype, objid, R):
     """``[ω; v - wind]`` of the object's frame, in its own axes ``R``."""
     vel = object_velocity(model, data, objtype, objid, local=True)
     return np.concatenate([vel[:3], vel[3:] - R.T @ model.opt.wind])

@@ -15,7 +15,7 @@ import pythreejs as three
 
 from rbdl_edu.kinematics import forward_kinematics
 from rbdl_edu.rotation import mat_to_quat
-from rbdl_edu.viz.geometry import model_points
+from rbdl_edu.viz.framing import model_points
 from rbdl_edu.viz.scene import scene
 
 

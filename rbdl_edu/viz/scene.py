@@ -19,6 +19,7 @@ import pythreejs as three
 from rbdl_edu.kinematics import forward_kinematics
 from rbdl_edu.tree import state
 from rbdl_edu.viz import geometry as geo
+from rbdl_edu.viz.framing import fit_camera, look_at, model_points, view_direction
 
 
 class SceneView(three.Renderer):
@@ -95,10 +96,10 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
         viewer, groups 0-2 by default (models often put collision-only geoms in group 3)
     bounds : array (n, 3) of world points, or (center (3,), size), optional — what the camera
         frames: the points, or a sphere of diameter ``size`` (default: the model at ``q``,
-        :func:`~rbdl_edu.viz.geometry.model_points`; :func:`~rbdl_edu.viz.animate.animate`
+        :func:`~rbdl_edu.viz.framing.model_points`; :func:`~rbdl_edu.viz.animate.animate`
         passes the points of the whole trajectory)
     direction : (3,), optional — from where the camera looks (a vector towards the camera;
-        default :func:`~rbdl_edu.viz.geometry.view_direction`: front-right, a little above)
+        default :func:`~rbdl_edu.viz.framing.view_direction`: front-right, a little above)
 
     Returns
     -------
@@ -118,8 +119,8 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     extent = float(max(np.ptp(points, axis=0).max(), 0.5))         # a length for arrows and frames
     if bounds is None:                                  # the world axes at the origin are in view too
         points = np.concatenate([points, 0.3 * extent * np.eye(3)])
-    direction = geo.view_direction(points) if direction is None else np.asarray(direction, float)
-    center, distance = geo.fit_camera(points, direction, aspect=width / height)
+    direction = view_direction(points) if direction is None else np.asarray(direction, float)
+    center, distance = fit_camera(points, direction, aspect=width / height)
     bodies, frames, inertias, materials = [], [], [], []
     for i in range(model.nbody):
         kids = []
@@ -155,7 +156,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     cam_pos = (np.asarray(camera_position, float) - center if camera_position is not None
                else distance * direction / np.linalg.norm(direction))
     camera = three.PerspectiveCamera(position=[float(c) for c in cam_pos], up=[0.0, 0.0, 1.0],
-                                     quaternion=[float(c) for c in geo.look_at(cam_pos, [0.0, 0.0, 0.0])],
+                                     quaternion=[float(c) for c in look_at(cam_pos, [0.0, 0.0, 0.0])],
                                      aspect=width / height, fov=40, near=0.01 * extent, far=100 * extent,
                                      children=[three.DirectionalLight(color="white", intensity=0.7,
                                                                       position=[1.0, 2.0, 3.0])])
@@ -179,7 +180,7 @@ def _frame_points(model, xpos, xmat, bounds):
     """The world points the camera frames: ``bounds`` given as points, or as ``(center, size)``
     (the corners of an octahedron of that diameter: a sphere's extremes), or the model itself."""
     if bounds is None:
-        return geo.model_points(model, xpos, xmat)
+        return model_points(model, xpos, xmat)
     if isinstance(bounds, tuple) and len(bounds) == 2 and np.ndim(bounds[1]) == 0:
         center, size = np.asarray(bounds[0], float), float(bounds[1])
         return center + 0.5 * size * np.concatenate([np.eye(3), -np.eye(3)])

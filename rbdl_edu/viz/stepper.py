@@ -20,6 +20,7 @@ import numpy as np
 from rbdl_edu.kinematics import forward_kinematics
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.viz import geometry as geo
+from rbdl_edu.viz.framing import model_bounds
 from rbdl_edu.viz.scene import scene
 
 COLORS = {"v": ("#9ecae1", "#1f77b4"), "a": ("#a1d99b", "#2ca02c"), "f": ("#fcae91", "#d62728")}
@@ -103,7 +104,7 @@ def rnea_stepper(model, q, qd, qdd, width=600, height=400):
     """
     steps, tau = rnea_trace(model, q, qd, qdd)
     xpos, xmat = forward_kinematics(model, np.asarray(q, float))
-    center, size = geo.model_bounds(model, xpos, xmat)       # leave room for the arrows
+    center, size = model_bounds(model, xpos, xmat)       # leave room for the arrows
     view = scene(model, q, width=width, height=height, show_joints=False, opacity=0.5,
                  bounds=(center, 1.6 * size))
     slider = widgets.IntSlider(value=0, min=0, max=len(steps) - 1, description="step")
