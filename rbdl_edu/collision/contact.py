@@ -44,8 +44,9 @@ class Contact:
         The contact's first row in ``efc_*``; ``-1``: no rows (excluded, or no dof moves it).
     mu : float
         Friction of the regularized cone, ``friction[0] * sqrt(R[1] / R[0])``.
-    H : (36,) array
-        The cone's Hessian, ``dim x dim`` row-major (Newton on elliptic cones).
+
+    (MuJoCo's ``H``, an elliptic cone's Hessian, is the solver's own here:
+    :class:`~rbdl_edu.constraint.state.SolverState`'s ``cone_H``.)
     """
     geom1: int
     geom2: int
@@ -61,7 +62,6 @@ class Contact:
     solreffriction: np.ndarray = field(default_factory=lambda: np.zeros(2))
     efc_address: int = -1
     mu: float = 0.0
-    H: np.ndarray = field(default_factory=lambda: np.zeros(36))
 
     @property
     def dim(self) -> int:
