@@ -54,7 +54,7 @@ from scipy.spatial import ConvexHull
 import rbdl_edu as rbd
 from rbdl_edu.collision.geometry import mesh_vertices
 from rbdl_edu.io.export import to_mjcf
-from rbdl_edu.model import BOX, CAPSULE, CYLINDER, ELLIPSOID, GEOM_NAMES, MESH, PLANE, SPHERE
+from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, GEOM_NAMES, MESH, PLANE, SPHERE
 from rbdl_edu.rotation import quat_to_mat
 
 CLOSED_FORM = {(PLANE, SPHERE), (PLANE, CAPSULE), (PLANE, BOX), (PLANE, CYLINDER),
