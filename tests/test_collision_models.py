@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
-from rbdl_edu.model import FREE, HINGE, SLIDE
+from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 
 from test_collision_mujoco import CLOSED_FORM
 
@@ -56,7 +56,7 @@ def compare_at(model, m, qpos):
                 assert abs(x.dist - y.dist) < 1e-9
                 np.testing.assert_allclose(x.pos, y.pos, atol=1e-9)
                 np.testing.assert_allclose(x.normal, y.frame[:3], atol=1e-9)
-                assert x.condim == y.dim
+                assert x.dim == y.dim
                 np.testing.assert_allclose(x.friction, y.friction, atol=1e-15)
         elif not segment_through_box(model, data, g1, g2):
             # (capsule-box with the segment through the box: MuJoCo's heuristic contact is
@@ -66,7 +66,7 @@ def compare_at(model, m, qpos):
 
 
 def segment_through_box(model, data, g1, g2):
-    from rbdl_edu.model import BOX, CAPSULE
+    from rbdl_edu.model.enums import BOX, CAPSULE
     if (model.geom_type[g1], model.geom_type[g2]) != (CAPSULE, BOX):
         return False
     p, R = data.geom_xpos, data.geom_xmat

@@ -16,11 +16,11 @@ friction (``nf``)  dof and tendon ``frictionloss``: a row with no position whose
 limit (``nl``)     a hinge or slide outside ``range`` (+ ``margin``), one row per side; a ball
                    joint turned beyond ``range[1]``: one row along its rotation axis; a tendon
                    longer or shorter than its range
-contact            per contact closer than its margin, in a frame ``(n, t_1, t_2)``:
-                   ``condim`` 1: the normal :math:`J_n`; elliptic cones: ``condim`` rows
+contact            per contact closer than its ``includemargin``, in a frame ``(n, t_1, t_2)``:
+                   ``dim`` 1: the normal :math:`J_n`; elliptic cones: ``dim`` rows
                    :math:`J_n, J_{t_1}, J_{t_2}` (+ spin :math:`J_{\omega n}`, + rolling
                    :math:`J_{\omega t_1}, J_{\omega t_2}`), one force in the cone
-                   :math:`\mu`-ellipse; pyramidal cones: :math:`2(\text{condim}-1)` edges
+                   :math:`\mu`-ellipse; pyramidal cones: :math:`2(\text{dim}-1)` edges
                    :math:`J_n \pm \mu_k J_k`, each force :math:`\ge 0`
 =================  ===========================================================================
 
