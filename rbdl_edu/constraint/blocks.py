@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
                                   CNSTR_EQUALITY, EQ_CONNECT, EQ_WELD, OBJ_SITE)
 
@@ -70,6 +72,14 @@ def elliptic_cones(model, data):
     for block in blocks(model, data, data.ne + data.nf):
         if block.type == CNSTR_CONTACT_ELLIPTIC:
             yield block, data.contact[block.id]
+
+
+def one_sided_rows(data):
+    r"""The rows whose force can only push, :math:`f \ge 0`, each on its own: limits,
+    frictionless contacts and pyramid edges (the rows after the friction loss that are not
+    an elliptic cone's), as an index array."""
+    rows = np.arange(data.ne + data.nf, data.nefc)
+    return rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
 
 
 def equality_bodies(model, e):

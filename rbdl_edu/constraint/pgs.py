@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.constraint.blocks import blocks, elliptic_cones
+from rbdl_edu.constraint.blocks import blocks, elliptic_cones, one_sided_rows
 from rbdl_edu.constraint.cost import cone_zone
 from rbdl_edu.constraint.state import SolverStat, dual_matrix, nactive, scale
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_LINEARNEG, CNSTRSTATE_LINEARPOS,
@@ -179,8 +179,7 @@ def project(model, data, f):
     f = f.copy()
     ne, nf = data.ne, data.nf
     f[ne:ne + nf] = np.clip(f[ne:ne + nf], -data.efc_frictionloss[ne:ne + nf], data.efc_frictionloss[ne:ne + nf])
-    rest = np.arange(ne + nf, data.nefc)              # limits, frictionless contacts, pyramid edges
-    rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
+    rest = one_sided_rows(data)                       # limits, frictionless contacts, pyramid edges
     f[rest] = np.maximum(f[rest], 0.0)
     for (i, n, _, _), con in elliptic_cones(model, data):      # onto the cone |f_t / mu| <= f_n
         mu = con.friction[:n - 1]
@@ -203,8 +202,7 @@ def update_state(model, data):
     fr = slice(ne, ne + nf)
     state[fr] = np.where(f[fr] <= -floss[fr], CNSTRSTATE_LINEARPOS,
                          np.where(f[fr] >= floss[fr], CNSTRSTATE_LINEARNEG, CNSTRSTATE_QUADRATIC))
-    rest = np.arange(ne + nf, data.nefc)
-    rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
+    rest = one_sided_rows(data)
     state[rest] = np.where(f[rest] > 0, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
     for (i, n, _, _), con in elliptic_cones(model, data):
         N, T = f[i] / con.mu, np.linalg.norm(f[i + 1:i + n] / con.friction[:n - 1])

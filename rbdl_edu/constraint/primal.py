@@ -26,11 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rbdl_edu.constraint.blocks import elliptic_cones
+from rbdl_edu.constraint.blocks import elliptic_cones, one_sided_rows
 from rbdl_edu.constraint.cost import cone_zone, update
 from rbdl_edu.constraint.state import SolverStat, nactive, scale
-from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC,
-                                  CNSTRSTATE_SATISFIED, MINVAL)
+from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED, MINVAL
 
 
 def solve_primal(model, data, newton=True):
@@ -148,8 +147,7 @@ class LineCost:
         d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
         d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
-        rows = np.arange(ne + nf, data.nefc)
-        rows = rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+        rows = one_sided_rows(data)
         xs, vs, Ds = x0[rows], v[rows], D[rows]
         x = xs + alpha * vs
         on = x < 0
