@@ -149,11 +149,11 @@ def test_explicit_pair_bypasses_bitmask_with_its_own_parameters():
     ours, theirs, _ = run_both(spec)
     assert_same_pairs(ours, theirs, expected={(0, 1)})
     a, b = ours[0], theirs[0]
-    assert a.condim == b.dim == 6
+    assert a.dim == b.dim == 6
     np.testing.assert_allclose(a.friction, b.friction, atol=1e-15)
     np.testing.assert_allclose(a.solref, b.solref, atol=1e-15)
     np.testing.assert_allclose(a.solimp, b.solimp, atol=1e-15)
-    assert a.margin == pytest.approx(b.includemargin, abs=1e-15)
+    assert a.includemargin == pytest.approx(b.includemargin, abs=1e-15)
 
 
 def test_explicit_pair_replaces_the_dynamic_pair():
@@ -162,7 +162,7 @@ def test_explicit_pair_replaces_the_dynamic_pair():
     spec.add_pair("s1", "s0", condim=1)
     ours, theirs, _ = run_both(spec)
     assert len(ours) == len(theirs) == 1
-    assert ours[0].condim == theirs[0].dim == 1
+    assert ours[0].dim == theirs[0].dim == 1
 
 
 def test_explicit_pair_undefined_values_are_pair_defaults():
@@ -173,8 +173,8 @@ def test_explicit_pair_undefined_values_are_pair_defaults():
     spec.add_pair("s0", "s1")
     ours, theirs, _ = run_both(spec)
     a, b = ours[0], theirs[0]
-    assert a.margin == pytest.approx(b.includemargin, abs=1e-15) and a.margin == 0
-    assert a.condim == b.dim == 3
+    assert a.includemargin == pytest.approx(b.includemargin, abs=1e-15) and a.includemargin == 0
+    assert a.dim == b.dim == 3
     np.testing.assert_allclose(a.friction, b.friction, atol=1e-15)
     np.testing.assert_allclose(a.solref, b.solref, atol=1e-15)
     np.testing.assert_allclose(a.solimp, b.solimp, atol=1e-15)
@@ -228,11 +228,11 @@ def test_mixing(seed):
     ours, theirs, _ = run_both(spec)
     assert len(ours) == len(theirs) == 1
     a, b = ours[0], theirs[0]
-    assert a.condim == b.dim
+    assert a.dim == b.dim
     np.testing.assert_allclose(a.friction, b.friction, atol=1e-14)
     np.testing.assert_allclose(a.solref, b.solref, atol=1e-14)
     np.testing.assert_allclose(a.solimp, b.solimp, atol=1e-14)
-    assert a.margin == pytest.approx(b.includemargin, abs=1e-14)
+    assert a.includemargin == pytest.approx(b.includemargin, abs=1e-14)
 
 
 def test_candidate_log_reasons():

@@ -56,7 +56,7 @@ def compare_at(model, m, qpos):
                 assert abs(x.dist - y.dist) < 1e-9
                 np.testing.assert_allclose(x.pos, y.pos, atol=1e-9)
                 np.testing.assert_allclose(x.normal, y.frame[:3], atol=1e-9)
-                assert x.condim == y.dim
+                assert x.dim == y.dim
                 np.testing.assert_allclose(x.friction, y.friction, atol=1e-15)
         elif not segment_through_box(model, data, g1, g2):
             # (capsule-box with the segment through the box: MuJoCo's heuristic contact is

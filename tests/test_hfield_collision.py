@@ -229,9 +229,9 @@ def test_margin_gap_and_parameters(height):
     assert len(ours) == len(theirs) == (1 if height - 0.1 < 0.05 else 0)
     for c, t in zip(ours, theirs):
         assert abs(c.dist - (height - 0.1)) < 1e-12 and abs(c.dist - t.dist) < 1e-12
-        assert np.isclose(c.margin, 0.03) and np.isclose(c.gap, 0.02)
+        assert np.isclose(c.includemargin, 0.03) and np.isclose(c.gap, 0.02)
         assert c.exclude == (c.dist >= 0.03) == bool(t.exclude)
-        assert c.condim == t.dim
+        assert c.dim == t.dim
         np.testing.assert_allclose(c.friction, t.friction, atol=1e-15)
         np.testing.assert_allclose(c.solref, t.solref, atol=1e-15)
         np.testing.assert_allclose(c.solimp, t.solimp, atol=1e-15)

@@ -117,7 +117,7 @@ def test_line_search_is_exact():
     a = data.qacc_smooth.copy()
     for _ in range(5):
         p = rng.normal(size=model.nv)
-        f = LineCost(data, a, data.qM @ a, data.efc_J @ a - data.efc_aref, p)
+        f = LineCost(model, data, a, data.qM @ a, data.efc_J @ a - data.efc_aref, p)
         alpha, improvement, _, _ = line_search(f, 1e-10, 100, 1 / np.trace(data.qM))
         assert abs(f(alpha).d1) <= 1e-8 * np.linalg.norm(p) * np.trace(data.qM) and improvement >= 0
         assert f(alpha).cost <= min(f(alpha - 1e-3).cost, f(alpha + 1e-3).cost) + 1e-12

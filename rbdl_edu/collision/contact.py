@@ -29,14 +29,22 @@ class Contact:
         Rows are the normal ``n`` (from ``geom1`` towards ``geom2``) and two tangents.
     friction : (5,) array
         ``[slide, slide, spin, roll, roll]`` (MuJoCo's 5-D friction).
-    solref (2,), solimp (5,), margin, gap, condim
+    solref (2,), solimp (5,)
         The mixed constraint parameters.
+    includemargin : float
+        The distance below which the contact makes constraint rows: the geom pair's
+        ``margin`` (MuJoCo 4.0; :func:`~rbdl_edu.collision.pair_params.pair_margin_gap`).
+    gap : float
+        How far beyond ``includemargin`` the contact is still detected and reported.
+    dim : int
+        The contact's dimension (the geoms' or pair's ``condim``): 1 (normal only), 3 (+
+        sliding friction), 4 (+ spin), 6 (+ rolling); an elliptic cone has ``dim`` rows.
     solreffriction (2,)
         ``solref`` of the friction rows of an elliptic cone (a ``<pair>``'s
         ``solreffriction``); ``(0, 0)``: as ``solref``.
     exclude : bool
-        True when ``dist >= margin`` (inside the gap ``[margin, margin + gap)``: reported,
-        but no constraint; MuJoCo 4 detects up to ``margin + gap``).
+        True when ``dist >= includemargin`` (inside the gap ``[includemargin, includemargin
+        + gap)``: reported, but no constraint; MuJoCo 4 detects up to ``margin + gap``).
 
     Filled when the constraint rows are made (:mod:`rbdl_edu.constraint.rows`):
 
@@ -44,8 +52,9 @@ class Contact:
         The contact's first row in ``efc_*``; ``-1``: no rows (excluded, or no dof moves it).
     mu : float
         Friction of the regularized cone, ``friction[0] * sqrt(R[1] / R[0])``.
-    H : (36,) array
-        The cone's Hessian, ``dim x dim`` row-major (Newton on elliptic cones).
+
+    (MuJoCo's ``H``, an elliptic cone's Hessian, is the solver's own here:
+    :class:`~rbdl_edu.constraint.state.SolverState`'s ``cone_H``.)
     """
     geom1: int
     geom2: int
@@ -55,23 +64,12 @@ class Contact:
     friction: np.ndarray = field(default_factory=lambda: np.zeros(5))
     solref: np.ndarray = field(default_factory=lambda: np.zeros(2))
     solimp: np.ndarray = field(default_factory=lambda: np.zeros(5))
-    margin: float = 0.0
+    includemargin: float = 0.0
     gap: float = 0.0
-    condim: int = 3
+    dim: int = 3
     solreffriction: np.ndarray = field(default_factory=lambda: np.zeros(2))
     efc_address: int = -1
     mu: float = 0.0
-    H: np.ndarray = field(default_factory=lambda: np.zeros(36))
-
-    @property
-    def dim(self) -> int:
-        """MuJoCo's name for ``condim``: the number of rows of an elliptic cone."""
-        return self.condim
-
-    @property
-    def includemargin(self) -> float:
-        """The distance below which the contact makes constraint rows (MuJoCo 4.0: ``margin``)."""
-        return self.margin
 
     @property
     def normal(self) -> np.ndarray:
@@ -80,7 +78,7 @@ class Contact:
 
     @property
     def exclude(self) -> bool:
-        return self.dist >= self.margin
+        return self.dist >= self.includemargin
 
     def __repr__(self):
         return (f"Contact(geom1={self.geom1}, geom2={self.geom2}, dist={self.dist:.6g}, "

@@ -2,7 +2,8 @@
 (MuJoCo's ``engine_core_constraint``, ``engine_solver`` and ``engine_island``; book, chapter 10).
 
 =====================  ==========================================================================
-:mod:`.rows`           the ``efc_*`` rows: Jacobians, distances, friction, one walk over their blocks
+:mod:`.rows`           the ``efc_*`` rows: Jacobians, distances, friction
+:mod:`.blocks`         the one walk over the rows, constraint by constraint (a block of rows each)
 :mod:`.impedance`      ``solref``/``solimp``: impedance, stiffness, damping, the reference ``aref``
 :mod:`.island`         the islands: trees coupled by constraints, solved apart
 :mod:`.state`          the solver's state (a dataclass with every field's shape) and its statistics

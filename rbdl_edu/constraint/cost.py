@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.constraint.blocks import blocks
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG,
                                   CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
 
@@ -20,8 +21,9 @@ from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTR
 def update(model, data, jar, cost=False, cone_hessian=False):
     r"""``efc_force``, ``efc_state`` and ``qfrc_constraint = J^T f`` at the row residuals
     ``jar = J a - a_ref`` (MuJoCo's ``mj_constraintUpdate``); returns the cost
-    :math:`s(\text{jar})` if ``cost`` (the module docstring), and fills each elliptic
-    contact's cone Hessian ``H`` if ``cone_hessian``.
+    :math:`s(\text{jar})` if ``cost`` (the module docstring). With ``cone_hessian`` (``data``
+    a :class:`~rbdl_edu.constraint.state.SolverState`) also ``data.cone_H``: the Hessian of
+    each elliptic contact on its cone's side.
 
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
@@ -45,23 +47,43 @@ def update(model, data, jar, cost=False, cone_hessian=False):
             force[i], state[i] = -floss[i], CNSTRSTATE_LINEARPOS
         else:
             s += 0.5 * D[i] * jar[i] ** 2
-    i = ne + nf
-    while i < nefc:
-        if data.efc_type[i] != CNSTR_CONTACT_ELLIPTIC:
+    if cone_hessian:
+        data.cone_H = {}
+    for adr, n, kind, k in blocks(model, data, ne + nf):
+        rows = slice(adr, adr + n)
+        if kind == CNSTR_CONTACT_ELLIPTIC:
+            cone_cost, H = _cone(data.contact[k], D[rows], jar[rows], force[rows], state[rows], cone_hessian)
+            s += cone_cost
+            if H is not None:
+                data.cone_H[adr] = H
+        else:
             # limits, frictionless contacts, pyramid edges: only a push, only when violated
-            if jar[i] >= 0:
-                force[i], state[i] = 0.0, CNSTRSTATE_SATISFIED
-            else:
-                s += 0.5 * D[i] * jar[i] ** 2
-            i += 1
-            continue
-        con = data.contact[data.efc_id[i]]
-        n = con.dim
-        s += _cone(con, D[i:i + n], jar[i:i + n], force[i:i + n], state[i:i + n], cone_hessian)
-        i += n
+            for i in range(adr, adr + n):
+                if jar[i] >= 0:
+                    force[i], state[i] = 0.0, CNSTRSTATE_SATISFIED
+                else:
+                    s += 0.5 * D[i] * jar[i] ** 2
     data.efc_force, data.efc_state = force, state
     data.qfrc_constraint = data.efc_J.T @ force
     return s if cost else None
+
+
+def cone_zone(N, T, mu, dual=False):
+    r"""Which piece of an elliptic cone's cost :math:`(N, T)` is on, ``efc_state``: with the
+    cone :math:`N \ge \mu T`, SATISFIED above it, QUADRATIC below its dual cone
+    (:math:`\mu N + T \le 0`), CONE in between. ``dual``: :math:`(N, T)` are forces, whose
+    cone is the dual one, :math:`\mu N \ge T` (then QUADRATIC for :math:`N + \mu T \le 0`;
+    MuJoCo's ``dualState``).
+
+    >>> [int(cone_zone(N, 1.0, 0.5)) for N in (1.0, 0.0, -3.0)]   # SATISFIED, CONE, QUADRATIC
+    [0, 4, 1]
+    """
+    a, b = (mu, 1.0) if dual else (1.0, mu)
+    if a * N >= b * T:
+        return CNSTRSTATE_SATISFIED
+    if b * N + a * T <= 0:
+        return CNSTRSTATE_QUADRATIC
+    return CNSTRSTATE_CONE
 
 
 def _cone(con, D, jar, force, state, hessian):
@@ -69,22 +91,25 @@ def _cone(con, D, jar, force, state, hessian):
     cone's), :math:`N = U_0`, :math:`T = |U_{1:}|`: no force above the cone
     (:math:`N \ge \mu T`), the plain quadratic below its dual cone (:math:`\mu N + T \le 0`),
     and in between the squared distance to the cone, :math:`\tfrac12 D_m (N - \mu T)^2` with
-    :math:`D_m = D_0/(\mu^2(1+\mu^2))`. Writes ``force`` and ``state`` in place; returns the cost."""
+    :math:`D_m = D_0/(\mu^2(1+\mu^2))`. Writes ``force`` and ``state`` in place; returns the
+    cost and, if ``hessian`` and on the cone's side, the cost's Hessian in ``x``, ``(dim, dim)``
+    (else ``None``)."""
     mu, fr = con.mu, con.friction[:con.dim - 1]
     scale = np.concatenate(([mu], fr))
     U = jar * scale
     N, T = U[0], np.sqrt(U[1:] @ U[1:])
-    if N >= mu * T or (T <= 0 and N >= 0):
-        force[:], state[:] = 0.0, CNSTRSTATE_SATISFIED
-        return 0.0
-    if mu * N + T <= 0 or (T <= 0 and N < 0):
-        state[:] = CNSTRSTATE_QUADRATIC
-        return 0.5 * float(D @ jar ** 2)
+    zone = cone_zone(N, T, mu)
+    state[:] = zone
+    if zone == CNSTRSTATE_SATISFIED:
+        force[:] = 0.0
+        return 0.0, None
+    if zone == CNSTRSTATE_QUADRATIC:
+        return 0.5 * float(D @ jar ** 2), None
     Dm = D[0] / (mu * mu * (1 + mu * mu))
     NmT = N - mu * T
     force[0] = -Dm * NmT * mu
     force[1:] = -force[0] / T * U[1:] * fr
-    state[:] = CNSTRSTATE_CONE
+    H = None
     if hessian:
         # d^2/dU^2 of 1/2 Dm (N - mu T)^2, then U = diag(mu, friction) x on both sides
         n = con.dim
@@ -93,19 +118,4 @@ def _cone(con, D, jar, force, state, hessian):
         H[0, 1:] = H[1:, 0] = -mu / T * U[1:]
         H[1:, 1:] = mu * N / T ** 3 * np.outer(U[1:], U[1:]) + (mu * mu - mu * N / T) * np.eye(n - 1)
         H = Dm * scale[:, None] * H * scale[None, :]
-        con.H = np.zeros(36)
-        con.H[:n * n] = H.ravel()
-    return 0.5 * Dm * NmT ** 2
-
-
-def elliptic_cones(data):
-    """Each elliptic contact's block of rows, as ``(i, con, n)``: ``i`` its first row (the
-    normal force), then its ``n - 1`` friction rows; ``con`` the contact, ``n = con.dim``."""
-    i = data.ne + data.nf
-    while i < data.nefc:
-        if data.efc_type[i] == CNSTR_CONTACT_ELLIPTIC:
-            con = data.contact[data.efc_id[i]]
-            yield i, con, con.dim
-            i += con.dim
-        else:
-            i += 1
+    return 0.5 * Dm * NmT ** 2, H

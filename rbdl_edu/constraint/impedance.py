@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.constraint.blocks import blocks, equality_bodies
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON,
                                   CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_JOINT, EQ_WELD,
-                                  MINVAL, OBJ_SITE)
+                                  MINVAL)
 
 MINIMP, MAXIMP = 1e-4, 0.9999      # mjMINIMP, mjMAXIMP: the impedance stays strictly in (0, 1)
-CONTACTS = (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC)
 
 
 def impedance(solimp, r, margin=0.0):
@@ -156,19 +156,14 @@ def row_params(model, data, i):
     return safe_solref(model, solref, what), solreffriction, clamp_solimp(solimp)
 
 
-def block(model, data, i):
-    """``(n, r)``: the number of rows row ``i`` starts that share one impedance (a connect's
-    3, a weld's 6, a contact's rows), and the violation they share (the norm of a connect's
-    or weld's position error, else ``efc_pos[i]``) (MuJoCo's ``getposdim``)."""
-    kind, k = data.efc_type[i], data.efc_id[i]
-    if kind == CNSTR_CONTACT_ELLIPTIC:
-        return data.contact[k].dim, data.efc_pos[i]
-    if kind == CNSTR_CONTACT_PYRAMIDAL:
-        return 2 * (data.contact[k].dim - 1), data.efc_pos[i]
-    if kind == CNSTR_EQUALITY and model.eq_type[k] in (EQ_CONNECT, EQ_WELD):
-        n = 3 if model.eq_type[k] == EQ_CONNECT else 6
-        return n, float(np.linalg.norm(data.efc_pos[i:i + n]))
-    return 1, data.efc_pos[i]
+def violation(model, data, block):
+    """The violation :math:`r` the rows of a :class:`~rbdl_edu.constraint.blocks.Block` share
+    in their one impedance: the norm of a connect's or weld's position error, else the
+    position of its first row (MuJoCo's ``getposdim``)."""
+    rows = slice(block.adr, block.adr + block.n)
+    if block.type == CNSTR_EQUALITY and model.eq_type[block.id] in (EQ_CONNECT, EQ_WELD):
+        return float(np.linalg.norm(data.efc_pos[rows]))
+    return data.efc_pos[block.adr]
 
 
 def diag_approx(model, data):
@@ -180,15 +175,9 @@ def diag_approx(model, data):
     roll; a pyramidal edge :math:`n \pm \mu_k t_k` adds :math:`\mu_k^2` times its tangent's)."""
     m, bw = model, model.body_invweight0
     out = np.zeros(data.nefc)
-    i = 0
-    while i < data.nefc:
-        kind, k = data.efc_type[i], data.efc_id[i]
-        n = 1
+    for i, n, kind, k in blocks(model, data):
         if kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
-            b1, b2 = m.eq_obj1id[k], m.eq_obj2id[k]
-            if m.eq_objtype[k] == OBJ_SITE:
-                b1, b2 = m.site_bodyid[b1], m.site_bodyid[b2]
-            n = 3 if m.eq_type[k] == EQ_CONNECT else 6
+            b1, b2 = equality_bodies(m, k)
             out[i:i + 3] = bw[b1, 0] + bw[b2, 0]
             out[i + 3:i + n] = bw[b1, 1] + bw[b2, 1]
         elif kind == CNSTR_EQUALITY:
@@ -205,7 +194,6 @@ def diag_approx(model, data):
             con = data.contact[k]
             b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
             tran, rot = bw[b1, 0] + bw[b2, 0], bw[b1, 1] + bw[b2, 1]
-            n, _ = block(model, data, i)
             if kind == CNSTR_CONTACT_FRICTIONLESS:
                 out[i] = tran
             elif kind == CNSTR_CONTACT_ELLIPTIC:
@@ -213,7 +201,6 @@ def diag_approx(model, data):
             else:                           # edges n ± mu_j t_j, two per friction direction
                 for j in range(con.dim - 1):
                     out[i + 2 * j:i + 2 * j + 2] = tran + con.friction[j] ** 2 * (tran if j < 2 else rot)
-        i += n
     data.efc_diagA = out
 
 
@@ -223,43 +210,38 @@ def make_impedance(model, data):
     ``efc_diagA`` is reset to :math:`R\,d/(1-d)`, the estimate these :math:`R` imply."""
     nefc = data.nefc
     R, KBIP = np.zeros(nefc), np.zeros((nefc, 4))
-    i = 0
-    while i < nefc:
+    for block in blocks(model, data):
+        i, n, kind = block.adr, block.n, block.type
         solref, solreffriction, solimp = row_params(model, data, i)
-        n, r = block(model, data, i)
-        d, dd = impedance(solimp, r, data.efc_margin[i])
+        d, dd = impedance(solimp, violation(model, data, block), data.efc_margin[i])
         # R = (1 - d)/d * diagA, for all the rows of the block
         R[i:i + n] = np.maximum(MINVAL, (1 - d) * data.efc_diagA[i:i + n] / d)
         KBIP[i:i + n] = (*stiffness_damping(solref, solimp[1]), d, dd)
-        kind = data.efc_type[i]
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
             KBIP[i, 0] = 0.0                      # friction has no position to return to
         elif kind == CNSTR_CONTACT_ELLIPTIC:
             # the friction rows: no position either, their own solref if given
             _, b = stiffness_damping(solreffriction if np.any(solreffriction) else solref, solimp[1])
             KBIP[i + 1:i + n, :2] = 0.0, b
-        i += n
-    # frictional contacts: R_1 = R_0 / impratio; the regularized cone's mu = mu_1 sqrt(R_1/R_0)
-    i = data.ne + data.nf
-    while i < nefc:
-        kind, con = data.efc_type[i], (data.contact[data.efc_id[i]] if data.efc_type[i] in CONTACTS else None)
-        if kind not in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
-            i += 1
-            continue
-        R[i + 1] = R[i] / max(MINVAL, model.opt.impratio)
-        con.mu = con.friction[0] * np.sqrt(R[i + 1] / R[i])
-        if kind == CNSTR_CONTACT_ELLIPTIC:
-            # R_j mu_j^2 = R_1 mu_1^2 in every friction direction
-            for j in range(1, con.dim - 1):
-                R[i + j + 1] = R[i + 1] * con.friction[0] ** 2 / con.friction[j] ** 2
-            i += con.dim
-        else:
-            # pyramidal: one R for all edges, matching the elliptic cone's resistance to sliding
-            n = 2 * (con.dim - 1)
-            R[i:i + n] = 2 * con.mu ** 2 * R[i]
-            i += n
+        if kind in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
+            friction_regularizer(model, data.contact[block.id], kind, R[i:i + n])
     data.efc_R, data.efc_D, data.efc_KBIP = R, 1 / R, KBIP
     data.efc_diagA = R * KBIP[:, 2] / (1 - KBIP[:, 2])
+
+
+def friction_regularizer(model, con, kind, R):
+    r"""A frictional contact's ``R`` (its rows', in place, from :math:`R_0` of the normal) and
+    ``con.mu``: :math:`R_1 = R_0/\text{impratio}`, the regularized cone's
+    :math:`\mu = \mu_1 \sqrt{R_1/R_0}`; an elliptic cone's :math:`R_j \mu_j^2 = R_1 \mu_1^2` in
+    every friction direction; a pyramid's one :math:`R = 2\mu^2 R_0` for all its edges,
+    matching the elliptic cone's resistance to sliding."""
+    R[1] = R[0] / max(MINVAL, model.opt.impratio)
+    con.mu = con.friction[0] * np.sqrt(R[1] / R[0])
+    if kind == CNSTR_CONTACT_ELLIPTIC:
+        for j in range(1, con.dim - 1):
+            R[j + 1] = R[1] * con.friction[0] ** 2 / con.friction[j] ** 2
+    else:
+        R[:] = 2 * con.mu ** 2 * R[0]
 
 
 def reference(model, data, jdotv=None):

@@ -26,9 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
-                                  CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_LIMIT_JOINT, EQ_CONNECT, EQ_WELD,
-                                  OBJ_SITE)
+from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
+from rbdl_edu.model.enums import CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_LIMIT_JOINT, EQ_CONNECT, EQ_WELD
 
 
 @per_model
@@ -57,13 +56,11 @@ def row_trees(model, data, i):
     friction's or joint limit's own, else those of the dofs its Jacobian uses."""
     m, tree = model, body_treeid(model)
     kind, k = data.efc_type[i], data.efc_id[i]
-    if kind in (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
+    if kind in CONTACT_TYPES:
         con = data.contact[k]
         bodies = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
     elif kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
-        bodies = m.eq_obj1id[k], m.eq_obj2id[k]
-        if m.eq_objtype[k] == OBJ_SITE:
-            bodies = m.site_bodyid[bodies[0]], m.site_bodyid[bodies[1]]
+        bodies = equality_bodies(m, k)
     elif kind == CNSTR_FRICTION_DOF:
         bodies = (m.dof_bodyid[k],)
     elif kind == CNSTR_LIMIT_JOINT:
@@ -86,12 +83,9 @@ def islands(model, data):
             t = parent[t]
         return t
     touched, row_tree = np.zeros(ntree, dtype=bool), np.zeros(data.nefc, dtype=int)
-    for i in range(data.nefc):
-        if i and data.efc_type[i] == data.efc_type[i - 1] and data.efc_id[i] == data.efc_id[i - 1]:
-            row_tree[i] = row_tree[i - 1]           # the next row of the same constraint
-            continue
+    for i, n, _, _ in blocks(model, data):           # a constraint's rows: its first row's trees
         trees = sorted(row_trees(model, data, i))
-        row_tree[i] = trees[0]
+        row_tree[i:i + n] = trees[0]
         touched[trees] = True
         for t in trees[1:]:
             a, b = root(trees[0]), root(t)

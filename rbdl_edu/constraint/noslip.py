@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.constraint.blocks import blocks
 from rbdl_edu.constraint.pgs import qcqp, update_state
 from rbdl_edu.constraint.state import SolverStat, dual_matrix, nactive, scale
 from rbdl_edu.model.enums import CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_PYRAMIDAL, MINVAL
@@ -41,22 +42,14 @@ def solve_noslip(model, data):
             f[i] = min(floss[i], max(-floss[i], old - res * (1 / Aii)))
             delta = f[i] - old
             improvement -= 0.5 * delta * delta * Aii + delta * res
-        i = ne + nf
-        while i < nefc:
-            kind = data.efc_type[i]
-            if kind == CNSTR_CONTACT_PYRAMIDAL:
-                con = data.contact[data.efc_id[i]]
-                for j in range(i, i + 2 * (con.dim - 1), 2):
+        for adr, n, kind, k in blocks(model, data, ne + nf):
+            if kind == CNSTR_CONTACT_PYRAMIDAL:              # its edges, pair by pair
+                for j in range(adr, adr + n, 2):
                     improvement += _edge_pair(A, b, f, j)
-                i += 2 * (con.dim - 1)
             elif kind == CNSTR_CONTACT_ELLIPTIC:
-                con = data.contact[data.efc_id[i]]
-                improvement += _friction(A, b, f, i, con)
-                i += con.dim
-            else:
-                i += 1
+                improvement += _friction(A, b, f, adr, data.contact[k])
         data.efc_force = f
-        update_state(data)
+        update_state(model, data)
         data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
         data.solver_niter += 1
         if s * improvement < model.opt.noslip_tolerance:

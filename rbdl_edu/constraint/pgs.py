@@ -24,36 +24,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.constraint.cost import elliptic_cones
+from rbdl_edu.constraint.blocks import blocks, elliptic_cones, one_sided_rows
+from rbdl_edu.constraint.cost import cone_zone
 from rbdl_edu.constraint.state import SolverStat, dual_matrix, nactive, scale
-from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG,
-                                  CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED, MINVAL)
+from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_LINEARNEG, CNSTRSTATE_LINEARPOS,
+                                  CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED, MINVAL)
 
 
 def solve_pgs(model, data):
     """PGS from ``data.efc_force`` (the warm start): ``efc_force``, ``efc_state``,
     ``solver_niter``, ``solver``."""
-    AR, f, nefc = dual_matrix(model, data), data.efc_force.copy(), data.nefc
-    blocks = []                                       # (first row, number of rows)
-    i = 0
-    while i < nefc:
-        n = data.contact[data.efc_id[i]].dim if data.efc_type[i] == CNSTR_CONTACT_ELLIPTIC else 1
-        blocks.append((i, n))
-        i += n
-    order, rng = list(range(len(blocks))), Pcg32()
+    AR, f = dual_matrix(model, data), data.efc_force.copy()
+    # the coordinates of Gauss-Seidel, (first row, number of rows): an elliptic contact's
+    # rows together, every other row on its own
+    steps = []
+    for adr, n, kind, _ in blocks(model, data):
+        steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
+    order, rng = list(range(len(steps))), Pcg32()
     s, f_prev, k = scale(data), f.copy(), 0
     for it in range(model.opt.iterations):
         # Nesterov: extrapolate f + beta (f - f_prev), then back into the sets
         beta = (k - 1) / (k + 2) if it > 0 else 0.0
         if beta > 0:
-            f, f_prev = project(data, f + beta * (f - f_prev)), f
+            f, f_prev = project(model, data, f + beta * (f - f_prev)), f
         else:
             f_prev = f.copy()
         f_momentum = f.copy()
         rng.shuffle(order)                     # each sweep shuffles the last sweep's order
-        improvement = sweep(data, AR, f, [blocks[j] for j in order])
+        improvement = sweep(data, AR, f, [steps[j] for j in order])
         data.efc_force = f
-        update_state(data)
+        update_state(model, data)
         data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
         # restart the momentum when the sweep went against the extrapolation
         k = 0 if it > 0 and (f - f_momentum) @ (f_momentum - f_prev) < 0 else k + 1
@@ -62,12 +62,12 @@ def solve_pgs(model, data):
     data.solver_niter = it + 1 if model.opt.iterations else 0
 
 
-def sweep(data, AR, f, blocks):
-    """One Gauss-Seidel sweep over ``blocks`` (first row, rows) in that order, updating the
+def sweep(data, AR, f, steps):
+    """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
     ne, nf, b, floss = data.ne, data.nf, data.efc_b, data.efc_frictionloss
     improvement = 0.0
-    for i, n in blocks:
+    for i, n in steps:
         if n == 1:
             # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
             res, Aii, old = b[i] + AR[i] @ f, AR[i, i], f[i]
@@ -173,16 +173,15 @@ def qcqp(A, b, d, r):
     return y
 
 
-def project(data, f):
+def project(model, data, f):
     """``f`` with each force back in its set: friction loss within its bounds, limits and
     edges non-negative, an elliptic contact's normal non-negative and friction in its ellipse."""
     f = f.copy()
     ne, nf = data.ne, data.nf
     f[ne:ne + nf] = np.clip(f[ne:ne + nf], -data.efc_frictionloss[ne:ne + nf], data.efc_frictionloss[ne:ne + nf])
-    rest = np.arange(ne + nf, data.nefc)              # limits, frictionless contacts, pyramid edges
-    rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
+    rest = one_sided_rows(data)                       # limits, frictionless contacts, pyramid edges
     f[rest] = np.maximum(f[rest], 0.0)
-    for i, con, n in elliptic_cones(data):             # onto the cone |f_t / mu| <= f_n
+    for (i, n, _, _), con in elliptic_cones(model, data):      # onto the cone |f_t / mu| <= f_n
         mu = con.friction[:n - 1]
         if f[i] < 0:
             f[i:i + n] = 0.0
@@ -193,21 +192,20 @@ def project(data, f):
     return f
 
 
-def update_state(data):
+def update_state(model, data):
     r"""``efc_state`` of the dual forces (MuJoCo's ``dualState``): friction loss linear at its
-    bounds, quadratic inside; limits and edges quadratic when pushing; an elliptic contact
-    above its cone (:math:`\mu N \ge T`, no force), below the dual cone or on it."""
+    bounds, quadratic inside; limits and edges quadratic when pushing; an elliptic contact's
+    zone of its force's cone (:func:`~rbdl_edu.constraint.cost.cone_zone`, ``dual``), with
+    :math:`N = f_0/\mu`, :math:`T = |f_j/\mu_j|`."""
     f, floss, ne, nf = data.efc_force, data.efc_frictionloss, data.ne, data.nf
     state = np.full(data.nefc, CNSTRSTATE_QUADRATIC)
     fr = slice(ne, ne + nf)
     state[fr] = np.where(f[fr] <= -floss[fr], CNSTRSTATE_LINEARPOS,
                          np.where(f[fr] >= floss[fr], CNSTRSTATE_LINEARNEG, CNSTRSTATE_QUADRATIC))
-    rest = np.arange(ne + nf, data.nefc)
-    rest = rest[data.efc_type[rest] != CNSTR_CONTACT_ELLIPTIC]
+    rest = one_sided_rows(data)
     state[rest] = np.where(f[rest] > 0, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
-    for i, con, n in elliptic_cones(data):
+    for (i, n, _, _), con in elliptic_cones(model, data):
         N, T = f[i] / con.mu, np.linalg.norm(f[i + 1:i + n] / con.friction[:n - 1])
-        state[i:i + n] = (CNSTRSTATE_SATISFIED if con.mu * N >= T else
-                          CNSTRSTATE_QUADRATIC if N + con.mu * T <= 0 else CNSTRSTATE_CONE)
+        state[i:i + n] = cone_zone(N, T, con.mu, dual=True)
     data.efc_state = state
 

@@ -26,9 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rbdl_edu.constraint.cost import elliptic_cones, update
+from rbdl_edu.constraint.blocks import elliptic_cones, one_sided_rows
+from rbdl_edu.constraint.cost import cone_zone, update
 from rbdl_edu.constraint.state import SolverStat, nactive, scale
-from rbdl_edu.model.enums import CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, MINVAL
+from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED, MINVAL
 
 
 def solve_primal(model, data, newton=True):
@@ -47,12 +48,12 @@ def solve_primal(model, data, newton=True):
     small_gradient = s * np.linalg.norm(grad) < tol
     done = small_gap and (not newton or small_gradient)
     if not done and newton:
-        Mgrad = np.linalg.solve(hessian(data), grad)
+        Mgrad = np.linalg.solve(hessian(model, data), grad)
         done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
     search = -Mgrad
     it = 0
     while not done and it < opt.iterations:
-        ls = LineCost(data, a, Ma, Jaref, search)
+        ls = LineCost(model, data, a, Ma, Jaref, search)
         alpha, improvement, neval, slope = line_search(ls, tol * opt.ls_tolerance, opt.ls_iterations, s)
         if alpha == 0:
             break
@@ -60,7 +61,7 @@ def solve_primal(model, data, newton=True):
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = np.linalg.solve(hessian(data) if newton else M, grad)
+        Mgrad = np.linalg.solve(hessian(model, data) if newton else M, grad)
         improvement, gradient = s * improvement, s * np.linalg.norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
                                       int(np.sum(data.efc_state != oldstate)), neval))
@@ -75,15 +76,15 @@ def solve_primal(model, data, newton=True):
     data.qacc, data.solver_niter = a, it
 
 
-def hessian(data):
+def hessian(model, data):
     r""":math:`H = M + J^T \mathrm{diag}(D_i [\text{row } i \text{ quadratic}]) J`, plus
-    :math:`J_c^T H_c J_c` for each elliptic contact on its cone's side (``contact.H``)."""
+    :math:`J_c^T H_c J_c` for each elliptic contact on its cone's side (``data.cone_H``)."""
     D = np.where(data.efc_state == CNSTRSTATE_QUADRATIC, data.efc_D, 0.0)
     H = data.qM + data.efc_J.T @ (D[:, None] * data.efc_J)
-    for i, con, n in elliptic_cones(data):
+    for (i, n, _, _), _ in elliptic_cones(model, data):
         if data.efc_state[i] == CNSTRSTATE_CONE:
             Jc = data.efc_J[i:i + n]
-            H = H + Jc.T @ con.H[:n * n].reshape(n, n) @ Jc
+            H = H + Jc.T @ data.cone_H[i] @ Jc
     return H
 
 
@@ -114,14 +115,14 @@ class LineCost:
     :math:`Mp`, :math:`Jp` and, per row, the residual :math:`x_0 = (Ja - a_{ref})_i` and its
     rate :math:`v = (Jp)_i`. :meth:`__call__` gives a :class:`Point` (costs relative to α = 0)."""
 
-    def __init__(self, data, a, Ma, Jaref, p):
+    def __init__(self, model, data, a, Ma, Jaref, p):
         self.data, self.n_eval, self.search_norm = data, 0, float(np.linalg.norm(p))
         self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
         # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
         self.gauss = (p @ Ma - data.qfrc_smooth @ p, 0.5 * p @ self.Mv)
         self.x0, self.D = Jaref, data.efc_D
         self.cones = []
-        for i, con, n in elliptic_cones(data):
+        for (i, n, _, _), con in elliptic_cones(model, data):
             x, v, D = Jaref[i:i + n], self.Jv[i:i + n], data.efc_D[i:i + n]
             scale_ = np.concatenate(([con.mu], con.friction[:n - 1]))
             U, V = x * scale_, v * scale_
@@ -146,8 +147,7 @@ class LineCost:
         d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
         d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
-        rows = np.arange(ne + nf, data.nefc)
-        rows = rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+        rows = one_sided_rows(data)
         xs, vs, Ds = x0[rows], v[rows], D[rows]
         x = xs + alpha * vs
         on = x < 0
@@ -165,32 +165,26 @@ def _huber(x, f, Rf, D):
     return np.where((-Rf < x) & (x < Rf), 0.5 * D * x * x, f * (np.abs(x) - 0.5 * Rf))
 
 
-def _zone(N, Tsq, mu):
-    """0: above the cone (no force), 1: below its dual (quadratic), 2: on the cone's side."""
-    if Tsq <= 0:
-        return 1 if N < 0 else 0
-    T = np.sqrt(Tsq)
-    return 0 if N >= mu * T else (1 if mu * N + T <= 0 else 2)
-
-
 def _cone_along(alpha, mu, quad, U0, V0, UU, UV, VV, Dm):
     r"""An elliptic cone's cost change from α = 0 and its two derivatives, with
     :math:`N = U_0 + \alpha V_0` and :math:`T^2 = UU + 2\alpha\,UV + \alpha^2 VV`."""
     N, Tsq = U0 + alpha * V0, UU + alpha * (2 * UV + alpha * VV)
-    zone0, zone = _zone(U0, UU, mu), _zone(N, Tsq, mu)
     T0, T = np.sqrt(max(UU, 0.0)), np.sqrt(max(Tsq, 0.0))
+    zone0, zone = cone_zone(U0, T0, mu), cone_zone(N, T, mu)
     quadratic = alpha * quad[1] + alpha ** 2 * quad[2]           # the quadratic's change
-    if zone0 == 2 and zone == 2:
+    if zone0 == zone == CNSTRSTATE_CONE:
         # (N - mu T)^2 written so nothing cancels: T - T0 = (T^2 - T0^2)/(T + T0)
         r0, dr = U0 - mu * T0, alpha * V0 - mu * alpha * (2 * UV + alpha * VV) / (T + T0)
         cost = 0.5 * Dm * dr * (2 * r0 + dr)
     else:
-        before = (0.0, quad[0], 0.5 * Dm * (U0 - mu * T0) ** 2)[zone0]
-        after = (0.0, quad[0] + quadratic, 0.5 * Dm * (N - mu * T) ** 2)[zone]
-        cost = quadratic if zone0 == zone == 1 else after - before
-    if zone == 0:
+        before = {CNSTRSTATE_SATISFIED: 0.0, CNSTRSTATE_QUADRATIC: quad[0],
+                  CNSTRSTATE_CONE: 0.5 * Dm * (U0 - mu * T0) ** 2}[zone0]
+        after = {CNSTRSTATE_SATISFIED: 0.0, CNSTRSTATE_QUADRATIC: quad[0] + quadratic,
+                 CNSTRSTATE_CONE: 0.5 * Dm * (N - mu * T) ** 2}[zone]
+        cost = quadratic if zone0 == zone == CNSTRSTATE_QUADRATIC else after - before
+    if zone == CNSTRSTATE_SATISFIED:
         return cost, 0.0, 0.0
-    if zone == 1:
+    if zone == CNSTRSTATE_QUADRATIC:
         return cost, quad[1] + 2 * alpha * quad[2], 2 * quad[2]
     T1 = (UV + alpha * VV) / T
     T2 = VV / T - (UV + alpha * VV) * T1 / (T * T)

@@ -16,11 +16,11 @@ friction (``nf``)  dof and tendon ``frictionloss``: a row with no position whose
 limit (``nl``)     a hinge or slide outside ``range`` (+ ``margin``), one row per side; a ball
                    joint turned beyond ``range[1]``: one row along its rotation axis; a tendon
                    longer or shorter than its range
-contact            per contact closer than its margin, in a frame ``(n, t_1, t_2)``:
-                   ``condim`` 1: the normal :math:`J_n`; elliptic cones: ``condim`` rows
+contact            per contact closer than its ``includemargin``, in a frame ``(n, t_1, t_2)``:
+                   ``dim`` 1: the normal :math:`J_n`; elliptic cones: ``dim`` rows
                    :math:`J_n, J_{t_1}, J_{t_2}` (+ spin :math:`J_{\omega n}`, + rolling
                    :math:`J_{\omega t_1}, J_{\omega t_2}`), one force in the cone
-                   :math:`\mu`-ellipse; pyramidal cones: :math:`2(\text{condim}-1)` edges
+                   :math:`\mu`-ellipse; pyramidal cones: :math:`2(\text{dim}-1)` edges
                    :math:`J_n \pm \mu_k J_k`, each force :math:`\ge 0`
 =================  ===========================================================================
 
@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance
 from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
                                   CNSTR_CONTACT_PYRAMIDAL, CNSTR_EQUALITY, CNSTR_FRICTION_DOF,
@@ -67,8 +68,7 @@ class Rows:
         ``(n,)`` or scalars. Rows other than contacts with a zero Jacobian are dropped."""
         J = np.atleast_2d(J)
         n = len(J)
-        if kind not in (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC) \
-                and not J.any():
+        if kind not in CONTACT_TYPES and not J.any():
             return
         self.J.append(J)
         self.pos += list(pos) if np.ndim(pos) else [pos] * n
@@ -115,10 +115,11 @@ def equality_anchors(model, data, e):
     (``[3:6]``). Sites: the sites themselves."""
     m, d = model, model.eq_data[e]
     o1, o2 = m.eq_obj1id[e], m.eq_obj2id[e]
+    b1, b2 = equality_bodies(m, e)
     if m.eq_objtype[e] != OBJ_BODY:
-        return data.site_xpos[o1], data.site_xpos[o2], m.site_bodyid[o1], m.site_bodyid[o2]
+        return data.site_xpos[o1], data.site_xpos[o2], b1, b2
     a1, a2 = (d[0:3], d[3:6]) if m.eq_type[e] == EQ_CONNECT else (d[3:6], d[0:3])
-    return data.xpos[o1] + data.xmat[o1] @ a1, data.xpos[o2] + data.xmat[o2] @ a2, o1, o2
+    return data.xpos[b1] + data.xmat[b1] @ a1, data.xpos[b2] + data.xmat[b2] @ a2, b1, b2
 
 
 def weld_frames(model, data, e):
@@ -221,13 +222,11 @@ def anchored_equalities(model, data):
     """The connect and weld constraints among the equality rows, as ``(i, e, weld)``: ``i`` the
     first of their rows in ``efc_*`` (three for the anchor points, then a weld's three
     rotation rows), ``e`` the equality, ``weld`` whether it is a weld."""
-    i = 0
-    while i < data.ne:
-        e = data.efc_id[i]
-        kind = model.eq_type[e]
-        if kind in (EQ_CONNECT, EQ_WELD):
-            yield i, e, kind == EQ_WELD
-        i += {EQ_CONNECT: 3, EQ_WELD: 6}.get(kind, 1)
+    for i, _, kind, e in blocks(model, data):
+        if kind != CNSTR_EQUALITY:
+            return                                   # the equality rows come first
+        if model.eq_type[e] in (EQ_CONNECT, EQ_WELD):
+            yield i, e, model.eq_type[e] == EQ_WELD
 
 
 # -- friction loss and limits -----------------------------------------------------------------

@@ -48,6 +48,10 @@ class SolverState:
     ``qacc_smooth``, ``qfrc_smooth``  the unconstrained acceleration and its force ``(n,)``
     ``qfrc_constraint (n,)``      :math:`J^T f`
     ``solver_niter``, ``solver``  iterations, and a :class:`SolverStat` for each
+    ``cone_H``                    Newton on elliptic cones: each contact on its cone's side,
+                                  by its first row, its cost's Hessian ``(dim, dim)`` in the
+                                  row residuals (MuJoCo's ``contact.H``; set by
+                                  :func:`~rbdl_edu.constraint.cost.update`)
     ============================  ==========================================================
     """
     contact: list
@@ -71,6 +75,7 @@ class SolverState:
     qfrc_constraint: np.ndarray
     solver_niter: int = 0
     solver: list = field(default_factory=list)
+    cone_H: dict = field(default_factory=dict)
 
 
 def subproblem(data, dofs, rows):

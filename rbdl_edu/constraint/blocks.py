@@ -1,0 +1,91 @@
+r"""The constraint rows, one constraint at a time: the one walk over ``efc_*`` that every
+stage uses (book, chapter 10).
+
+:mod:`rbdl_edu.constraint.rows` makes each constraint's rows one after the other, so a
+constraint is a *block* of consecutive rows that share ``efc_type`` and ``efc_id``:
+
+========================  ======================================================
+equality                  a connect: 3 rows, a weld: 6, a joint or tendon coupling: 1
+friction loss, limit      1 row (a joint with both limits active has two blocks)
+contact, frictionless     1 row (the normal)
+contact, pyramidal cone   :math:`2(\text{dim} - 1)` rows (the edges)
+contact, elliptic cone    ``dim`` rows (normal, then friction)
+========================  ======================================================
+
+``model`` gives an equality's kind, ``data.contact`` a contact's ``dim``; ``data`` is a
+``Data`` or a solver's :class:`~rbdl_edu.constraint.state.SolverState`.
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+...   <body pos="0 0 .09"><freejoint/><geom size=".1"/></body></worldbody></mujoco>''')
+>>> data = rbd.Data(model); rbd.forward(model, data)
+>>> list(blocks(model, data))          # one contact: its 4 pyramid edges, from row 0
+[Block(adr=0, n=4, type=6, id=0)]
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
+                                  CNSTR_EQUALITY, EQ_CONNECT, EQ_WELD, OBJ_SITE)
+
+CONTACT_TYPES = (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC)
+"""The row types of a contact (``efc_id`` is then an index into ``data.contact``)."""
+
+
+class Block(NamedTuple):
+    """One constraint's rows: ``efc_*[adr:adr + n]``, of row type ``type`` (``efc_type``) and
+    object ``id`` (``efc_id``: the equality, dof, joint, tendon or contact)."""
+    adr: int
+    n: int
+    type: int
+    id: int
+
+
+def row_count(model, data, i):
+    """The number of rows of the constraint whose first row is ``i`` (the module docstring)."""
+    kind, k = data.efc_type[i], data.efc_id[i]
+    if kind == CNSTR_EQUALITY:
+        return {EQ_CONNECT: 3, EQ_WELD: 6}.get(model.eq_type[k], 1)
+    if kind == CNSTR_CONTACT_ELLIPTIC:
+        return data.contact[k].dim
+    if kind == CNSTR_CONTACT_PYRAMIDAL:
+        return 2 * (data.contact[k].dim - 1)
+    return 1
+
+
+def blocks(model, data, first=0):
+    """Each constraint's :class:`Block`, in row order, from row ``first`` (the first row of a
+    constraint: ``data.ne + data.nf`` starts at the limits and contacts)."""
+    i = first
+    while i < data.nefc:
+        n = row_count(model, data, i)
+        yield Block(i, n, int(data.efc_type[i]), int(data.efc_id[i]))
+        i += n
+
+
+def elliptic_cones(model, data):
+    """Each elliptic contact's block with its contact, as ``(block, con)``: rows ``block.adr``
+    (the normal force) to ``block.adr + block.n``, ``block.n = con.dim``."""
+    for block in blocks(model, data, data.ne + data.nf):
+        if block.type == CNSTR_CONTACT_ELLIPTIC:
+            yield block, data.contact[block.id]
+
+
+def one_sided_rows(data):
+    r"""The rows whose force can only push, :math:`f \ge 0`, each on its own: limits,
+    frictionless contacts and pyramid edges (the rows after the friction loss that are not
+    an elliptic cone's), as an index array."""
+    rows = np.arange(data.ne + data.nf, data.nefc)
+    return rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+
+
+def equality_bodies(model, e):
+    """``(b1, b2)``: the two bodies a connect or weld ``e`` holds together (the sites' bodies
+    for a constraint between sites)."""
+    o1, o2 = model.eq_obj1id[e], model.eq_obj2id[e]
+    if model.eq_objtype[e] == OBJ_SITE:
+        return model.site_bodyid[o1], model.site_bodyid[o2]
+    return o1, o2
