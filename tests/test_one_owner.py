@@ -108,6 +108,28 @@ def mujoco_case(integrator, damper, eulerdamp):
     return acc, d.qfrc_inverse.copy()
 
 
+def test_the_bug_itself_one_for_one_not_1597():
+    """The case that was wrong: a damped hinge (a 0.1 m sphere of water's density,
+    :math:`I = 0.01676`), Euler, ``damper="disable"``, h = 0.02, a force of 1. The step uses
+    plain :math:`M`: :math:`\\ddot q = 1/I = 59.68`; its inverse is 1. The old inverse, with
+    :math:`M + hB`, gave :math:`1 + hB\\ddot q = 1 + 0.02 \\cdot 0.5 \\cdot 59.68 = 1.597`."""
+    xml = """<mujoco><option integrator="Euler" timestep="0.02">
+               <flag damper="disable" invdiscrete="enable"/></option>
+             <worldbody><body><joint damping="0.5"/><geom size=".1"/></body></worldbody></mujoco>"""
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    data.qfrc_applied[:] = 1.0
+    rbd.step(model, data)
+    acc = data.qvel / 0.02
+    assert acc[0] == pytest.approx(1 / data.qM[0, 0], rel=1e-12)       # plain M: nothing to damp
+    assert acc[0] == pytest.approx(59.6831, abs=1e-4)
+    data.qpos[:], data.qvel[:], data.qacc[:] = 0.0, 0.0, acc
+    rbd.inverse(model, data)
+    assert data.qfrc_inverse[0] == pytest.approx(1.0, abs=1e-12)
+    old = (data.qM + 0.02 * np.diag(model.dof_damping)) @ acc     # the old inverse's matrix
+    assert old[0] == pytest.approx(1.5968, abs=1e-4)
+
+
 @pytest.mark.parametrize("integrator, damper, eulerdamp", CASES)
 def test_inverse_of_the_step_is_the_applied_force(integrator, damper, eulerdamp):
     """rbd.inverse, given the acceleration rbd.step used, returns qfrc_applied (to 1e-8)."""
