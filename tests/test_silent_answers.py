@@ -41,7 +41,7 @@ def test_forward_on_a_state_that_is_not_finite_names_the_field():
     for name, index in (("qpos", 0), ("qvel", 0), ("ctrl", 0), ("qfrc_applied", 0), ("xfrc_applied", (1, 2))):
         data = rbd.Data(model)
         getattr(data, name)[index] = np.nan
-        where = index if isinstance(index, int) else f"({index[0]}, {index[1]})"
+        where = index if isinstance(index, int) else f"{index[0]}, {index[1]}"
         with pytest.raises(ValueError, match=rf"data\.{name}\[{where}\] is nan"):
             rbd.forward(model, data)
         with pytest.raises(ValueError, match=rf"data\.{name}"):

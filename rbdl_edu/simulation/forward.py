@@ -83,7 +83,7 @@ def check_finite(model, data):
         bad = np.flatnonzero(~np.isfinite(x))
         if len(bad):
             index = np.unravel_index(bad[0], x.shape)
-            where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
+            where = ", ".join(str(int(i)) for i in index)
             raise ValueError(f"data.{name}[{where}] is {x[index]} at time {data.time}: forward needs a finite "
                              "state (rbd.step resets a diverged state and warns; rbd.reset starts again)")
 
