@@ -2,6 +2,7 @@
 failed before its fix."""
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import mujoco
@@ -69,3 +70,26 @@ def test_a_control_in_a_rollout_of_ints():
     data.ctrl = np.ones(1, dtype=int)
     rbd.step(model, data)
     assert data.qvel[0] > 0
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(cone="Elliptic"), r"option cone='Elliptic' is not one of \['elliptic', 'pyramidal'\]"),
+    (dict(solver="newton"), r"option solver='newton' is not one of \['CG', 'Newton', 'PGS'\]"),
+    (dict(integrator="rk4"), r"option integrator='rk4'"),
+    (dict(disableflags={"gravty"}), r"unknown disable flag 'gravty'; did you mean 'gravity'\?"),
+    (dict(enableflags={"energie"}), r"unknown enable flag 'energie'; did you mean 'energy'\?"),
+    (dict(disableflags="gravity"), r"a set of flag names, not the string 'gravity'"),
+    (dict(impratio=float("nan")), r"impratio=nan must be a finite number"),
+    (dict(timestep=-0.001), r"timestep=-0.001 must be positive"),
+    (dict(gravity=[0, 0, float("inf")]), r"gravity must be 3 finite numbers"),
+    (dict(iterations=2.5), r"iterations=2.5 must be a whole number"),
+])
+def test_options_set_in_code_are_checked_as_in_xml(change, message):
+    """``cone="Elliptic"`` once ran as pyramidal, bit for bit; ``disableflags={"gravty"}`` was
+    ignored; ``impratio=nan`` removed the contact force. Now each is refused, by the one
+    idiom for changing an option: ``model.replace(opt=dataclasses.replace(model.opt, ...))``."""
+    model = rbd.load_model(PENDULUM)
+    with pytest.raises((ValueError, TypeError), match=message):
+        model.replace(opt=dataclasses.replace(model.opt, **change))
+    with pytest.raises((ValueError, TypeError), match=message):
+        rbd.Option(**change)
