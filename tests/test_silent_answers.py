@@ -93,3 +93,46 @@ def test_options_set_in_code_are_checked_as_in_xml(change, message):
         model.replace(opt=dataclasses.replace(model.opt, **change))
     with pytest.raises((ValueError, TypeError), match=message):
         rbd.Option(**change)
+
+
+BALL = """<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+    <body name="ball" pos="0 0 .099"><freejoint/><geom size=".1" mass="1"/></body>
+    <body name="arm" pos="0.5 0 0.5"><joint name="hinge" axis="0 1 0" damping="0.1"/>
+    <geom type="capsule" size=".02" fromto="0 0 0 .2 0 0" mass="0.3"/></body></worldbody>
+    <actuator><position joint="hinge" kp="5" dampratio="1"/></actuator></mujoco>"""
+
+
+def test_a_model_edit_is_refused_and_replace_recomputes_every_constant():
+    """``m.body_mass[2] *= 3`` once changed nothing (caches kept the old numbers) while a
+    ``dof_damping`` edit did: per-episode domain randomization silently did nothing. Now the
+    write is refused with the way to do it, and ``replace`` gives the physics MuJoCo gives
+    after the same edit and ``mj_setConst``."""
+    model = rbd.load_model(BALL)
+    data = rbd.Data(model)
+    rbd.forward(model, data)
+    with pytest.raises(ValueError, match=r"model\.replace\(body_mass=\.\.\.\)"):
+        model.body_mass[2] *= 3
+    with pytest.raises(ValueError, match="read-only"):
+        model.dof_damping[6] = 1.0
+    mass = model.body_mass.copy()
+    mass[1:] *= [3.0, 2.0]
+    heavier = model.replace(body_mass=mass, body_inertia=model.body_inertia * np.array([[1], [3], [2]]))
+    m = mujoco.MjModel.from_xml_string(BALL)
+    m.body_mass[:] = heavier.body_mass
+    m.body_inertia[:] = heavier.body_inertia
+    mujoco.mj_setConst(m, mujoco.MjData(m))
+    for name in ("dof_M0", "dof_invweight0", "body_invweight0", "actuator_acc0", "actuator_biasprm"):
+        np.testing.assert_allclose(getattr(heavier, name), getattr(m, name).reshape(getattr(heavier, name).shape),
+                                   rtol=1e-9, atol=1e-12, err_msg=name)
+    d = mujoco.MjData(m)
+    d.qfrc_applied[6] = 1.0                      # a torque on the hinge: its acceleration is 1/I
+    mujoco.mj_forward(m, d)
+    data = rbd.Data(heavier)
+    data.qfrc_applied[6] = 1.0
+    rbd.forward(heavier, data)
+    np.testing.assert_allclose(data.qacc, d.qacc, rtol=1e-6, atol=1e-8)
+    # the first model is untouched, its caches too; the edit changed the physics
+    data0 = rbd.Data(model)
+    data0.qfrc_applied[6] = 1.0
+    rbd.forward(model, data0)
+    assert np.abs(data0.qacc - data.qacc).max() > 1e-3
