@@ -42,6 +42,8 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import scipy.linalg
 
@@ -78,7 +80,8 @@ def set_const(model):
                            actuator_biasprm=_dampratio(model, M0, at0.actuator_moment))
     if model.neq:
         changes.update(eq_data=_eq_data(model, at0))
-    return model.replace(**changes)
+    # (not model.replace, which calls set_const again for a loaded model)
+    return dataclasses.replace(model, **changes, set_const=set_const)
 
 
 class MassMatrix0:

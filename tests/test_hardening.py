@@ -405,9 +405,8 @@ def test_collision_refuses_a_state_that_is_not_one_finite_state():
     data.qpos[3] = np.nan
     with pytest.raises(ValueError, match=r"data.qpos holds nan at 3"):
         rbd.collision.detect(model, data)
-    data.qpos = np.tile(model.qpos0, (4, 1))
-    with pytest.raises(ValueError, match=r"data.qpos has shape \(4, 7\)"):
-        rbd.collision.detect(model, data)
+    with pytest.raises(ValueError, match=r"data.qpos has shape \(7,\); cannot assign an array of shape \(4, 7\)"):
+        data.qpos = np.tile(model.qpos0, (4, 1))
 
 
 def test_mesh_with_nan_vertices_is_refused_by_the_spec():

@@ -140,6 +140,20 @@ class Data:
         self.cfrc_int, self.cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
         self.energy = np.zeros(2)
         self.warning = []
+        self.warned = set()                # kinds of warning already said (once per kind)
+
+    #: the inputs a user assigns, with their shapes in the model's sizes: an assignment is
+    #: copied into a float64 array of that shape (as MuJoCo's bindings copy into ``mjData``),
+    #: so ``data.ctrl = np.zeros(nu, int)`` cannot leave ``ctrl`` an int array that drops 0.7
+    INPUTS = {"qpos": ("nq",), "qvel": ("nv",), "act": ("na",), "ctrl": ("nu",), "qacc": ("nv",),
+              "qacc_warmstart": ("nv",), "qfrc_applied": ("nv",), "xfrc_applied": ("nbody", 6),
+              "mocap_pos": ("nmocap", 3), "mocap_quat": ("nmocap", 4)}
+
+    def __setattr__(self, name, value):
+        shape = self.INPUTS.get(name)
+        if shape is not None:
+            value = _as_input(self.model, name, shape, value)
+        object.__setattr__(self, name, value)
 
     def __repr__(self):
         return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
@@ -202,6 +216,20 @@ class Data:
         m = self.model
         s = _id(m, "sensor", name)
         return self.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]].copy()
+
+
+def _as_input(model, name, shape, value):
+    """``value`` as a new float64 array of the input's shape (a scalar or a broadcastable
+    array fills it); a ValueError names the field and both shapes."""
+    shape = tuple(s if isinstance(s, int) else getattr(model, s) for s in shape)
+    try:
+        x = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"data.{name} takes numbers, shape {shape}; got {type(value).__name__}") from None
+    try:
+        return np.array(np.broadcast_to(x, shape), dtype=float)
+    except ValueError:
+        raise ValueError(f"data.{name} has shape {shape}; cannot assign an array of shape {x.shape}") from None
 
 
 def _id(model, kind, name):

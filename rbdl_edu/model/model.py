@@ -17,11 +17,49 @@ compiler do), not by hand. The state and the results live in :class:`rbdl_edu.mo
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field, fields
 
 import numpy as np
 
 from rbdl_edu.model.option import Option
+
+
+class FrozenArray(np.ndarray):
+    """A model array: read-only, and an attempt to write it says how to change a model
+    (``model.replace``), so an edit can never be silently ignored by a cache that holds the
+    old numbers. Arithmetic on it gives plain NumPy arrays."""
+
+    def __repr__(self):
+        return repr(self.view(np.ndarray))          # printed as the array it is
+
+    def __setitem__(self, index, value):
+        if not self.flags.writeable:
+            raise ValueError(FROZEN)
+        super().__setitem__(index, value)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        if out is not None:
+            if any(isinstance(o, FrozenArray) and not o.flags.writeable for o in out):
+                raise ValueError(FROZEN)
+            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, FrozenArray) else o for o in out)
+        inputs = tuple(x.view(np.ndarray) if isinstance(x, FrozenArray) else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+
+FROZEN = ("a Model's arrays are read-only (caches computed from them would keep the old numbers): "
+          "model.replace(body_mass=...) returns a model with the change and every constant that "
+          "depends on it recomputed")
+
+
+def frozen(value):
+    """``value`` as a read-only :class:`FrozenArray` (a copy, unless it is frozen already)."""
+    if isinstance(value, FrozenArray) and not value.flags.writeable:
+        return value
+    x = np.array(value).view(FrozenArray)
+    x.flags.writeable = False
+    return x
+
 
 def _a(shape, doc, dtype=float):
     """A model array: its shape in the model's sizes (``("nbody", 3)``), meaning and dtype."""
@@ -76,6 +114,10 @@ class Model:
     nmocap: int = 0
     opt: Option = field(default_factory=Option)
     name: str = ""
+    #: what computed the constants at ``qpos0`` (:func:`rbdl_edu.setconst.set_const`, for a
+    #: loaded model), so that :meth:`replace` can compute them again; ``None`` for a model
+    #: compiled from a spec alone
+    set_const: object = field(default=None, repr=False, compare=False)
     # positions ---------------------------------------------------------------------------
     qpos0: np.ndarray = _a(("nq",), "reference configuration (joint ref)")
     qpos_spring: np.ndarray = _a(("nq",), "spring rest configuration (springref)")
@@ -299,7 +341,7 @@ class Model:
             if np.shape(value) != shape:
                 raise ValueError(f"Model.{f.name} has shape {np.shape(value)}; expected {shape} = "
                                  f"({', '.join(map(str, f.metadata['shape']))})")
-            object.__setattr__(self, f.name, value)
+            object.__setattr__(self, f.name, value if f.metadata["dtype"] is str else frozen(value))
 
     def shape_of(self, name) -> tuple:
         """The shape field ``name`` must have, from the sizes (``"body_pos"`` -> ``(nbody, 3)``).
@@ -336,14 +378,29 @@ class Model:
                 f"ngeom={self.ngeom}, joints={list(self.jnt_names)})")
 
     def replace(self, **changes) -> "Model":
-        """A copy with some fields changed (the model itself is frozen).
+        """A model with some fields changed; the model itself never changes (its arrays are
+        read-only). Everything that depends on the changed fields is right in the new model:
+        the constants at ``qpos0`` are computed again (``set_const``: ``dof_M0``,
+        ``body_invweight0``, ``actuator_acc0``, ...) unless only ``opt`` or ``name`` changed,
+        and per-model caches belong to each model object, so none holds the old numbers.
 
+        Domain randomization, one model per episode (unchanged arrays are shared, not copied):
+
+        >>> import rbdl_edu as rbd
+        >>> model = rbd.load_model("models/double_pendulum.xml")
+        >>> rng = np.random.default_rng(0)
+        >>> episode = model.replace(body_mass=model.body_mass * rng.uniform(0.8, 1.2, model.nbody))
+        >>> bool(np.all(episode.dof_M0 != model.dof_M0))      # the constants follow the masses
+        True
         >>> Model(nbody=2).replace(body_mass=[0.0, 2.0]).body_mass
         array([0., 2.])
         """
         kw = {f.name: getattr(self, f.name) for f in fields(self)}
         kw.update(changes)
-        return Model(**kw)
+        new = Model(**kw)
+        if self.set_const is None or set(changes) <= {"opt", "name"}:
+            return new
+        return dataclasses.replace(self.set_const(new), **changes)
 
     def id(self, kind: str, name: str) -> int:
         """The id of the ``kind`` object called ``name`` (``model.id("joint", "hip")``), as

@@ -4,6 +4,7 @@ and the names of the ``<flag>`` switches it may turn off (:data:`DISABLE_FLAGS`)
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,6 +16,11 @@ DISABLE_FLAGS = frozenset({
     "eulerdamp", "autoreset", "nativeccd", "island", "multiccd", "passive"})
 #: ... and off by default (``enableflags`` turns them on)
 ENABLE_FLAGS = frozenset({"override", "energy", "fwdinv", "invdiscrete", "sleep"})
+#: the options that take a name, and the names they take
+CHOICES = {"integrator": frozenset({"Euler", "RK4", "implicitfast"}), "cone": frozenset({"pyramidal", "elliptic"}),
+           "solver": frozenset({"PGS", "CG", "Newton"}), "jacobian": frozenset({"dense", "sparse", "auto"})}
+#: the options that are vectors, and their sizes
+VECTORS = {"gravity": 3, "wind": 3, "magnetic": 3, "o_solref": 2, "o_solimp": 5, "o_friction": 5}
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,56 @@ class Option:
     ccd_tolerance: float = 1e-6
     disableflags: frozenset = frozenset()
     enableflags: frozenset = frozenset()
+
+    def __post_init__(self):
+        """Every option set in code is checked as the MJCF reader checks ``<option>``: names
+        and flags against the valid ones (listed in the error), numbers finite.
+
+        >>> Option(cone="Elliptic")
+        Traceback (most recent call last):
+            ...
+        ValueError: option cone='Elliptic' is not one of ['elliptic', 'pyramidal']
+        >>> Option(disableflags={"gravty"})          # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+            ...
+        ValueError: unknown disable flag 'gravty'; did you mean 'gravity'? The flags: ['actuation', ...]
+        """
+        for name, valid in CHOICES.items():
+            if getattr(self, name) not in valid:
+                hint = " (MuJoCo's implicit integrator is not simulated; implicitfast is)" if name == "integrator" \
+                    and self.integrator == "implicit" else ""
+                raise ValueError(f"option {name}={getattr(self, name)!r} is not one of {sorted(valid)}{hint}")
+        for name, valid in (("disableflags", DISABLE_FLAGS), ("enableflags", ENABLE_FLAGS)):
+            flags = getattr(self, name)
+            if isinstance(flags, str):
+                raise TypeError(f"option {name} is a set of flag names, not the string {flags!r}")
+            flags = frozenset(flags)
+            for flag in sorted(flags - valid):
+                near = difflib.get_close_matches(flag, valid, n=1)
+                raise ValueError(f"unknown {name[:-5]} flag {flag!r}; "
+                                 + (f"did you mean {near[0]!r}? " if near else "")
+                                 + f"The flags: {sorted(valid)}")
+            object.__setattr__(self, name, flags)
+        if "sleep" in self.enableflags:
+            raise ValueError("enable flag 'sleep': sleeping bodies (their constraints left out) are not simulated")
+        for name, size in VECTORS.items():
+            x = np.array(getattr(self, name))                # SymPy symbols stay (a symbolic g)
+            x = x if x.dtype == object else x.astype(float)
+            if x.shape != (size,) or (x.dtype != object and not np.all(np.isfinite(x))):
+                raise ValueError(f"option {name} must be {size} finite numbers, not {getattr(self, name)!r}")
+            object.__setattr__(self, name, x)
+        for name in ("timestep", "density", "viscosity", "impratio", "o_margin", "tolerance", "ls_tolerance",
+                     "noslip_tolerance", "ccd_tolerance"):
+            if not np.isfinite(float(getattr(self, name))):
+                raise ValueError(f"option {name}={getattr(self, name)} must be a finite number")
+        if not self.timestep > 0:
+            raise ValueError(f"option timestep={self.timestep} must be positive")
+        if not self.impratio > 0:
+            raise ValueError(f"option impratio={self.impratio} must be positive")
+        for name in ("iterations", "ls_iterations", "noslip_iterations", "ccd_iterations"):
+            n = getattr(self, name)
+            if isinstance(n, bool) or not float(n).is_integer() or n < 0:
+                raise ValueError(f"option {name}={n!r} must be a whole number >= 0")
 
     def disabled(self, flag: str) -> bool:
         """True if ``<flag name="disable"/>`` switched ``flag`` off.

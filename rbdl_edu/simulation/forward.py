@@ -58,15 +58,37 @@ from rbdl_edu.smooth.tendon import tendon, tendon_velocity
 from rbdl_edu.smooth.transmission import transmission
 
 
-def forward(model, data):
-    """Run every stage at the current state (MuJoCo's ``mj_forward``); the state is not changed."""
-    position(model, data)
-    velocity(model, data)
+def forward(model, data, sensors=True):
+    """Run every stage at the current state (MuJoCo's ``mj_forward``); the state is not
+    changed. ``sensors=False`` leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip``
+    with ``skipsensor``: RK4's inner stages, so that after a step the sensors read the state
+    the step started from). A state that is not finite is refused (:func:`check_finite`)."""
+    check_finite(model, data)
+    position(model, data, sensors)
+    velocity(model, data, sensors)
     actuation(model, data)
-    acceleration(model, data)
+    acceleration(model, data, sensors)
 
 
-def position(model, data):
+#: the state that forward reads, which must be finite
+STATE = ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_pos", "mocap_quat")
+
+
+def check_finite(model, data):
+    """A ValueError naming the field, index and value if the state holds a NaN or an
+    infinity (``step`` resets such a state instead, as MuJoCo; see
+    :func:`~rbdl_edu.simulation.step.check`)."""
+    for name in STATE:
+        x = getattr(data, name)
+        bad = np.flatnonzero(~np.isfinite(x))
+        if len(bad):
+            index = np.unravel_index(bad[0], x.shape)
+            where = ", ".join(str(int(i)) for i in index)
+            raise ValueError(f"data.{name}[{where}] is {x[index]} at time {data.time}: forward needs a finite "
+                             "state (rbd.step resets a diverged state and warns; rbd.reset starts again)")
+
+
+def position(model, data, sensors=True):
     """Poses, com frames, tendons, mass matrix and its factor, contacts and constraint rows,
     transmissions; position sensors."""
     kinematics(model, data)
@@ -76,7 +98,8 @@ def position(model, data):
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
     make_constraint(model, data)
     transmission(model, data)
-    sensor_pos(model, data)
+    if sensors:
+        sensor_pos(model, data)
     if model.opt.enabled("energy"):
         energy_pos(model, data)
 
@@ -101,7 +124,7 @@ def solve_M(model, data, f):
     return solve_ltdl(model, data.qLD, f)
 
 
-def velocity(model, data):
+def velocity(model, data, sensors=True):
     r"""Tendon and actuator velocities; ``cvel`` and ``qfrc_bias`` from one RNEA pass at
     :math:`\ddot q = 0`; passive forces; velocity sensors."""
     tendon_velocity(model, data)
@@ -113,12 +136,13 @@ def velocity(model, data):
     passive(model, data)
     # a_ref = -b J q̇ - k d r (and -J̇q̇ on connect and weld rows, from the same RNEA pass)
     reference(model, data, jdotv(model, data, P))
-    sensor_vel(model, data)
+    if sensors:
+        sensor_vel(model, data)
     if model.opt.enabled("energy"):
         energy_vel(model, data)
 
 
-def acceleration(model, data):
+def acceleration(model, data, sensors=True):
     r""":math:`f_{smooth} = f_{passive} - c + f_{applied} + f_{actuator} + \sum_b J_b^T f_b`,
     :math:`a_u = M^{-1} f_{smooth}`, then the constraint solver's :math:`\ddot q`; acceleration
     sensors."""
@@ -129,4 +153,5 @@ def acceleration(model, data):
     data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
     data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)
     fwd_constraint(model, data)
-    sensor_acc(model, data)
+    if sensors:
+        sensor_acc(model, data)

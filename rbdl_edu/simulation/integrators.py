@@ -181,12 +181,13 @@ def rk4(model, data):
         data.time = t0 + c * h
         data.qpos = integrate_pos(model, q0, theta, 1.0)
         data.qvel, data.act = v0 + h * acc, w0 + h * w
-        forward(model, data)
+        forward(model, data, sensors=False)          # as MuJoCo: sensors read the start of the step
         K.append(dexp_inv(model, theta, data.qvel))
         F.append((data.qacc.copy(), data.act_dot.copy()))
     k, acc, w = (sum(bj * x for bj, x in zip(B, xs)) for xs in (K, [f[0] for f in F], [f[1] for f in F]))
     data.time, data.qpos, data.qvel, data.act = t0, q0, v0, w0
-    advance(model, data, acc, qvel=k, act_dot=w)
+    advance(model, data, acc, qvel=k, act_dot=w)      # qacc_warmstart: the last stage's qacc
+    data.qacc = acc                                  # qacc: the weighted one the step took, as MuJoCo
 
 
 def dexp_inv(model, theta, qvel):

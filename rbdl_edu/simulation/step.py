@@ -16,6 +16,7 @@ and records a :class:`Divergence` (time, quantity, dof, value) in ``data.warning
 """
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -37,14 +38,23 @@ class Divergence(NamedTuple):
 
 def step(model, data):
     """Advance the state by ``model.opt.timestep`` (MuJoCo's ``mj_step``): check the state,
-    :func:`forward`, check the accelerations, integrate with ``model.opt.integrator``."""
-    if not check(model, data, "qpos") or not check(model, data, "qvel"):
-        return
+    :func:`forward`, check the accelerations, integrate with ``model.opt.integrator``.
+
+    As MuJoCo, a bad position or velocity resets the state and the step goes on from the
+    reset state (``time`` ends at one ``timestep``); a bad acceleration resets the state and
+    runs :func:`forward` again before integrating. Each is recorded in ``data.warning`` and
+    said once per kind as a :class:`DivergenceWarning`."""
+    check(model, data, "qpos")
+    check(model, data, "qvel")
     forward(model, data)
     if not check(model, data, "qacc"):
         forward(model, data)
-        return
     integrate(model, data)
+
+
+class DivergenceWarning(RuntimeWarning):
+    """The simulation diverged and was reset (MuJoCo prints ``WARNING: Nan, Inf or huge value in
+    QPOS at DOF 0. The simulation is unstable.``)."""
 
 
 def check(model, data, quantity):
@@ -56,7 +66,13 @@ def check(model, data, quantity):
         return True
     k = int(bad[0])
     data.warning.append(Divergence(float(data.time), quantity, k, float(x[k])))
-    if not model.opt.disabled("autoreset"):
+    autoreset = not model.opt.disabled("autoreset")
+    if quantity not in data.warned:                     # said once per kind, as MuJoCo prints it
+        data.warned.add(quantity)
+        warnings.warn(f"{quantity}[{k}] = {x[k]} at time {data.time:.4f}: the simulation is unstable; "
+                      + ("the state was reset to qpos0 (data.warning records each time)" if autoreset
+                         else "<flag autoreset='disable'/>: the state was kept"), DivergenceWarning, stacklevel=3)
+    if autoreset:
         reset(model, data, keep_warnings=True)
     return False
 
@@ -65,10 +81,11 @@ def reset(model, data, key=None, keep_warnings=False):
     """Back to the model's initial state (MuJoCo's ``mj_resetData``), or to keyframe ``key``
     (an id or a name; ``mj_resetDataKeyframe``): time, ``qpos``, ``qvel``, ``act``, ``ctrl``,
     mocap poses; applied forces and warnings cleared."""
-    warnings = list(data.warning) if keep_warnings else []
+    kept, warned = list(data.warning), set(data.warned)
     fresh = Data(model)
     data.__dict__.update({k: v for k, v in fresh.__dict__.items() if k != "model"})
-    data.warning = warnings
+    if keep_warnings:
+        data.warning, data.warned = kept, warned
     if key is not None:
         k = model.id("keyframe", key) if isinstance(key, str) else int(key)
         if not 0 <= k < model.nkey:
