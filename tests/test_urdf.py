@@ -28,6 +28,7 @@ from pinocchio_oracle import compare_floating_with_pinocchio, compare_with_pinoc
 
 import rbdl_edu as rbd
 from rbdl_edu import load_urdf
+from rbdl_edu.io.urdf import read_urdf
 from rbdl_edu.io import ModelError, to_mjcf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +70,9 @@ def test_robot_matches_pinocchio(path):
         with pytest.raises(ModelError, match=REFUSED[path.name]):
             load_urdf(path)
         return
-    model = load_urdf(path)
+    # rnea, crba and aba need no constants at qpos0, so the robot is read without them: iCub's
+    # neck is at a kinematic singularity at qpos0 (three aligned axes), which set_const refuses
+    model = read_urdf(path)
     compare_with_pinocchio(model, pin.buildModelFromUrdf(str(path)), trials=2)
 
 

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.collision import box as _box, convex as _convex, hfield as _hfield, primitives as _prim
+from rbdl_edu.collision import box as _box
+from rbdl_edu.collision import convex as _convex
+from rbdl_edu.collision import hfield as _hfield
+from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.broadphase import broadphase
 from rbdl_edu.collision.contact import Contact, make_frame
 from rbdl_edu.collision.filters import contact_pairs, exclude_signatures, geom_pair_filter

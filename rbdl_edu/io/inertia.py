@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.spatial import ConvexHull
 
 from rbdl_edu.model.enums import MINVAL
 from rbdl_edu.rotation import quat_mul, quat_to_mat
@@ -191,7 +192,6 @@ def convex_hull(points):
     >>> len(v), len(f), 4 in f
     (5, 4, False)
     """
-    from scipy.spatial import ConvexHull
     v = np.asarray(points, dtype=float)
     f = ConvexHull(v).simplices.copy()
     # orient each triangle so that its normal points away from the hull's center

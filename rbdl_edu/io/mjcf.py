@@ -47,7 +47,8 @@ from rbdl_edu.io.mjcf_mesh import load_meshes
 from rbdl_edu.io.mjcf_replicate import expand_replicates
 from rbdl_edu.io.mjcf_settings import read_compiler, read_option
 from rbdl_edu.io.orientation import read_orientation
-from rbdl_edu.io.xmlread import FileAccess, Node, degrees_to_radians, is_xml_text, located, parse_xml, read_file
+from rbdl_edu.io.xmlread import (FileAccess, Node, degrees_to_radians, is_xml_text, located, parse_xml,
+                                 read_file)
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.rotation import quat_mul, quat_to_mat
 

@@ -40,6 +40,7 @@ import io
 import os
 
 import numpy as np
+from PIL import Image
 
 from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.xmlread import read_bytes
@@ -59,7 +60,6 @@ def _path(compiler, node):
 
 def _read_png(node, path):
     """``(nrow, ncol, samples)`` of a PNG file, rows bottom (row 0) to top."""
-    from PIL import Image
     data = read_bytes(path, node)
     name = node.get("file")
     try:

@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+import trimesh
 
 from rbdl_edu.io.inertia import convex_hull, eig3, mesh_mass_properties
 from rbdl_edu.io.mjcf_defaults import check_attributes
@@ -73,7 +74,6 @@ def _read_vertices_faces(compiler, node):
         path = compiler.files.resolve(name, node, "file", s.meshdir or s.assetdir)
         data = read_bytes(path, node)
         try:
-            import trimesh
             kind = os.path.splitext(name)[1].lower()[1:]
             mesh = trimesh.load(io.BytesIO(data), file_type=kind, force="mesh", process=False)
             vert, face = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=int)

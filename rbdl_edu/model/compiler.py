@@ -23,6 +23,7 @@ Every loop here is linear in the number of objects.
 from __future__ import annotations
 
 import numpy as np
+import sympy as sp
 
 from rbdl_edu.arrays import is_symbolic
 from rbdl_edu.model.enums import BALL, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, SENSOR_NAMES, SENSORS, SLIDE
@@ -40,7 +41,6 @@ def _stack(records, key, shape=(), dtype=float):
 
 def _exact(x):
     """Floats as exact SymPy rationals (``0.5 -> 1/2``), symbols unchanged; arrays entrywise."""
-    import sympy as sp
     if isinstance(x, (np.ndarray, list, tuple)):
         return np.array([_exact(v) for v in np.asarray(x, dtype=object).ravel()],
                         dtype=object).reshape(np.shape(x))

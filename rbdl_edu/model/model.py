@@ -22,43 +22,8 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from rbdl_edu.model.frozen import frozen
 from rbdl_edu.model.option import Option
-
-
-class FrozenArray(np.ndarray):
-    """A model array: read-only, and an attempt to write it says how to change a model
-    (``model.replace``), so an edit can never be silently ignored by a cache that holds the
-    old numbers. Arithmetic on it gives plain NumPy arrays."""
-
-    def __repr__(self):
-        return repr(self.view(np.ndarray))          # printed as the array it is
-
-    def __setitem__(self, index, value):
-        if not self.flags.writeable:
-            raise ValueError(FROZEN)
-        super().__setitem__(index, value)
-
-    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
-        if out is not None:
-            if any(isinstance(o, FrozenArray) and not o.flags.writeable for o in out):
-                raise ValueError(FROZEN)
-            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, FrozenArray) else o for o in out)
-        inputs = tuple(x.view(np.ndarray) if isinstance(x, FrozenArray) else x for x in inputs)
-        return getattr(ufunc, method)(*inputs, **kwargs)
-
-
-FROZEN = ("a Model's arrays are read-only (caches computed from them would keep the old numbers): "
-          "model.replace(body_mass=...) returns a model with the change and every constant that "
-          "depends on it recomputed")
-
-
-def frozen(value):
-    """``value`` as a read-only :class:`FrozenArray` (a copy, unless it is frozen already)."""
-    if isinstance(value, FrozenArray) and not value.flags.writeable:
-        return value
-    x = np.array(value).view(FrozenArray)
-    x.flags.writeable = False
-    return x
 
 
 def _a(shape, doc, dtype=float):

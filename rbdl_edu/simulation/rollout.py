@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from rbdl_edu.simulation.forward import forward
 from rbdl_edu.simulation.step import step
@@ -62,7 +63,6 @@ def rollout(model, data, nstep, control=None, progress=None):
 
     steps = range(nstep)
     if progress or (progress is None and nstep >= PROGRESS_STEPS):
-        from tqdm.auto import tqdm
         steps = tqdm(steps, desc="simulating", unit="step")
     for k in steps:
         if callable(control):

@@ -16,7 +16,9 @@ Every picture is computed from the model's own arrays (``body_parentid``, ``body
 """
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
 
@@ -25,7 +27,6 @@ _KIND = {FREE: "free", BALL: "ball", SLIDE: "slide", HINGE: "hinge"}
 
 def _ax(ax, size=(6, 4)):
     if ax is None:
-        import matplotlib.pyplot as plt
         _, ax = plt.subplots(figsize=size)
     return ax
 
@@ -172,7 +173,6 @@ def draw_passes(model, passes, ax=None, title=None):
     >>> len(ax.patches)                             # one arrow per body and pass
     10
     """
-    from matplotlib.patches import FancyArrowPatch
 
     pos = tree_layout(model)
     ax = draw_tree(model, ax=ax, addresses=False, node_color="white")
@@ -211,7 +211,6 @@ def draw_composites(model, ax=None, title=None):
     >>> len(ax.patches)                             # one box per moving body
     5
     """
-    from matplotlib.patches import FancyBboxPatch
 
     pos = tree_layout(model)
     ax = draw_tree(model, ax=ax, addresses=False, node_color="white")

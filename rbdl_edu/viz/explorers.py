@@ -23,7 +23,9 @@ from __future__ import annotations
 import io
 
 import ipywidgets as widgets
+import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
 from rbdl_edu.collision import candidate_pairs, detect
 from rbdl_edu.collision.broadphase import broadphase
@@ -96,7 +98,6 @@ def state_explorer(model, readout, q=None, qd=None, qd_range=3.0, **scene_kwargs
 def _png(fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80)
-    import matplotlib.pyplot as plt
     plt.close(fig)
     return buf.getvalue()
 
@@ -135,8 +136,6 @@ def sparsity_picture(model):
     >>> png[:4] == b"\\x89PNG", nm == nl
     (True, True)
     """
-    import matplotlib.pyplot as plt
-    from matplotlib.figure import Figure
 
     M = crba(model, model.qpos0)
     L, _ = unpack_ltdl(model, factor_ltdl(model, to_tree_sparse(model, M)))

@@ -5,6 +5,7 @@ Planar models of the book move in the x-z plane (:mod:`rbdl_edu.models`), so
 """
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 
 from rbdl_edu.kinematics import com_positions, forward_kinematics
@@ -16,7 +17,6 @@ _AXES = {"x": 0, "y": 1, "z": 2}
 
 def _ax(ax):
     if ax is None:
-        import matplotlib.pyplot as plt
         _, ax = plt.subplots(figsize=(4, 4))
     return ax
 

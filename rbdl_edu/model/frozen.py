@@ -1,0 +1,54 @@
+"""Read-only model arrays: a :class:`~rbdl_edu.model.model.Model` never changes in place.
+
+Per-model caches (:mod:`rbdl_edu.cache`) and the constants at ``qpos0`` are computed from
+a model's arrays once; an array written in place afterwards would be silently ignored by
+them. So every model array is a :class:`FrozenArray`, and the one way to change a model is
+``model.replace(field=...)``, which returns a new model with everything recomputed.
+
+>>> x = frozen([1.0, 2.0])
+>>> x
+array([1., 2.])
+>>> x[0] = 3.0
+Traceback (most recent call last):
+    ...
+ValueError: a Model's arrays are read-only (caches computed from them would keep the old numbers): model.replace(body_mass=...) returns a model with the change and every constant that depends on it recomputed
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class FrozenArray(np.ndarray):
+    """A model array: read-only, and an attempt to write it says how to change a model
+    (``model.replace``), so an edit can never be silently ignored by a cache that holds the
+    old numbers. Arithmetic on it gives plain NumPy arrays."""
+
+    def __repr__(self):
+        return repr(self.view(np.ndarray))          # printed as the array it is
+
+    def __setitem__(self, index, value):
+        if not self.flags.writeable:
+            raise ValueError(FROZEN)
+        super().__setitem__(index, value)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        if out is not None:
+            if any(isinstance(o, FrozenArray) and not o.flags.writeable for o in out):
+                raise ValueError(FROZEN)
+            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, FrozenArray) else o for o in out)
+        inputs = tuple(x.view(np.ndarray) if isinstance(x, FrozenArray) else x for x in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
+
+
+FROZEN = ("a Model's arrays are read-only (caches computed from them would keep the old numbers): "
+          "model.replace(body_mass=...) returns a model with the change and every constant that "
+          "depends on it recomputed")
+
+
+def frozen(value):
+    """``value`` as a read-only :class:`FrozenArray` (a copy, unless it is frozen already)."""
+    if isinstance(value, FrozenArray) and not value.flags.writeable:
+        return value
+    x = np.array(value).view(FrozenArray)
+    x.flags.writeable = False
+    return x
