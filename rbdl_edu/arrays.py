@@ -18,6 +18,7 @@ else.
 """
 from __future__ import annotations
 
+import functools
 import sys
 
 import numpy as np
@@ -65,6 +66,8 @@ def asarray(x, dtype=None):
     >>> asarray([1, 2]).dtype, asarray([sp.Symbol('m'), 1]).dtype
     (dtype('float64'), dtype('O'))
     """
+    if type(x) is np.ndarray and x.dtype == np.float64 and dtype is None:    # the common case, first
+        return x
     if is_jax(x):
         return x
     if dtype is object or is_symbolic(x):
@@ -75,6 +78,26 @@ def asarray(x, dtype=None):
     if a.dtype == object:                   # a list holding a SymPy entry
         return a
     return a.astype(float)
+
+
+@functools.lru_cache(maxsize=None)
+def _numpy_eye(n, dtype):
+    identity = np.eye(n, dtype=dtype)
+    identity.setflags(write=False)
+    return identity
+
+
+def eye(xp, n, dtype):
+    """``xp.eye(n, dtype=dtype)``; for NumPy one shared read-only matrix per ``(n, dtype)``
+    (made once, not at every call).
+
+    >>> eye(np, 2, float)
+    array([[1., 0.],
+           [0., 1.]])
+    """
+    if xp is np:
+        return _numpy_eye(n, np.dtype(dtype))
+    return xp.eye(n, dtype=dtype)
 
 
 def concat(*parts):
@@ -90,6 +113,31 @@ def concat(*parts):
         batch = np.broadcast_shapes(*leading)
         parts = [xp.broadcast_to(p, batch + np.shape(p)[-1:]) for p in parts]
     return xp.concatenate(parts, axis=-1)
+
+
+def entries(x):
+    """The entries of ``x`` along its last axis, as a list: Python floats for one vector of
+    numbers (scalar arithmetic on them is several times faster than on NumPy scalars), else
+    the slices ``x[..., k]`` (batches, symbols, JAX).
+
+    >>> entries(np.array([1.0, 2.0])), entries(np.ones((2, 2)))[0]
+    ([1.0, 2.0], array([1., 1.]))
+    """
+    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == np.float64:
+        return x.tolist()
+    return [x[..., k] for k in range(x.shape[-1])]
+
+
+def from_entries(parts, *like):
+    """The inverse of :func:`entries`: ``parts`` stacked along a new last axis, an array of
+    the kind of the arrays ``like`` they were computed from.
+
+    >>> from_entries([1.0, 2.0], np.zeros(2))
+    array([1., 2.])
+    """
+    if all(type(x) is np.ndarray and x.ndim == 1 and x.dtype == np.float64 for x in like):
+        return np.array(parts, dtype=np.float64)
+    return namespace(*like).stack(parts, axis=-1)
 
 
 def _elementwise(f_num, f_sym):

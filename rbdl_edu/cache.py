@@ -1,6 +1,9 @@
 """What depends on the model alone (a body's spatial inertia, its fixed offset from its
 parent, a hinge's motion subspace) is computed once per model and reused.
 
+The values live on the model object itself (a model never changes: ``model.replace``
+returns a new one, with no cache), so a lookup is two dictionary reads.
+
 >>> from rbdl_edu.models import pendulum
 >>> @per_model
 ... def nbody_squared(model):
@@ -11,11 +14,10 @@ parent, a hinge's motion subspace) is computed once per model and reused.
 from __future__ import annotations
 
 import functools
-import weakref
 
 import numpy as np
 
-_store = weakref.WeakKeyDictionary()      # model -> {(function name, args): value}
+_ATTRIBUTE = "_per_model_cache"          # model.__dict__[_ATTRIBUTE]: {function: {args: value}}
 
 
 def per_model(f):
@@ -23,13 +25,60 @@ def per_model(f):
     tuple, come back read-only so no caller can change the cached value)."""
     @functools.wraps(f)
     def cached(model, *args):
-        memo = _store.setdefault(model, {})
-        key = (f.__name__,) + args
-        if key not in memo:
-            value = f(model, *args)
-            for array in (value if isinstance(value, tuple) else (value,)):
-                if isinstance(array, np.ndarray):
-                    array.setflags(write=False)
-            memo[key] = value
-        return memo[key]
+        try:
+            return model.__dict__[_ATTRIBUTE][f][args]
+        except KeyError:
+            pass
+        value = f(model, *args)
+        for array in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(array, np.ndarray):
+                array.setflags(write=False)
+        model.__dict__.setdefault(_ATTRIBUTE, {}).setdefault(f, {})[args] = value
+        return value
+    return cached
+
+
+_STATE_ATTRIBUTE = "_per_state_cache"    # model.__dict__[_STATE_ATTRIBUTE]: {function: {key: value}}
+_STATES_KEPT = 4                         # recent argument sets remembered per function
+
+
+def per_state(f):
+    """Decorator: remember ``f(model, *args)`` for the last few argument sets, where ``args``
+    mixes ints and one state of numbers (NumPy ``float64`` vectors, compared by value). A step
+    asks for a joint's transform at the same ``qpos`` in kinematics, the com frames, CRBA and
+    RNEA: it is computed once. Batches, symbols and JAX arrays are never cached (the call goes
+    straight through). Arrays come back read-only.
+
+    >>> from rbdl_edu.models import pendulum
+    >>> @per_state
+    ... def twice(model, q):
+    ...     return 2 * q
+    >>> model, q = pendulum(), np.array([1.0])
+    >>> twice(model, q) is twice(model, q), twice(model, np.array([2.0]))
+    (True, array([4.]))
+    """
+    @functools.wraps(f)
+    def cached(model, *args):
+        key = []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                if a.dtype != np.float64 or a.ndim != 1:
+                    return f(model, *args)          # a batch or symbols: not cached
+                key.append(a.tobytes())
+            elif isinstance(a, (int, np.integer)):
+                key.append(a)
+            else:
+                return f(model, *args)              # JAX, SymPy, ...: not cached
+        key = tuple(key)
+        memo = model.__dict__.setdefault(_STATE_ATTRIBUTE, {}).setdefault(f, {})
+        if key in memo:
+            return memo[key]
+        value = f(model, *args)
+        for array in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(array, np.ndarray):
+                array.setflags(write=False)
+        if len(memo) >= _STATES_KEPT * max(model.nbody, model.njnt):
+            memo.clear()                            # keep a few states' worth, not every state
+        memo[key] = value
+        return value
     return cached

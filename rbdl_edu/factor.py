@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import namespace
+from rbdl_edu.arrays import entries, from_entries, namespace
 from rbdl_edu.cache import per_model
 
 
@@ -60,14 +60,15 @@ def tree_pattern(model):
     return P | P.T
 
 
+@per_model
 def layout(model):
     """Start address of each row, ``Madr (nv,)`` (``model.dof_Madr``), and the total size ``nM``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> layout(double_pendulum())
-    (array([0, 1]), 3)
+    ((0, 1), 3)
     """
-    return model.dof_Madr, model.nM
+    return tuple(int(a) for a in model.dof_Madr), int(model.nM)
 
 
 @per_model
@@ -128,7 +129,7 @@ def factor_ltdl(model, Msp, min_pivot=None):
     array([2.66666667, 3.        , 0.66666667])
     """
     Madr, nM = layout(model)
-    qLD = [Msp[..., k] for k in range(nM)]
+    qLD = entries(Msp)
     for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
         chain = ancestors(model, k)
         if min_pivot is not None and qLD[Madr[k]] < min_pivot:
@@ -140,7 +141,7 @@ def factor_ltdl(model, Msp, min_pivot=None):
             for b, j in enumerate(ancestors(model, i)):
                 qLD[Madr[i] + b] = qLD[Madr[i] + b] - tmp * qLD[Madr[k] + a + b]
             qLD[Madr[k] + a] = tmp
-    return namespace(Msp).stack(qLD, axis=-1) if nM else Msp
+    return from_entries(qLD, Msp) if nM else Msp
 
 
 def solve_ltdl(model, qLD, b):
@@ -153,18 +154,18 @@ def solve_ltdl(model, qLD, b):
     array([1., 1.])
     """
     Madr, _ = layout(model)
-    x = [b[..., i] for i in range(model.nv)]
+    LD, x = entries(qLD), entries(b)
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
     for i in range(model.nv - 1, -1, -1):
         for a, j in enumerate(ancestors(model, i)[1:], start=1):
-            x[j] = x[j] - qLD[..., Madr[i] + a] * x[i]
+            x[j] = x[j] - LD[Madr[i] + a] * x[i]
     # x <- D^{-1} x
-    x = [x[i] / qLD[..., Madr[i]] for i in range(model.nv)]
+    x = [x[i] / LD[Madr[i]] for i in range(model.nv)]
     # x <- L^{-1} x : root to leaves, pull from the ancestors
     for i in range(model.nv):
         for a, j in enumerate(ancestors(model, i)[1:], start=1):
-            x[i] = x[i] - qLD[..., Madr[i] + a] * x[j]
-    return namespace(qLD, b).stack(x, axis=-1) if model.nv else b
+            x[i] = x[i] - LD[Madr[i] + a] * x[j]
+    return from_entries(x, qLD, b) if model.nv else b
 
 
 def unpack_ltdl(model, qLD):

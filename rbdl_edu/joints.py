@@ -25,14 +25,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import concat, cos, namespace, sin
-from rbdl_edu.cache import per_model
+from rbdl_edu.arrays import concat, cos, eye, namespace, sin
+from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
 from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
 from rbdl_edu.tree import dofs
 
 
+@per_state
 def joint_transform(model, j, q):
     """Pose ``(R, t)`` of joint ``j`` (``x_before = R x_after + t``) and its subspace ``S (.., 6, nd)``
     in the coordinates of the frame after the joint. ``q`` is the full ``(..., nq)`` vector.
@@ -44,7 +45,7 @@ def joint_transform(model, j, q):
     """
     xp = namespace(q)
     a, p, adr = model.jnt_axis[j], model.jnt_pos[j], model.jnt_qposadr[j]
-    I3 = xp.eye(3, dtype=q.dtype)
+    I3 = eye(xp, 3, q.dtype)
     if model.jnt_type[j] == HINGE:
         theta = q[..., adr:adr + 1] - model.qpos0[adr]                  # (..., 1)
         A, A2 = axis_skew(model, j)
@@ -93,6 +94,7 @@ def joint_subspace(model, j):
     return np.concatenate([np.eye(3, dtype=p.dtype), skew(p)], axis=0)   # ball: [1; [p]x]
 
 
+@per_state
 def jcalc(model, i, q, qd):
     r"""Joint transform, motion subspace, joint velocity and velocity product of body ``i``.
 
@@ -116,7 +118,7 @@ def jcalc(model, i, q, qd):
     """
     xp = namespace(q, qd)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
-    XJ, S = xp.eye(6, dtype=q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
+    XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
     vJ, cJ = xp.zeros(6, dtype=q.dtype), xp.zeros(6, dtype=q.dtype)
     qd_i, col = qd[..., dofs(model, i)], 0
     for j in range(j0, j0 + nj):

@@ -22,6 +22,9 @@ def skew(v):
     array([ 2., -1.,  0.])
     """
     v = asarray(v)
+    if _one_float_vector(v):            # one vector of numbers: written out
+        x, y, z = v.tolist()
+        return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     xp = namespace(v)
     if xp is not np:                    # JAX: built from slices (XLA handles them best)
         x, y, z = v[..., 0], v[..., 1], v[..., 2]
@@ -45,10 +48,18 @@ def cross(a, b):
     if xp is not np:                    # JAX: its own cross (slices; XLA handles them best)
         return xp.cross(a, b)
     # (a × b)_k = a_{k+1} b_{k+2} − a_{k+2} b_{k+1}, indices mod 3
+    if _one_float_vector(a) and _one_float_vector(b):     # one pair of numbers: component by component
+        (a1, a2, a3), (b1, b2, b3) = a.tolist(), b.tolist()
+        return np.array([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1])
     return a[..., _NEXT] * b[..., _AFTER] - a[..., _AFTER] * b[..., _NEXT]
 
 
 _NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
+
+
+def _one_float_vector(x):
+    """True for one NumPy ``float64`` 3-vector (no batch, no symbols): the case worth a fast path."""
+    return isinstance(x, np.ndarray) and x.shape == (3,) and x.dtype == np.float64
 
 
 def _elementary(theta, i, j):

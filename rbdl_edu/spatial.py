@@ -35,6 +35,12 @@ def blocks(A, B, C, D):
     array([1., 1., 1., 2., 2., 2.])
     """
     given = [M for M in (A, B, C, D) if not isinstance(M, int)]
+    if all(isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == np.float64 for M in given):
+        X = np.zeros((6, 6))                   # one matrix of numbers: written into zeros
+        for M, rows, cols in ((A, _TOP, _LEFT), (B, _TOP, _RIGHT), (C, _BOTTOM, _LEFT), (D, _BOTTOM, _RIGHT)):
+            if not isinstance(M, int):
+                X[rows, cols] = M
+        return X
     xp = namespace(*given)
     dtype = object if any(M.dtype == object for M in given) else given[0].dtype
     A, B, C, D = (xp.zeros((3, 3), dtype=dtype) if isinstance(M, int) else M for M in (A, B, C, D))
@@ -43,6 +49,10 @@ def blocks(A, B, C, D):
         batch = np.broadcast_shapes(*leading)
         A, B, C, D = (xp.broadcast_to(M, batch + (3, 3)) for M in (A, B, C, D))
     return xp.concatenate([xp.concatenate([A, B], axis=-1), xp.concatenate([C, D], axis=-1)], axis=-2)
+
+
+_TOP, _LEFT = slice(0, 3), slice(0, 3)
+_BOTTOM, _RIGHT = slice(3, 6), slice(3, 6)
 
 
 def plucker(E, r):

@@ -26,11 +26,10 @@ points against the hull from ``scipy.spatial.ConvexHull``).
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from rbdl_edu.collision.geometry import geom_rbound, mesh_vertices
+from rbdl_edu.collision.simplex import closest_on_simplex
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
 
 TOL = 1e-12          # GJK: distance below which the origin counts as inside
@@ -91,29 +90,6 @@ def support(model, gpos, gmat, g, d, core=False):
 
 
 # --------------------------------------------------------------------------------- GJK ----
-def _closest_on_simplex(W):
-    """Point of conv(W) closest to the origin, with barycentric weights and the smallest
-    sub-simplex that holds it. Tries every face of the simplex (at most 15): on each, the
-    affine-hull closest point solves :math:`\\min |\\sum_i \\lambda_i w_i|` with
-    :math:`\\sum \\lambda_i = 1`; a face counts if all :math:`\\lambda_i \\ge 0`."""
-    best = None
-    for k in range(1, len(W) + 1):
-        for idx in itertools.combinations(range(len(W)), k):
-            P = W[list(idx)]
-            # λ = [1 - Σμ, μ] with (P_i - P_0) μ ≈ -P_0 in least squares
-            E = (P[1:] - P[0]).T
-            mu = np.linalg.lstsq(E, -P[0], rcond=None)[0] if k > 1 else np.zeros(0)
-            lam = np.concatenate([[1 - mu.sum()], mu])
-            if np.any(lam < -1e-12):
-                continue
-            v = lam @ P
-            if best is None or v @ v < best[0] @ best[0] - 1e-30:
-                best = (v, idx, lam)
-        if best is not None and best[0] @ best[0] < 1e-30:       # origin reached: done
-            break
-    return best
-
-
 def gjk(supp, d0):
     """GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``.
 
@@ -133,7 +109,7 @@ def gjk(supp, d0):
             return v, simplex
         simplex.append(w)
         v_old = v
-        v, idx, lam = _closest_on_simplex(np.array([s[0] for s in simplex]))
+        v, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
         if v @ v >= v_old @ v_old:                  # no progress (rounding): done
             return v_old if v @ v > v_old @ v_old else v, simplex
         simplex = [simplex[i] for i in idx]
@@ -263,7 +239,7 @@ def core_distance(supp, d0, smooth=True):
         d0 = np.array([1.0, 0, 0])
     v, simplex = gjk(supp, d0)
     if v @ v > TOL ** 2:                           # apart: dist = |v|, n = -v/|v|
-        _, idx, lam = _closest_on_simplex(np.array([s[0] for s in simplex]))
+        _, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
         a, b = _witness([simplex[i] for i in idx], lam)
         dist = np.linalg.norm(v)
         out = dist, -v / dist, a, b

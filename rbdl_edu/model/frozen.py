@@ -32,6 +32,9 @@ class FrozenArray(np.ndarray):
         super().__setitem__(index, value)
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        if out is None:                             # the common case: plain arrays in, a plain array out
+            return getattr(ufunc, method)(*[x.view(np.ndarray) if type(x) is FrozenArray else x for x in inputs],
+                                          **kwargs)
         if out is not None:
             if any(isinstance(o, FrozenArray) and not o.flags.writeable for o in out):
                 raise ValueError(FROZEN)
