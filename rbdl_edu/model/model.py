@@ -24,6 +24,7 @@ import numpy as np
 
 from rbdl_edu.model.frozen import frozen
 from rbdl_edu.model.option import Option
+from rbdl_edu.model.records import model_record
 
 
 def _a(shape, doc, dtype=float):
@@ -367,21 +368,129 @@ class Model:
             return new
         return dataclasses.replace(self.set_const(new), **changes)
 
+    #: the kinds of named objects and the prefix of their fields (``"joint"``: ``jnt_names``,
+    #: ``jnt_type``, ...), as MuJoCo's ``mjtObj``
+    KINDS = {"body": "body", "joint": "jnt", "geom": "geom", "site": "site", "mesh": "mesh",
+             "hfield": "hfield", "material": "mat", "pair": "pair", "exclude": "exclude",
+             "equality": "eq", "tendon": "tendon", "actuator": "actuator", "sensor": "sensor",
+             "keyframe": "key"}
+
+    def names(self, kind: str) -> tuple:
+        """The names of the ``kind`` objects, in id order (``''`` if unnamed); a ``KeyError``
+        lists the kinds there are."""
+        if kind not in self.KINDS:
+            raise KeyError(f"no kind of object called {kind!r}; the kinds are {list(self.KINDS)}")
+        return getattr(self, self.KINDS[kind] + "_names")
+
     def id(self, kind: str, name: str) -> int:
         """The id of the ``kind`` object called ``name`` (``model.id("joint", "hip")``), as
-        MuJoCo's ``mj_name2id``; a ``KeyError`` lists the names there are.
+        MuJoCo's ``mj_name2id``; a ``KeyError`` lists the names there are (or the kinds).
 
         >>> from rbdl_edu.models import double_pendulum
         >>> double_pendulum().id("joint", "elbow")
         1
         """
-        names = getattr(self, f"{_PREFIX.get(kind, kind)}_names")
+        names = self.names(kind)
         if name not in names:
             raise KeyError(f"no {kind} named {name!r}; the model's {kind}s are {[n for n in names if n]}")
         return names.index(name)
 
+    def as_id(self, kind: str, x) -> int:
+        """``x``, a name or an integer id (checked), as the id of a ``kind`` object: what
+        every function that takes an object accepts.
 
-_PREFIX = {"joint": "jnt", "material": "mat", "equality": "eq", "keyframe": "key"}
+        >>> from rbdl_edu.models import double_pendulum
+        >>> double_pendulum().as_id("body", "lower"), double_pendulum().as_id("body", 2)
+        (2, 2)
+        """
+        if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+            n = len(self.names(kind))
+            if not 0 <= x < n:
+                raise IndexError(f"{kind} id {x} out of range (the model has {n})")
+            return int(x)
+        if isinstance(x, str):
+            return self.id(kind, x)
+        raise TypeError(f"a {kind} is given by its name or its integer id, not {type(x).__name__}")
+
+    # -- named access, as MuJoCo's bindings: model.body("torso").mass -------------------------
+    def body(self, x):
+        """Body ``x``'s fields (``body_mass`` as ``.mass``, ``.pos``, ...; ``.id``, ``.name``),
+        read-only copies (:mod:`rbdl_edu.model.records`); ``x`` is a name or an id.
+
+        >>> from rbdl_edu.models import double_pendulum
+        >>> double_pendulum().body("upper").mass
+        array([1.])
+        """
+        return model_record(self, "body", x)
+
+    def joint(self, x):
+        """Joint ``x``'s ``jnt_*`` fields, its dofs' ``dof_*`` fields and ``qpos0``."""
+        return model_record(self, "joint", x)
+
+    def geom(self, x):
+        """Geom ``x``'s ``geom_*`` fields."""
+        return model_record(self, "geom", x)
+
+    def site(self, x):
+        """Site ``x``'s ``site_*`` fields."""
+        return model_record(self, "site", x)
+
+    def actuator(self, x):
+        """Actuator ``x``'s ``actuator_*`` fields."""
+        return model_record(self, "actuator", x)
+
+    def sensor(self, x):
+        """Sensor ``x``'s ``sensor_*`` fields."""
+        return model_record(self, "sensor", x)
+
+    def tendon(self, x):
+        """Tendon ``x``'s ``tendon_*`` fields."""
+        return model_record(self, "tendon", x)
+
+    def mesh(self, x):
+        """Mesh ``x``'s ``mesh_*`` fields."""
+        return model_record(self, "mesh", x)
+
+    def hfield(self, x):
+        """Height field ``x``'s ``hfield_*`` fields."""
+        return model_record(self, "hfield", x)
+
+    def material(self, x):
+        """Material ``x``'s ``mat_*`` fields."""
+        return model_record(self, "material", x)
+
+    def pair(self, x):
+        """Contact pair ``x``'s ``pair_*`` fields."""
+        return model_record(self, "pair", x)
+
+    def exclude(self, x):
+        """Exclude ``x``'s ``exclude_*`` fields."""
+        return model_record(self, "exclude", x)
+
+    def equality(self, x):
+        """Equality constraint ``x``'s ``eq_*`` fields."""
+        return model_record(self, "equality", x)
+
+    def keyframe(self, x):
+        """Keyframe ``x``'s ``key_*`` fields."""
+        return model_record(self, "keyframe", x)
+
+    jnt, mat, eq, key = joint, material, equality, keyframe       # the bindings' short names
+
+
+def check_not_mujoco(*objects):
+    """A ``TypeError`` if one of ``objects`` is MuJoCo's (a ``mujoco.MjModel`` or
+    ``MjData`` passed where rbdl_edu's own is expected); cheap, as it runs on every call.
+
+    >>> check_not_mujoco(Model())
+    """
+    for x in objects:
+        module = type(x).__module__
+        if module == "mujoco" or module.startswith("mujoco."):
+            kind = type(x).__name__
+            fix = ("load the file with rbd.load_model(...)" if "Model" in kind else
+                   "make rbdl_edu's with rbd.Data(model), the model from rbd.load_model(...)")
+            raise TypeError(f"this is a mujoco.{kind}; rbdl_edu needs its own: {fix}")
 
 
 def _field_table():
