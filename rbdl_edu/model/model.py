@@ -378,9 +378,10 @@ class Model:
     def names(self, kind: str) -> tuple:
         """The names of the ``kind`` objects, in id order (``''`` if unnamed); a ``KeyError``
         lists the kinds there are."""
-        if kind not in self.KINDS:
+        prefix = self.KINDS.get(kind, kind if kind in self.KINDS.values() else None)   # "jnt" too
+        if prefix is None:
             raise KeyError(f"no kind of object called {kind!r}; the kinds are {list(self.KINDS)}")
-        return getattr(self, self.KINDS[kind] + "_names")
+        return getattr(self, prefix + "_names")
 
     def id(self, kind: str, name: str) -> int:
         """The id of the ``kind`` object called ``name`` (``model.id("joint", "hip")``), as
