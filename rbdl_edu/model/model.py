@@ -12,6 +12,9 @@ the world's parent is ``-1``. Objects refer to each other by id (``-1``: none). 
 :mod:`rbdl_edu.model.enums`. A symbolic model (``symbolic=True`` in the builders) holds
 ``dtype=object`` arrays of SymPy symbols in its inertial and geometric fields.
 
+Named access is the bindings': ``model.body("torso").mass`` is the row of ``body_mass``
+(:mod:`rbdl_edu.model.records`); ``model.id("body", "torso")`` is MuJoCo's ``mj_name2id``.
+
 Build a model with :class:`rbdl_edu.model.spec.ModelSpec` (the builders and the MJCF/URDF
 compiler do), not by hand. The state and the results live in :class:`rbdl_edu.model.data.Data`.
 """
@@ -24,7 +27,7 @@ import numpy as np
 
 from rbdl_edu.model.frozen import frozen
 from rbdl_edu.model.option import Option
-from rbdl_edu.model.records import model_record
+from rbdl_edu.model.records import ModelRecords
 
 
 def _a(shape, doc, dtype=float):
@@ -44,7 +47,7 @@ SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "nmesh", "nmeshvert", "n
 
 
 @dataclass(frozen=True, eq=False)
-class Model:
+class Model(ModelRecords):
     """A compiled model: sizes, options and arrays with MuJoCo's names (shapes below).
 
     Sizes: ``nq`` positions, ``nv`` velocities (DOFs), ``nbody`` bodies with the world,
@@ -412,71 +415,6 @@ class Model:
         if isinstance(x, str):
             return self.id(kind, x)
         raise TypeError(f"a {kind} is given by its name or its integer id, not {type(x).__name__}")
-
-    # -- named access, as MuJoCo's bindings: model.body("torso").mass -------------------------
-    def body(self, x):
-        """Body ``x``'s fields (``body_mass`` as ``.mass``, ``.pos``, ...; ``.id``, ``.name``),
-        read-only copies (:mod:`rbdl_edu.model.records`); ``x`` is a name or an id.
-
-        >>> from rbdl_edu.models import double_pendulum
-        >>> double_pendulum().body("upper").mass
-        array([1.])
-        """
-        return model_record(self, "body", x)
-
-    def joint(self, x):
-        """Joint ``x``'s ``jnt_*`` fields, its dofs' ``dof_*`` fields and ``qpos0``."""
-        return model_record(self, "joint", x)
-
-    def geom(self, x):
-        """Geom ``x``'s ``geom_*`` fields."""
-        return model_record(self, "geom", x)
-
-    def site(self, x):
-        """Site ``x``'s ``site_*`` fields."""
-        return model_record(self, "site", x)
-
-    def actuator(self, x):
-        """Actuator ``x``'s ``actuator_*`` fields."""
-        return model_record(self, "actuator", x)
-
-    def sensor(self, x):
-        """Sensor ``x``'s ``sensor_*`` fields."""
-        return model_record(self, "sensor", x)
-
-    def tendon(self, x):
-        """Tendon ``x``'s ``tendon_*`` fields."""
-        return model_record(self, "tendon", x)
-
-    def mesh(self, x):
-        """Mesh ``x``'s ``mesh_*`` fields."""
-        return model_record(self, "mesh", x)
-
-    def hfield(self, x):
-        """Height field ``x``'s ``hfield_*`` fields."""
-        return model_record(self, "hfield", x)
-
-    def material(self, x):
-        """Material ``x``'s ``mat_*`` fields."""
-        return model_record(self, "material", x)
-
-    def pair(self, x):
-        """Contact pair ``x``'s ``pair_*`` fields."""
-        return model_record(self, "pair", x)
-
-    def exclude(self, x):
-        """Exclude ``x``'s ``exclude_*`` fields."""
-        return model_record(self, "exclude", x)
-
-    def equality(self, x):
-        """Equality constraint ``x``'s ``eq_*`` fields."""
-        return model_record(self, "equality", x)
-
-    def keyframe(self, x):
-        """Keyframe ``x``'s ``key_*`` fields."""
-        return model_record(self, "keyframe", x)
-
-    jnt, mat, eq, key = joint, material, equality, keyframe       # the bindings' short names
 
 
 def check_not_mujoco(*objects):

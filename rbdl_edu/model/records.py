@@ -197,3 +197,71 @@ def model_record(model, kind, x):
         q = _span(int(model.jnt_qposadr[i]), JOINT_NQ[t])
         where.update(qpos0=("qpos0", q), qpos_spring=("qpos_spring", q))
     return Record(model, kind, i, model.names(kind)[i], where)
+
+
+class ModelRecords:
+    """``Model``'s named access, as MuJoCo's bindings: ``model.body("torso").mass``."""
+
+    def body(self, x):
+        """Body ``x``'s fields (``body_mass`` as ``.mass``, ``.pos``, ...; ``.id``, ``.name``),
+        read-only copies (:mod:`rbdl_edu.model.records`); ``x`` is a name or an id.
+
+        >>> from rbdl_edu.models import double_pendulum
+        >>> double_pendulum().body("upper").mass
+        array([1.])
+        """
+        return model_record(self, "body", x)
+
+    def joint(self, x):
+        """Joint ``x``'s ``jnt_*`` fields, its dofs' ``dof_*`` fields and ``qpos0``."""
+        return model_record(self, "joint", x)
+
+    def geom(self, x):
+        """Geom ``x``'s ``geom_*`` fields."""
+        return model_record(self, "geom", x)
+
+    def site(self, x):
+        """Site ``x``'s ``site_*`` fields."""
+        return model_record(self, "site", x)
+
+    def actuator(self, x):
+        """Actuator ``x``'s ``actuator_*`` fields."""
+        return model_record(self, "actuator", x)
+
+    def sensor(self, x):
+        """Sensor ``x``'s ``sensor_*`` fields."""
+        return model_record(self, "sensor", x)
+
+    def tendon(self, x):
+        """Tendon ``x``'s ``tendon_*`` fields."""
+        return model_record(self, "tendon", x)
+
+    def mesh(self, x):
+        """Mesh ``x``'s ``mesh_*`` fields."""
+        return model_record(self, "mesh", x)
+
+    def hfield(self, x):
+        """Height field ``x``'s ``hfield_*`` fields."""
+        return model_record(self, "hfield", x)
+
+    def material(self, x):
+        """Material ``x``'s ``mat_*`` fields."""
+        return model_record(self, "material", x)
+
+    def pair(self, x):
+        """Contact pair ``x``'s ``pair_*`` fields."""
+        return model_record(self, "pair", x)
+
+    def exclude(self, x):
+        """Exclude ``x``'s ``exclude_*`` fields."""
+        return model_record(self, "exclude", x)
+
+    def equality(self, x):
+        """Equality constraint ``x``'s ``eq_*`` fields."""
+        return model_record(self, "equality", x)
+
+    def keyframe(self, x):
+        """Keyframe ``x``'s ``key_*`` fields."""
+        return model_record(self, "keyframe", x)
+
+    jnt, mat, eq, key = joint, material, equality, keyframe       # the bindings' short names
