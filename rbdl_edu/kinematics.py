@@ -139,6 +139,7 @@ def body_jacobian(model, q, body):
            [0., 0.]])
     """
     (q,) = state(model, q)
+    body = model.as_id("body", body)                 # a name or an id
     xp = namespace(q)
     X0 = world_transforms(model, q)
     qd0 = xp.zeros(model.nv, dtype=q.dtype)
@@ -170,6 +171,7 @@ def point_jacobian(model, q, body, point):
     array([-1.,  0.,  0.])
     """
     (q,) = state(model, q)
+    body = model.as_id("body", body)                 # a name or an id
     xpos, xmat = forward_kinematics(model, q)
     Jb = body_jacobian(model, q, body)
     R, x = xmat[..., body, :, :], xpos[..., body, :]

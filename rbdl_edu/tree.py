@@ -22,6 +22,7 @@ import numpy as np
 from rbdl_edu.arrays import asarray, concat, is_jax, is_symbolic, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE
+from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rotation import cross, quat_to_mat
 from rbdl_edu.spatial import plucker_from_pose, spatial_inertia
 
@@ -53,6 +54,7 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
     ...
     ValueError: q has shape (1,); expected (..., 2) for this model (nq=2)
     """
+    check_not_mujoco(model)
     given = [(name, x) for name, x in zip(names, (q, qd, qdd)) if x is not _ABSENT]
     for k, (name, x) in enumerate(given):
         if x is None:

@@ -3,17 +3,19 @@ gait tuning script and the mouse benchmark only: the package never imports MuJoC
 
 The tests run the same controller on ``mujoco==4.0.0`` through this adapter, next to rbdl_edu. The adapter adds what the interface asks and MuJoCo's bindings lack:
 names as tuples (``model.sensor_names``), ``model.id(kind, name)`` raising ``KeyError``, and
-``data.sensor(name)`` returning a **copy** (MuJoCo's ``d.sensor(name).data`` is a live view).
+``data.sensor(name).data`` a **copy** (MuJoCo's ``d.sensor(name).data`` is a live view).
 Everything else passes through to ``MjModel``/``MjData``.
 
 >>> engine = MUJOCO
 >>> model = engine.load_model("<mujoco><worldbody><body><joint name='j'/><geom size='.1'/>"
 ...                           "</body></worldbody><sensor><jointpos name='q' joint='j'/></sensor></mujoco>")
 >>> data = engine.Data(model); data.qpos[:] = 0.3; engine.forward(model, data)
->>> model.sensor_names, data.sensor("q")
+>>> model.sensor_names, data.sensor("q").data
 (('q',), array([0.3]))
 """
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import mujoco
 import numpy as np
@@ -45,7 +47,7 @@ class MujocoModel:
 
 
 class MujocoData:
-    """An ``MjData`` (``.d``); ``sensor(name)`` returns a copy."""
+    """An ``MjData`` (``.d``); ``sensor(name).data`` is a copy."""
 
     def __init__(self, model):
         object.__setattr__(self, "model", model)
@@ -60,7 +62,7 @@ class MujocoData:
     def sensor(self, name):
         s = self.model.id("sensor", name)
         adr, dim = self.model.sensor_adr[s], self.model.sensor_dim[s]
-        return np.array(self.d.sensordata[adr:adr + dim])
+        return SimpleNamespace(id=s, name=name, data=np.array(self.d.sensordata[adr:adr + dim]))
 
 
 class MujocoEngine:

@@ -116,7 +116,7 @@ def test_bad_controls_and_unknown_names():
     logged = data.sensor("angle")
     data.qpos[:] = 1.0
     rbd.forward(model, data)
-    assert logged[0] == 0.0 and data.sensor("angle")[0] == 1.0      # a copy, not a view
+    assert logged.data[0] == 0.0 and data.sensor("angle").data[0] == 1.0      # a copy, not a view
 
 
 def test_rollout_records_what_step_computes():

@@ -357,24 +357,25 @@ def test_force_moves_to_cframe_keeping_power():
 
 # -- named access ---------------------------------------------------------------------------------
 def test_named_sensor_is_a_copy_that_stays():
-    """``data.sensor(name)`` is a copy: a value stored in a log does not change when the
-    simulation moves on, nor when the caller writes into it."""
+    """``data.sensor(name).data`` is a copy: a value stored in a log does not change when the
+    simulation moves on, and the caller cannot write into it."""
     model = rbd.load_model(MODELS[0].parent / "pendulum.xml")
     data = rbd.Data(model)
     data.qpos[:], data.qvel[:] = 0.3, 1.5
     kinematics(model, data)
     sensor_pos(model, data)
     sensor_vel(model, data)
-    log = [data.sensor("angle"), data.sensor("rate")]
+    log = [data.sensor("angle").data, data.sensor("rate").data]
     assert log[0].tolist() == [0.3] and log[1].tolist() == [1.5]
     data.qpos[:], data.qvel[:] = -1.0, 4.0          # the simulation moves on
     sensor_pos(model, data)
     sensor_vel(model, data)
     assert log[0].tolist() == [0.3] and log[1].tolist() == [1.5]
-    assert data.sensor("angle").tolist() == [-1.0]
-    log[0][:] = 99.0                                 # writing into the copy changes nothing
+    assert data.sensor("angle").data.tolist() == [-1.0]
+    with pytest.raises(ValueError, match="read-only copy; assign the attribute"):
+        log[0][:] = 99.0                             # writing into the copy would change nothing
     assert data.sensordata[model.sensor_adr[model.id("sensor", "angle")]] == -1.0
-    assert data.sensor(model.id("sensor", "rate")).tolist() == [4.0]     # an id works too
+    assert data.sensor(model.id("sensor", "rate")).data.tolist() == [4.0]     # an id works too
 
 
 def test_unknown_sensor_name_lists_the_names():

@@ -11,7 +11,7 @@ model                              ``opt.timestep``, ``nu``, ``nsensor``, ``nsen
                                    ``actuator_ctrllimited (nu,)``, ``sensor_names``,
                                    ``sensor_adr``, ``sensor_dim`` ``(nsensor,)``
 data                               ``time``, ``qpos``, ``qvel``, ``ctrl``, ``sensordata``,
-                                   ``sensor(name)`` (a copy)
+                                   ``sensor(name).data`` (a copy)
 =================================  ===========================================================
 
 The mouse walks on contacts: :func:`simulates_contacts` finds out whether an engine has

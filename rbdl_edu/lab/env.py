@@ -124,10 +124,10 @@ class MouseEnv(gymnasium.Env):
         return np.array(self.data.sensordata, dtype=np.float64)
 
     def _x(self):
-        return float(self.data.sensor("com_pos")[0])
+        return float(self.data.sensor("com_pos").data[0])
 
     def _upright(self):
-        w, x, y, z = self.data.sensor("com_quat")
+        w, x, y, z = self.data.sensor("com_quat").data
         return 1 - 2 * (x * x + y * y) > 0            # the body's z axis, seen from the world, points up
 
     def _info(self):

@@ -4,23 +4,25 @@ The state is ``time``, ``qpos``, ``qvel``, ``act``, ``ctrl`` and the applied for
 rest is filled by the pipeline's stages, each field by the stage named beside it.
 Field names and shapes are MuJoCo's.
 
-Named access (``data.joint("hip").qpos``, ``data.body("torso").xpos``, ...) returns
-**copies** taken at the moment of the call: a value you store does not change when the
-simulation moves on. (MuJoCo's Python bindings return live views instead; a log built
-from views silently holds the last state many times.)
+Named access (``data.joint("hip").qpos``, ``data.body("torso").xpos``,
+``data.sensor("imu").data``, ...) has MuJoCo's names, and returns **copies** taken at the
+moment of the call: a value you store does not change when the simulation moves on.
+(MuJoCo's Python bindings return live views instead; a log built from views silently
+holds the last state many times.) Assigning an attribute writes into ``Data``:
+``data.joint("elbow").qpos = 0.5`` (:mod:`rbdl_edu.model.records`).
 
 >>> from rbdl_edu.models import double_pendulum
 >>> data = Data(double_pendulum())
+>>> data.joint("elbow").qpos = 0.5
 >>> data.qpos, data.joint("elbow").qpos
-(array([0., 0.]), array([0.]))
+(array([0. , 0.5]), array([0.5]))
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 
-from rbdl_edu.model.enums import JOINT_NQ, JOINT_NV
+from rbdl_edu.model.model import check_not_mujoco
+from rbdl_edu.model.records import data_record
 
 
 class Data:
@@ -74,6 +76,7 @@ class Data:
     """
 
     def __init__(self, model):
+        check_not_mujoco(model)
         m = model
         self.model = m
         self.time = 0.0
@@ -163,59 +166,44 @@ class Data:
         """The number of contacts, ``len(contact)``."""
         return len(self.contact)
 
-    # -- named access: copies ------------------------------------------------------------------
-    def joint(self, name):
-        """Copies of joint ``name``'s ``qpos``, ``qvel``, ``qacc``, ``xanchor``, ``xaxis``
-        (``id`` too)."""
-        m = self.model
-        j = _id(m, "joint", name)
-        qa, da = m.jnt_qposadr[j], m.jnt_dofadr[j]
-        q, d = slice(qa, qa + JOINT_NQ[int(m.jnt_type[j])]), slice(da, da + JOINT_NV[int(m.jnt_type[j])])
-        return _copies(id=j, name=m.jnt_names[j], qpos=self.qpos[q], qvel=self.qvel[d],
-                       qacc=self.qacc[d], xanchor=self.xanchor[j], xaxis=self.xaxis[j])
+    # -- named access: records of copies -------------------------------------------------------
+    # (rbdl_edu.model.records: data.joint("hip").qpos reads a copy, data.joint("hip").qpos = 0.5
+    # writes into data.qpos; a name or an integer id)
+    def joint(self, x):
+        """Joint ``x``'s ``qpos``, ``qvel``, ``qacc``, ``qfrc_applied``, ``qfrc_bias``, ...
+        (its dofs' entries), ``xanchor``, ``xaxis``, ``cdof``; ``id``, ``name``."""
+        return data_record(self, "joint", x)
 
-    def body(self, name):
-        """Copies of body ``name``'s ``xpos``, ``xquat``, ``xmat``, ``xipos``, ``ximat``,
-        ``xfrc_applied``."""
-        b = _id(self.model, "body", name)
-        return _copies(id=b, name=self.model.body_names[b], xpos=self.xpos[b], xquat=self.xquat[b],
-                       xmat=self.xmat[b], xipos=self.xipos[b], ximat=self.ximat[b],
-                       xfrc_applied=self.xfrc_applied[b])
+    def body(self, x):
+        """Body ``x``'s ``xpos``, ``xquat``, ``xmat``, ``xipos``, ``ximat``, ``xfrc_applied``,
+        ``cvel``, ``cacc``, ``subtree_com``, ``subtree_linvel``, ``subtree_angmom``,
+        ``cfrc_int``, ``cfrc_ext``."""
+        return data_record(self, "body", x)
 
-    def geom(self, name):
-        """Copies of geom ``name``'s ``xpos`` and ``xmat``."""
-        g = _id(self.model, "geom", name)
-        return _copies(id=g, name=self.model.geom_names[g], xpos=self.geom_xpos[g], xmat=self.geom_xmat[g])
+    def geom(self, x):
+        """Geom ``x``'s ``xpos`` and ``xmat``."""
+        return data_record(self, "geom", x)
 
-    def site(self, name):
-        """Copies of site ``name``'s ``xpos`` and ``xmat``."""
-        s = _id(self.model, "site", name)
-        return _copies(id=s, name=self.model.site_names[s], xpos=self.site_xpos[s], xmat=self.site_xmat[s])
+    def site(self, x):
+        """Site ``x``'s ``xpos`` and ``xmat``."""
+        return data_record(self, "site", x)
 
-    def actuator(self, name):
-        """Copies of actuator ``name``'s ``ctrl`` and its activation ``act`` (empty if it
-        has none)."""
-        m = self.model
-        a = _id(m, "actuator", name)
-        adr, n = m.actuator_actadr[a], m.actuator_actnum[a]
-        return _copies(id=a, name=m.actuator_names[a], ctrl=self.ctrl[a:a + 1],
-                       act=self.act[adr:adr + n] if adr >= 0 else np.zeros(0),
-                       length=self.actuator_length[a], velocity=self.actuator_velocity[a],
-                       force=self.actuator_force[a])
+    def actuator(self, x):
+        """Actuator ``x``'s ``ctrl``, ``force``, ``length``, ``velocity``, ``moment (nv,)``
+        and its activation ``act`` (empty if it has none)."""
+        return data_record(self, "actuator", x)
 
-    def tendon(self, name):
-        """Copies of tendon ``name``'s ``length`` and ``velocity``."""
-        t = _id(self.model, "tendon", name)
-        return _copies(id=t, name=self.model.tendon_names[t], length=self.ten_length[t],
-                       velocity=self.ten_velocity[t])
+    def tendon(self, x):
+        """Tendon ``x``'s ``length``, ``velocity``, ``wrapadr``, ``wrapnum``."""
+        return data_record(self, "tendon", x)
 
-    def sensor(self, name):
-        """A copy of sensor ``name``'s numbers, ``(sensor_dim,)``: ``sensordata`` from
-        ``sensor_adr``. (Sensors are in XML order; their addresses are ``model.sensor_adr``.)
-        An unknown name raises a ``KeyError`` that lists the model's sensor names."""
-        m = self.model
-        s = _id(m, "sensor", name)
-        return self.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]].copy()
+    def sensor(self, x):
+        """Sensor ``x``'s numbers ``.data (sensor_dim,)``: ``sensordata`` from ``sensor_adr``.
+        (Sensors are in XML order; their addresses are ``model.sensor_adr``.) An unknown name
+        raises a ``KeyError`` that lists the model's sensor names."""
+        return data_record(self, "sensor", x)
+
+    jnt, ten = joint, tendon                  # the bindings' short names
 
 
 def _as_input(model, name, shape, value):
@@ -230,18 +218,3 @@ def _as_input(model, name, shape, value):
         return np.array(np.broadcast_to(x, shape), dtype=float)
     except ValueError:
         raise ValueError(f"data.{name} has shape {shape}; cannot assign an array of shape {x.shape}") from None
-
-
-def _id(model, kind, name):
-    """``name`` (or an integer id, checked) as the id of a ``kind`` object."""
-    names = getattr(model, {"joint": "jnt"}.get(kind, kind) + "_names")
-    if isinstance(name, (int, np.integer)):
-        if not 0 <= name < len(names):
-            raise IndexError(f"{kind} id {name} out of range (the model has {len(names)})")
-        return int(name)
-    return model.id(kind, name)
-
-
-def _copies(**fields):
-    """A namespace holding copies of the given arrays (so nothing in it changes later)."""
-    return SimpleNamespace(**{k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in fields.items()})

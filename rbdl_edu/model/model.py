@@ -12,6 +12,9 @@ the world's parent is ``-1``. Objects refer to each other by id (``-1``: none). 
 :mod:`rbdl_edu.model.enums`. A symbolic model (``symbolic=True`` in the builders) holds
 ``dtype=object`` arrays of SymPy symbols in its inertial and geometric fields.
 
+Named access is the bindings': ``model.body("torso").mass`` is the row of ``body_mass``
+(:mod:`rbdl_edu.model.records`); ``model.id("body", "torso")`` is MuJoCo's ``mj_name2id``.
+
 Build a model with :class:`rbdl_edu.model.spec.ModelSpec` (the builders and the MJCF/URDF
 compiler do), not by hand. The state and the results live in :class:`rbdl_edu.model.data.Data`.
 """
@@ -24,6 +27,7 @@ import numpy as np
 
 from rbdl_edu.model.frozen import frozen
 from rbdl_edu.model.option import Option
+from rbdl_edu.model.records import ModelRecords
 
 
 def _a(shape, doc, dtype=float):
@@ -43,7 +47,7 @@ SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "nmesh", "nmeshvert", "n
 
 
 @dataclass(frozen=True, eq=False)
-class Model:
+class Model(ModelRecords):
     """A compiled model: sizes, options and arrays with MuJoCo's names (shapes below).
 
     Sizes: ``nq`` positions, ``nv`` velocities (DOFs), ``nbody`` bodies with the world,
@@ -367,21 +371,65 @@ class Model:
             return new
         return dataclasses.replace(self.set_const(new), **changes)
 
+    #: the kinds of named objects and the prefix of their fields (``"joint"``: ``jnt_names``,
+    #: ``jnt_type``, ...), as MuJoCo's ``mjtObj``
+    KINDS = {"body": "body", "joint": "jnt", "geom": "geom", "site": "site", "mesh": "mesh",
+             "hfield": "hfield", "material": "mat", "pair": "pair", "exclude": "exclude",
+             "equality": "eq", "tendon": "tendon", "actuator": "actuator", "sensor": "sensor",
+             "keyframe": "key"}
+
+    def names(self, kind: str) -> tuple:
+        """The names of the ``kind`` objects, in id order (``''`` if unnamed); a ``KeyError``
+        lists the kinds there are."""
+        prefix = self.KINDS.get(kind, kind if kind in self.KINDS.values() else None)   # "jnt" too
+        if prefix is None:
+            raise KeyError(f"no kind of object called {kind!r}; the kinds are {list(self.KINDS)}")
+        return getattr(self, prefix + "_names")
+
     def id(self, kind: str, name: str) -> int:
         """The id of the ``kind`` object called ``name`` (``model.id("joint", "hip")``), as
-        MuJoCo's ``mj_name2id``; a ``KeyError`` lists the names there are.
+        MuJoCo's ``mj_name2id``; a ``KeyError`` lists the names there are (or the kinds).
 
         >>> from rbdl_edu.models import double_pendulum
         >>> double_pendulum().id("joint", "elbow")
         1
         """
-        names = getattr(self, f"{_PREFIX.get(kind, kind)}_names")
+        names = self.names(kind)
         if name not in names:
             raise KeyError(f"no {kind} named {name!r}; the model's {kind}s are {[n for n in names if n]}")
         return names.index(name)
 
+    def as_id(self, kind: str, x) -> int:
+        """``x``, a name or an integer id (checked), as the id of a ``kind`` object: what
+        every function that takes an object accepts.
 
-_PREFIX = {"joint": "jnt", "material": "mat", "equality": "eq", "keyframe": "key"}
+        >>> from rbdl_edu.models import double_pendulum
+        >>> double_pendulum().as_id("body", "lower"), double_pendulum().as_id("body", 2)
+        (2, 2)
+        """
+        if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+            n = len(self.names(kind))
+            if not 0 <= x < n:
+                raise IndexError(f"{kind} id {x} out of range (the model has {n})")
+            return int(x)
+        if isinstance(x, str):
+            return self.id(kind, x)
+        raise TypeError(f"a {kind} is given by its name or its integer id, not {type(x).__name__}")
+
+
+def check_not_mujoco(*objects):
+    """A ``TypeError`` if one of ``objects`` is MuJoCo's (a ``mujoco.MjModel`` or
+    ``MjData`` passed where rbdl_edu's own is expected); cheap, as it runs on every call.
+
+    >>> check_not_mujoco(Model())
+    """
+    for x in objects:
+        module = type(x).__module__
+        if module == "mujoco" or module.startswith("mujoco."):
+            kind = type(x).__name__
+            fix = ("load the file with rbd.load_model(...)" if "Model" in kind else
+                   "make rbdl_edu's with rbd.Data(model), the model from rbd.load_model(...)")
+            raise TypeError(f"this is a mujoco.{kind}; rbdl_edu needs its own: {fix}")
 
 
 def _field_table():

@@ -49,6 +49,7 @@ from rbdl_edu.crba import crba
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import WRAP_SITE
+from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
@@ -63,6 +64,7 @@ def forward(model, data, sensors=True):
     changed. ``sensors=False`` leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip``
     with ``skipsensor``: RK4's inner stages, so that after a step the sensors read the state
     the step started from). A state that is not finite is refused (:func:`check_finite`)."""
+    check_not_mujoco(model, data)
     check_finite(model, data)
     position(model, data, sensors)
     velocity(model, data, sensors)

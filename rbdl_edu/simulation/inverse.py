@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.constraint.cost import update
+from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.simulation.forward import check_finite, position, velocity
 from rbdl_edu.simulation.integrators import implicit_matrix
 from rbdl_edu.simulation.sensors import sensor_acc
@@ -31,6 +32,7 @@ def inverse(model, data):
     sensors. With ``<flag invdiscrete="enable"/>`` ``qacc`` is taken as the integrator's
     (:func:`discrete_acc`).
     """
+    check_not_mujoco(model, data)
     check_finite(model, data)
     position(model, data)
     velocity(model, data)

@@ -46,7 +46,7 @@ The simulation stages are float-only (NumPy).
 >>> data.sensordata[:1]
 array([0.5])
 >>> com_pos(model, data); com_vel_acc(model, data); sensor_vel(model, data)
->>> data.sensor("gyro")                                     # turning at 2 rad/s about y
+>>> data.sensor("gyro").data                                # turning at 2 rad/s about y
 array([0., 2., 0.])
 """
 from __future__ import annotations

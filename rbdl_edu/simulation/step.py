@@ -23,6 +23,7 @@ import numpy as np
 
 from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import MAXVAL
+from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.simulation.forward import forward
 from rbdl_edu.simulation.integrators import integrate
 
@@ -44,6 +45,7 @@ def step(model, data):
     reset state (``time`` ends at one ``timestep``); a bad acceleration resets the state and
     runs :func:`forward` again before integrating. Each is recorded in ``data.warning`` and
     said once per kind as a :class:`DivergenceWarning`."""
+    check_not_mujoco(model, data)
     check(model, data, "qpos")
     check(model, data, "qvel")
     forward(model, data)
@@ -81,6 +83,7 @@ def reset(model, data, key=None, keep_warnings=False):
     """Back to the model's initial state (MuJoCo's ``mj_resetData``), or to keyframe ``key``
     (an id or a name; ``mj_resetDataKeyframe``): time, ``qpos``, ``qvel``, ``act``, ``ctrl``,
     mocap poses; applied forces and warnings cleared."""
+    check_not_mujoco(model, data)
     kept, warned = list(data.warning), set(data.warned)
     fresh = Data(model)
     data.__dict__.update({k: v for k, v in fresh.__dict__.items() if k != "model"})

@@ -203,7 +203,7 @@ def collision_stages(model, qpos, body):
     >>> sorted(collision_stages(cart_pole(), [0.0, 0.0], 1))
     ['boxes', 'candidates', 'contacts', 'frame', 'log']
     """
-
+    body = model.as_id("body", body)                 # a name or an id
     qpos = np.asarray(qpos, dtype=float)
     gpos, gmat = geom_poses(model, qpos)
     cand, frame, bodies, boxes = broadphase(model, gpos, gmat, geom_rbound(model), geom_aabb(model), return_sap=True)
