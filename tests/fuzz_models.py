@@ -21,19 +21,28 @@ What every case must show (:func:`run_case`):
   ``rbd.collision``, return finite numbers or raise the library's own
   :class:`~rbdl_edu.tree.DynamicsError`.
 
-Anything else (another exception, a NaN, a case slower than :data:`TIME_LIMIT`, a worker
-that runs out of its :data:`MEMORY_LIMIT` or dies) is a failure. Workers are reused; one
-that hangs or dies is killed and replaced, and only its case fails. Cases are seeded:
-``case k`` is the same mutant on every machine.
+Anything else (another exception, a NaN, a worker that runs out of its :data:`MEMORY_LIMIT`
+or dies) is a failure, and so is a case that spends more than :data:`CPU_LIMIT` seconds of the
+worker's own CPU time (``RLIMIT_CPU``, set afresh before every case: the kernel ends the worker
+with ``SIGXCPU``). What a case is classed as depends only on what it did — its exception, its
+memory, the CPU time it burnt — never on the wall clock, so a slow, shared or overloaded
+machine runs the cases more slowly but gives the same verdicts. A worker that answers nothing for
+:data:`SAFETY_TIMEOUT` seconds of wall time (a case blocked without using CPU, e.g. on a FIFO, or
+a machine too starved to run anything) is killed too, but that is reported as an infrastructure
+failure (status ``"stalled"``), not as a verdict on the case's speed. Workers are reused; one
+that is killed or dies is replaced, and only its case fails. Cases are seeded: ``case k`` is the
+same mutant on every machine.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import importlib.util
 import multiprocessing
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -46,7 +55,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 14
-TIME_LIMIT = 60.0                  # seconds per case (generous: CI machines are shared)
+CPU_LIMIT = 60                     # seconds of the worker's own CPU time per case (RLIMIT_CPU;
+                                   # a case takes ~0.1 s of CPU: only a runaway loop reaches it)
+SAFETY_TIMEOUT = 600.0             # seconds of wall time without an answer: infrastructure, not a
+                                   # verdict (10x the CPU cap, which load alone cannot reach)
 MEMORY_LIMIT = 3 * 2 ** 30         # bytes of address space per worker
 SECRET = "SECRET_OUTSIDE_CONTENT"  # written in the files outside the model folder
 SECRET_SHAPE = (7, 5)              # the outside height field's rows and columns
@@ -348,18 +360,22 @@ def _into_body(text, element, rng):
 def run_case(case, folder, all_seeds):
     """``(status, seed name, problems)`` of case ``case`` run in the model ``folder``; status is
     ``"refused"`` (a ModelError) or ``"loaded"``; ``problems`` lists what is wrong. (Cases
-    -1 and -2 hang and exhaust memory: they test the harness.)"""
+    -1, -2 and -3 test the harness: they loop forever, allocate memory without bound, and
+    block forever without using CPU.)"""
     import rbdl_edu as rbd
     import rbdl_edu.tree
     from rbdl_edu.io import ModelError
     DynamicsError = getattr(rbdl_edu.tree, "DynamicsError", ())     # (an older rbdl_edu has none)
 
-    if case == -1:                                   # the harness's own test: a hang ...
-        time.sleep(3600)
-    if case == -2:                                   # ... and memory without bound
+    if case == -1:                                   # the harness's own test: a runaway loop ...
+        while True:
+            pass
+    if case == -2:                                   # ... memory without bound ...
         hoard = []
         while True:
             hoard.append(bytearray(2 ** 26))
+    if case == -3:                                   # ... and a case blocked without using CPU
+        time.sleep(10 ** 6)
     rng = np.random.default_rng([SEED, case])
     kind, name, text = all_seeds[case % len(all_seeds)]
     outside = str(Path(folder).parent / "outside")
@@ -379,6 +395,8 @@ def run_case(case, folder, all_seeds):
             elif e.element is None and not e.reason.startswith(("malformed XML", "unsafe XML")):
                 problems.append(f"no element: {e}")
             return "refused", name, problems
+        except MemoryError:
+            raise                                   # classed by the worker: "memory"
         except Exception as e:                      # noqa: BLE001 (the point of the test)
             return "raw", name, [f"{type(e).__name__}: {str(e)[:300]}"]
         problems += _check_model(model)
@@ -415,6 +433,8 @@ def _check_algorithms(rbd, DynamicsError, model, rng):
                 out = f()
             except DynamicsError:
                 continue
+            except MemoryError:
+                raise
             except Exception as e:                  # noqa: BLE001
                 problems.append(f"{name}: {type(e).__name__}: {str(e)[:200]}")
                 continue
@@ -432,34 +452,87 @@ def _check_algorithms(rbd, DynamicsError, model, rng):
 
 
 # -- workers ------------------------------------------------------------------------------------
-def _serve(conn, base, memory_limit):
-    """A worker: caps its memory, builds its model folder, then runs the cases it is sent."""
+def _cpu_seconds():
+    """The CPU time (user + system) this process has used so far."""
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _cap_cpu(cpu_limit):
+    """Let the calling process use ``cpu_limit`` more seconds of CPU time (``None``: no cap),
+    by moving the soft ``RLIMIT_CPU``; past it the kernel sends ``SIGXCPU``, whose default
+    action ends the process. Only the soft limit moves (a lowered hard limit could not be
+    raised again for the next case). Returns False where there is no such limit."""
+    try:
+        import resource
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = hard if cpu_limit is None else math.ceil(_cpu_seconds() + cpu_limit)
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        return True
+    except (ImportError, ValueError, OSError):
+        return False
+
+
+def _serve(conn, base, memory_limit, cpu_limit):
+    """A worker: caps its memory, builds its model folder, then runs the cases it is sent,
+    each under a fresh cap of ``cpu_limit`` seconds of its own CPU time."""
     try:
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))      # SIGXCPU's default action dumps core
     except (ImportError, ValueError, OSError):
         pass
+    if hasattr(signal, "SIGXCPU"):
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)          # the kernel's CPU cap ends the worker
     folder = make_folder(base)
     all_seeds = seeds()
-    import rbdl_edu  # noqa: F401  (import before the first case is timed)
+    import rbdl_edu  # noqa: F401  (imported before the first case's CPU time is capped)
     conn.send("ready")
     while True:
         case = conn.recv()
         if case is None:
             return
+        _cap_cpu(cpu_limit)
         try:
             result = run_case(case, folder, all_seeds)
         except MemoryError:
-            result = ("raw", "?", [f"MemoryError (more than {memory_limit / 2 ** 30:g} GiB)"])
+            result = ("memory", "?", [f"MemoryError (more than {memory_limit / 2 ** 30:g} GiB)"])
         except BaseException as e:                  # noqa: BLE001
             result = ("raw", "?", [f"harness: {type(e).__name__}: {e}"])
+        _cap_cpu(None)
         conn.send((case,) + result)
 
 
+def _cpu_of(pid):
+    """Seconds of CPU time process ``pid`` has used (Linux's ``/proc``), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _death(exitcode, cpu_limit):
+    """``(status, problem)`` of a worker that ended, from how it ended."""
+    if hasattr(signal, "SIGXCPU") and exitcode == -signal.SIGXCPU:
+        return "hang", f"more than {cpu_limit:g} s of CPU time (the worker's RLIMIT_CPU): a runaway loop"
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        hint = " (the system's out-of-memory killer?)" if exitcode == -signal.SIGKILL else ""
+        return "crash", f"the worker process died of {name}{hint}"
+    return "crash", f"the worker process died (exit code {exitcode})"
+
+
 class _Worker:
-    def __init__(self, ctx, base, memory_limit):
+    def __init__(self, ctx, base, memory_limit, cpu_limit):
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child, base, memory_limit), daemon=True)
+        self.proc = ctx.Process(target=_serve, args=(child, base, memory_limit, cpu_limit), daemon=True)
         self.proc.start()
         child.close()
         self.case, self.started, self.ready = None, None, False
@@ -470,14 +543,21 @@ class _Worker:
 
     def kill(self):
         self.proc.kill()
-        self.proc.join(5)
+        self.proc.join(60)
         self.conn.close()
 
 
-def run(cases, workers=2, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, progress=None):
+def run(cases, workers=2, cpu_limit=CPU_LIMIT, memory_limit=MEMORY_LIMIT, safety_timeout=SAFETY_TIMEOUT,
+        progress=None):
     """Run ``cases`` (an iterable of case numbers) on ``workers`` processes. Returns
     ``(results, failures, seconds)``: ``results`` counts the statuses, ``failures`` lists
-    ``(case, status, seed name, problems)``."""
+    ``(case, status, seed name, problems)``.
+
+    A case's status comes from what it did: ``"loaded"``/``"refused"`` (with its problems),
+    ``"raw"`` (another exception), ``"memory"`` (past ``memory_limit`` bytes), ``"hang"``
+    (past ``cpu_limit`` seconds of the worker's CPU time), ``"crash"`` (the worker died).
+    ``"stalled"`` is not a verdict on the case: its worker answered nothing for
+    ``safety_timeout`` seconds of wall time (blocked, or a starved machine) and was killed."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     ctx = multiprocessing.get_context("spawn")
@@ -489,7 +569,7 @@ def run(cases, workers=2, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, prog
     def spawn():
         nonlocal spawned
         spawned += 1
-        return _Worker(ctx, os.path.join(tmp, f"w{spawned}"), memory_limit)
+        return _Worker(ctx, os.path.join(tmp, f"w{spawned}"), memory_limit, cpu_limit)
 
     t0 = time.monotonic()
     try:
@@ -503,10 +583,12 @@ def run(cases, workers=2, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, prog
                 if w.conn in ready:
                     try:
                         msg = w.conn.recv()
-                    except (EOFError, OSError):     # the worker died (killed by the system)
+                    except (EOFError, OSError):     # the worker ended: how tells what happened
+                        w.proc.join(60)
                         if w.case is not None:
-                            failures.append((w.case, "crash", "?", ["the worker process died"]))
-                            results["crash"] += 1
+                            status, problem = _death(w.proc.exitcode, cpu_limit)
+                            failures.append((w.case, status, "?", [problem]))
+                            results[status] += 1
                         w.kill()
                         pool[k] = spawn()
                         continue
@@ -516,13 +598,20 @@ def run(cases, workers=2, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, prog
                     case, status, seed, problems = msg
                     w.case = None
                     results[status] += 1
-                    if status == "raw" or problems:
+                    if status not in ("loaded", "refused") or problems:
                         failures.append((case, status, seed, problems))
                     if progress:
                         progress(sum(results.values()))
-                elif w.case is not None and time.monotonic() - w.started > time_limit:
-                    failures.append((w.case, "hang", "?", [f"slower than {time_limit:g} s"]))
-                    results["hang"] += 1
+                elif w.case is not None and time.monotonic() - w.started > safety_timeout:
+                    cpu = _cpu_of(w.proc.pid)
+                    used = "" if cpu is None else f", having used {cpu:.1f} s of CPU in all,"
+                    failures.append((w.case, "stalled", "?", [
+                        f"INFRASTRUCTURE, not a verdict on the case: its worker answered nothing in "
+                        f"{safety_timeout:g} s of wall time{used} and was killed by the harness's safety "
+                        f"timeout (a case blocked without using CPU, e.g. reading a FIFO, or a machine "
+                        f"too starved to run the suite); rerun the case alone: "
+                        f"python tests/fuzz_models.py --start {w.case} --cases 1"]))
+                    results["stalled"] += 1
                     w.kill()
                     pool[k] = spawn()
     finally:
@@ -531,7 +620,7 @@ def run(cases, workers=2, time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT, prog
                 w.conn.send(None)
             except (OSError, BrokenPipeError):
                 pass
-            w.proc.join(2)
+            w.proc.join(10)
             if w.proc.is_alive():
                 w.kill()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -16,6 +16,12 @@ If the site has not been built, this module builds it first (``tools/fetch_stati
 ``jupyter-book build . -W -n --keep-going``, as ``make book``); ``make test`` always builds
 it before running pytest. Chromium comes from Debian (``apt-get install chromium``; ``.ci/run``
 does it) — never from ``playwright install``.
+
+**Under load.** Nothing here passes or fails by how long something took: every check waits for
+its condition (a view drawn, a picture changed, a picture standing still, a readout updated),
+polling, up to a generous deadline (:data:`WAIT_S`, also Playwright's default timeout for every
+click and wait), so a slow, shared machine only makes the tests slower. The deadlines are there
+so that a broken page fails at all; ``RBDL_EDU_BROWSER_WAIT`` (seconds) changes them.
 """
 from __future__ import annotations
 
@@ -46,6 +52,47 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  # WebGL on the CPU (SwiftShader), since there is no GPU
                  "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
 VIZ_PAGE = "book/appendix-visualization.html"
+#: seconds any one condition may take to come true (and Playwright's default timeout): generous,
+#: for loaded machines; a condition that holds returns as soon as it is seen
+WAIT_S = float(os.environ.get("RBDL_EDU_BROWSER_WAIT", "300"))
+POLL_S = 0.25          # how often a condition is looked at again
+STILL_S = 0.6          # two pictures this far apart that agree: a view that stands still
+
+
+def wait_until(get, ok, what, timeout=None):
+    """Poll ``get()`` until ``ok(value)``; return the value. Fails with ``what`` and the last
+    value if it never holds within ``timeout`` seconds (default :data:`WAIT_S`)."""
+    deadline = time.monotonic() + (WAIT_S if timeout is None else timeout)
+    while True:
+        value = get()
+        if ok(value):
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} (still so after waiting {WAIT_S if timeout is None else timeout:g} s; "
+                                 f"last: {str(value)[:300]})")
+        time.sleep(POLL_S)
+
+
+def _number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def wait_still(element, what):
+    """A screenshot of ``element`` once two taken :data:`STILL_S` apart agree (the view stands
+    still); fails with ``what`` if it never does."""
+    shots = [element.screenshot()]
+
+    def next_pair():
+        time.sleep(STILL_S)
+        shots.append(element.screenshot())
+        del shots[:-2]
+        return changed(shots[0], shots[1])
+
+    wait_until(next_pair, lambda c: c < 0.001, what)
+    return shots[-1]
 
 
 def build_site():
@@ -95,6 +142,8 @@ class Visit:
 
     def __init__(self, browser, base, path):
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context.set_default_timeout(WAIT_S * 1000)              # clicks, waits: generous
+        self.context.set_default_navigation_timeout(WAIT_S * 1000)
         self.page = self.context.new_page()
         self.errors, self.outside = [], []
         host = urlparse(base).netloc
@@ -116,22 +165,20 @@ class Visit:
         p.wait_for_load_state("networkidle")
         self.wait_for_widgets()
 
-    def wait_for_widgets(self, timeout=60.0):
+    def wait_for_widgets(self):
         """Wait until every embedded widget view has rendered and every pythreejs view shows
-        a canvas (or, when Chromium's WebGL contexts are shared out, its frozen image)."""
-        p, t0 = self.page, time.time()
+        a canvas (or, when Chromium's WebGL contexts are shared out, its frozen image); fail
+        if that never happens within :data:`WAIT_S`. (Whether a view has drawn its first
+        frame is waited for where it is looked at.)"""
+        p = self.page
         n_views = p.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
-        while n_views and time.time() - t0 < timeout:
-            done = p.evaluate("""() => {
+        if n_views:
+            p.wait_for_function("""() => {
                 const subs = [...document.querySelectorAll('.widget-subarea')];
                 const three = [...document.querySelectorAll('.jupyter-threejs')];
                 return subs.length > 0 && subs.every(s => s.children.length > 0)
                     && three.every(t => t.querySelector('canvas, img'));
-            }""")
-            if done:
-                break
-            time.sleep(0.25)
-        time.sleep(0.5)                      # the first frame after the last view is set up
+            }""", polling=250, timeout=WAIT_S * 1000)
 
     def close(self):
         self.context.close()
@@ -178,22 +225,30 @@ EMPTY_CELLS = r"""() => [...document.querySelectorAll('article table td')]
   .map(td => td.closest('tr').textContent.trim().slice(0, 100))"""
 
 
-def view_coverage(page, view) -> float:
-    """How much of a 3D view's canvas the model takes (:func:`coverage`). A view with a play
-    button is played for two seconds and measured on everything it drew (then stopped)."""
+def view_coverage(page, view, enough=0.25) -> float:
+    """How much of a 3D view's canvas the model takes (:func:`coverage`), on everything the
+    view drew while it was watched: until that reaches ``enough`` or :data:`WAIT_S` passes
+    (so a slow machine, which draws later and fewer frames, is watched longer). A view with a
+    play button is played while watched (then stopped)."""
     canvas = view.locator("canvas, img").first
     view.scroll_into_view_if_needed()
-    time.sleep(0.3)
     mask = drawn_mask(canvas.screenshot())
     box = page.locator(".widget-vbox").filter(has=page.locator(".widget-play")).filter(has=view)
-    if box.count():
-        buttons = box.last.locator(".widget-play button")
+    buttons = box.last.locator(".widget-play button") if box.count() else None
+    if buttons is not None:
         buttons.nth(0).click()                                    # play
-        for _ in range(8):
-            time.sleep(0.25)
+    try:
+        def seen():
+            nonlocal mask
             mask |= drawn_mask(canvas.screenshot())
-        buttons.nth(2).click()                                    # stop
-    return coverage(mask)
+            return coverage(mask)
+        try:
+            return wait_until(seen, lambda c: c >= enough, "not enough of the canvas drawn")
+        except AssertionError:
+            return coverage(mask)                                 # the caller says what is wrong
+    finally:
+        if buttons is not None:
+            buttons.nth(2).click()                                # stop
 
 
 def blankness(png: bytes) -> float:
@@ -254,9 +309,8 @@ def test_page_loads_offline_without_errors(browser, server, path):
         for k in range(views.count()):
             view = views.nth(k)
             view.scroll_into_view_if_needed()
-            time.sleep(0.2)
-            drawn = blankness(view.screenshot())
-            assert drawn > 0.002, f"{path}: 3D view {k} looks blank ({drawn:.2%} of pixels drawn)"
+            wait_until(lambda: blankness(view.screenshot()), lambda drawn: drawn > 0.002,
+                       f"{path}: 3D view {k} looks blank (the fraction of pixels drawn)")
             fills = view_coverage(v.page, view)
             assert fills >= 0.25, f"{path}: the model in 3D view {k} fills only {fills:.0%} of its canvas"
         n_state = v.page.locator('script[type="application/vnd.jupyter.widget-state+json"]').count()
@@ -287,7 +341,7 @@ def test_viz_page_has_every_kind_of_view(viz_page):
     assert p.locator(".jupyter-threejs").count() >= 5
     assert p.locator(".widget-play").count() >= 1                 # the animation's buttons
     # HTMLMath widgets are typeset by the page's own MathJax (tools/offline/widgets-config.js)
-    p.locator(".widget-htmlmath mjx-container").first.wait_for(timeout=20000)
+    p.locator(".widget-htmlmath mjx-container").first.wait_for()   # (Playwright's timeout: WAIT_S)
     assert viz_page.errors == [] and viz_page.outside == []
 
 
@@ -296,19 +350,18 @@ def test_jslinked_opacity_slider_changes_the_view(viz_page):
     box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="opacity")).first
     view = box.locator(".jupyter-threejs").first
     view.scroll_into_view_if_needed()
-    time.sleep(0.3)
-    before = view.screenshot()
+    before = wait_still(view, "the opacity view never stands still")
     handle = _slider(box, "opacity").locator(".noUi-handle").first
     handle.focus()
     handle.press("Home")                                          # to the slider's minimum, 0.05
-    time.sleep(0.8)
-    readout = _slider(box, "opacity").locator(".widget-readout").first.inner_text()
-    assert float(readout) == pytest.approx(0.05), readout
-    after = view.screenshot()
-    assert changed(before, after) > 0.005, "moving the jslinked opacity slider did not change the view"
+    readout = _slider(box, "opacity").locator(".widget-readout").first
+    wait_until(readout.inner_text, lambda r: _number(r) == pytest.approx(0.05),
+               "the opacity readout did not go to 0.05")
+    after = wait_until(view.screenshot, lambda shot: changed(before, shot) > 0.005,
+                       "moving the jslinked opacity slider did not change the view")
     handle.press("End")                                           # back to opaque
-    time.sleep(0.8)
-    assert changed(before, view.screenshot()) < changed(before, after)
+    wait_until(view.screenshot, lambda shot: changed(before, shot) < changed(before, after),
+               "moving the opacity slider back did not bring the view back")
 
 
 def test_animation_play_advances_and_pause_stops(viz_page):
@@ -316,20 +369,12 @@ def test_animation_play_advances_and_pause_stops(viz_page):
     box = p.locator(".widget-vbox").filter(has=p.locator(".widget-play")).first
     view = box.locator(".jupyter-threejs").first
     view.scroll_into_view_if_needed()
-    time.sleep(0.3)
     buttons = box.locator(".widget-play button")
-    still = view.screenshot()
-    time.sleep(0.5)
-    assert changed(still, view.screenshot()) < 0.001, "the animation moves before play is pressed"
+    still = wait_still(view, "the animation moves before play is pressed")
     buttons.nth(0).click()                                        # play
-    time.sleep(1.0)
-    playing = view.screenshot()
-    assert changed(still, playing) > 0.002, "pressing play did not move the model"
+    wait_until(view.screenshot, lambda shot: changed(still, shot) > 0.002, "pressing play did not move the model")
     buttons.nth(1).click()                                        # pause
-    time.sleep(0.3)
-    paused = view.screenshot()
-    time.sleep(0.6)
-    assert changed(paused, view.screenshot()) < 0.001, "pause did not stop the animation"
+    wait_still(view, "pause did not stop the animation")
 
 
 def test_speed_slider_is_linked_to_the_animation(viz_page):
@@ -341,16 +386,12 @@ def test_speed_slider_is_linked_to_the_animation(viz_page):
     buttons = box.locator(".widget-play button")
     handle.focus()
     handle.press("Home")                                          # speed 0: the clock stands still
-    time.sleep(0.3)
     buttons.nth(0).click()
-    time.sleep(0.3)
-    frozen = view.screenshot()
-    time.sleep(0.8)
-    assert changed(frozen, view.screenshot()) < 0.001, "speed 0 should hold the animation still"
+    frozen = wait_still(view, "speed 0 should hold the animation still")
     handle.focus()
     handle.press("End")                                           # speed 2
-    time.sleep(0.8)
-    assert changed(frozen, view.screenshot()) > 0.002, "raising the speed did not restart the animation"
+    wait_until(view.screenshot, lambda shot: changed(frozen, shot) > 0.002,
+               "raising the speed did not restart the animation")
     buttons.nth(1).click()
 
 
@@ -362,9 +403,9 @@ def test_stepper_text_follows_the_step_slider(viz_page):
     handle = _slider(box, "step").locator(".noUi-handle").first
     handle.focus()
     handle.press("End")                                           # the last step: backward pass at the root
-    time.sleep(0.5)
-    shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first.inner_text()
-    assert "backward pass, body 1" in shown and "rnea" in shown, shown
+    shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first
+    wait_until(shown.inner_text, lambda t: "backward pass, body 1" in t and "rnea" in t,
+               "the stepper's text did not follow the step slider to its last step")
 
 
 def test_tree_builder_pictures_follow_the_sliders(browser, server):
@@ -382,14 +423,13 @@ def test_tree_builder_pictures_follow_the_sliders(browser, server):
         handle = _slider(box, "branching factor").locator(".noUi-handle").first
         handle.focus()
         handle.press("Home")                                      # bf = 1: a chain
-        time.sleep(0.5)
-        chain = shown()
-        assert chain != bushy, "moving the branching slider did not change the picture"
+        chain = wait_until(shown, lambda src: src != bushy,
+                           "moving the branching slider did not change the picture")
         handle = _slider(box, "bodies N").locator(".noUi-handle").first
         handle.focus()
         handle.press("Home")                                      # N = 4
-        time.sleep(0.5)
-        assert shown() not in (chain, bushy), "moving the size slider did not change the picture"
+        wait_until(shown, lambda src: src not in (chain, bushy),
+                   "moving the size slider did not change the picture")
         assert v.errors == []
     finally:
         v.close()
@@ -412,9 +452,8 @@ def test_collision_report_follows_the_position_slider(browser, server):
         handle.focus()
         for _ in range(3):                                        # 3 stops before the end: on the forearm
             handle.press("ArrowRight")
-        time.sleep(0.5)
-        later = report()
-        assert later != middle and "contact: fore – egg" in later, later
+        wait_until(report, lambda later: later != middle and "contact: fore – egg" in later,
+                   "the collision report did not follow the position slider to the forearm")
         assert v.errors == []
     finally:
         v.close()

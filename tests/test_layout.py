@@ -27,7 +27,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rbdl_edu"
 #: top-level packages that the package must import without, so they may be imported where
 #: they are used (inside a function). matplotlib, scipy, sympy, trimesh, PIL and tqdm are
 #: NOT here: they are required dependencies (pyproject.toml), imported at a module's top.
-OPTIONAL = frozenset({"jax", "jax.numpy", "pythreejs", "ipywidgets", "IPython", "mujoco"})
+#: gymnasium (the ``lab`` extra) is one too, and so is ``rbdl_edu.lab.env``, the one module
+#: that needs it (``rbdl_edu.lab`` hands out its ``MouseEnv`` on first use).
+OPTIONAL = frozenset({"jax", "jax.numpy", "pythreejs", "ipywidgets", "IPython", "mujoco", "gymnasium",
+                      "rbdl_edu.lab.env"})
 
 #: the floors, ground up. A name is a module (``rbdl_edu.tree``) or a subpackage
 #: (``rbdl_edu.model``: the package and every module in it).

@@ -9,9 +9,15 @@
                                        CSV and NPZ files that load back exactly
 :mod:`~rbdl_edu.lab.engine`            the simulator interface the lab is written against, the
                                        check for contacts, :func:`run`
-:mod:`~rbdl_edu.lab.env`               ``MouseEnv``, a ``gymnasium.Env`` (needs ``gymnasium``;
-                                       import it from its module)
+:mod:`~rbdl_edu.lab.env`               :class:`MouseEnv`, a ``gymnasium.Env`` (needs ``gymnasium``;
+                                       ``from rbdl_edu.lab import MouseEnv`` imports it on first use)
+:mod:`~rbdl_edu.lab.registration`      ``"rbdl_edu/Mouse-v0"`` in gymnasium's registry (done by
+                                       ``import rbdl_edu.lab`` when gymnasium is installed)
 =====================================  ==========================================================
+
+In a fresh interpreter ``gymnasium.make("rbdl_edu.lab:rbdl_edu/Mouse-v0")`` imports this package
+(and so registers the mouse) before making it; after ``import rbdl_edu.lab``,
+``gymnasium.make("rbdl_edu/Mouse-v0")`` is enough.
 
 The model and its scenes are MJCF files in ``models/mouse/`` (:data:`SCENES`); the undulating
 terrain is a height field.
@@ -24,12 +30,14 @@ terrain is a height field.
 """
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from rbdl_edu.lab.engine import require_contacts, run, simulates_contacts
 from rbdl_edu.lab.legs import LEG, Leg, leg_fk, leg_ik, workspace
 from rbdl_edu.lab.log import SensorLog
 from rbdl_edu.lab.mouse import LEGS, Gait, Oval, TrotController, foot_target
+from rbdl_edu.lab.registration import ENV_ID, register_envs
 
 #: where the mouse's MJCF files are
 MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "mouse"
@@ -54,6 +62,20 @@ def scene_path(name):
     return MODEL_DIR / SCENES[name]
 
 
-__all__ = ["SCENES", "MODEL_DIR", "scene_path", "Leg", "LEG", "leg_fk", "leg_ik",
+if importlib.util.find_spec("gymnasium") is not None:     # an optional dependency (the lab extra)
+    register_envs()
+
+
+def __getattr__(name):
+    """``MouseEnv`` on first use: :mod:`rbdl_edu.lab.env` needs ``gymnasium``, which the rest
+    of the lab does not. (It is not in ``__all__``, so that ``from rbdl_edu.lab import *``
+    works without gymnasium.)"""
+    if name == "MouseEnv":
+        from rbdl_edu.lab.env import MouseEnv
+        return MouseEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ENV_ID", "register_envs", "SCENES", "MODEL_DIR", "scene_path", "Leg", "LEG", "leg_fk", "leg_ik",
            "workspace", "LEGS", "Oval", "Gait", "foot_target", "TrotController", "SensorLog",
            "simulates_contacts", "require_contacts", "run"]
