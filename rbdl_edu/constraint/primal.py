@@ -32,6 +32,9 @@ from rbdl_edu.constraint.state import SolverStat, nactive, scale
 from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED, MINVAL
 
 
+EPS = np.finfo(float).eps          # a step smaller than the round-off of q̈ changes nothing
+
+
 def solve_primal(model, data, newton=True):
     """Newton (``newton=True``) or CG from ``data.qacc`` (the warm start): ``qacc``,
     ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``."""
@@ -55,7 +58,8 @@ def solve_primal(model, data, newton=True):
     while not done and it < opt.iterations:
         ls = LineCost(model, data, a, Ma, Jaref, search)
         alpha, improvement, neval, slope = line_search(ls, tol * opt.ls_tolerance, opt.ls_iterations, s)
-        if alpha == 0:
+        # the cost stops improving: no lower cost on the line, or a step too small to change q̈
+        if alpha == 0 or (newton and alpha * ls.search_norm <= EPS * np.linalg.norm(a)):
             break
         a, Ma, Jaref = a + alpha * search, Ma + alpha * ls.Mv, Jaref + alpha * ls.Jv
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
@@ -68,6 +72,11 @@ def solve_primal(model, data, newton=True):
         decrement = max(0.0, 0.5 * s * grad @ Mgrad) if newton else 0.0
         it += 1
         if 0 < improvement < tol or gradient < tol or (newton and decrement < tol):
+            break
+        # a tolerance that can never be met (<= 0): stop where the cost stops improving, an
+        # improvement below round-off with no row changing state (MuJoCo's line search then
+        # finds no lower cost)
+        if tol <= 0 and improvement <= MINVAL and data.solver[-1].nchange == 0:
             break
         if newton:
             search = -Mgrad
