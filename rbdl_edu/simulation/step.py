@@ -71,7 +71,7 @@ def check(model, data, quantity):
     autoreset = not model.opt.disabled("autoreset")
     if quantity not in data.warned:                     # said once per kind, as MuJoCo prints it
         data.warned.add(quantity)
-        warnings.warn(f"{quantity}[{k}] = {x[k]} at time {data.time:.4f}: the simulation is unstable; "
+        warnings.warn(f"{quantity}[{k}] = {float(x[k]):.6g} at time {data.time:.4f}: the simulation is unstable; "
                       + ("the state was reset to qpos0 (data.warning records each time)" if autoreset
                          else "<flag autoreset='disable'/>: the state was kept"), DivergenceWarning, stacklevel=3)
     if autoreset:
