@@ -69,6 +69,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
 	$(PY) benchmarks/bench_jax.py
 	$(PY) benchmarks/bench_step.py
+	$(PY) benchmarks/bench_speed.py
 	$(PY) benchmarks/bench_mouse.py
 	$(PY) benchmarks/bench_contacts.py
 
