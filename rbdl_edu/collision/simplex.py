@@ -55,7 +55,7 @@ def _cross(a, b):
 
 
 def _segment(P, idx):
-    """Closest point to the origin on segment ``P[i]P[j]``: the origin projected on the line,
+    r"""Closest point to the origin on segment ``P[i]P[j]``: the origin projected on the line,
     at :math:`t = -a\cdot(b - a)/|b - a|^2`, clamped to the ends."""
     i, j = idx
     a, ab = P[i], _sub(P[j], P[i])

@@ -37,21 +37,25 @@ class Divergence(NamedTuple):
     value: float
 
 
-def step(model, data):
-    """Advance the state by ``model.opt.timestep`` (MuJoCo's ``mj_step``): check the state,
-    :func:`forward`, check the accelerations, integrate with ``model.opt.integrator``.
+def step(model, data, nstep=1):
+    """Advance the state by ``model.opt.timestep`` (MuJoCo's ``mj_step``), ``nstep`` times:
+    check the state, :func:`forward`, check the accelerations, integrate with
+    ``model.opt.integrator``.
 
     As MuJoCo, a bad position or velocity resets the state and the step goes on from the
     reset state (``time`` ends at one ``timestep``); a bad acceleration resets the state and
     runs :func:`forward` again before integrating. Each is recorded in ``data.warning`` and
     said once per kind as a :class:`DivergenceWarning`."""
     check_not_mujoco(model, data)
-    check(model, data, "qpos")
-    check(model, data, "qvel")
-    forward(model, data)
-    if not check(model, data, "qacc"):
+    if isinstance(nstep, bool) or not float(nstep).is_integer() or nstep < 0:
+        raise ValueError(f"nstep={nstep!r}: a whole number of steps >= 0")
+    for _ in range(int(nstep)):
+        check(model, data, "qpos")
+        check(model, data, "qvel")
         forward(model, data)
-    integrate(model, data)
+        if not check(model, data, "qacc"):
+            forward(model, data)
+        integrate(model, data)
 
 
 class DivergenceWarning(RuntimeWarning):
