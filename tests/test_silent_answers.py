@@ -136,3 +136,18 @@ def test_a_model_edit_is_refused_and_replace_recomputes_every_constant():
     data0.qfrc_applied[6] = 1.0
     rbd.forward(model, data0)
     assert np.abs(data0.qacc - data.qacc).max() > 1e-3
+
+
+def test_a_zero_mocap_quaternion_is_the_identity_as_in_mujoco():
+    xml = """<mujoco><worldbody><body mocap="true" name="target" pos="0 0 1">
+        <geom size=".1" contype="0" conaffinity="0"/></body>
+        <body><freejoint/><geom size=".1"/></body></worldbody></mujoco>"""
+    model, m = rbd.load_model(xml), mujoco.MjModel.from_xml_string(xml)
+    data, d = rbd.Data(model), mujoco.MjData(m)
+    data.mocap_quat[0] = d.mocap_quat[0] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")               # no division by zero on the way
+        rbd.forward(model, data)
+    mujoco.mj_forward(m, d)
+    np.testing.assert_allclose(data.xquat, d.xquat, atol=1e-15)
+    np.testing.assert_allclose(data.qacc, d.qacc, atol=1e-12)

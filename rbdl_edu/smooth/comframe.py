@@ -27,13 +27,15 @@ its c-frame (they move differently); the wrenches and momenta the sensors read a
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import jcalc
 from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
 from rbdl_edu.rnea import rnea_passes
-from rbdl_edu.rotation import cross
+from rbdl_edu.rotation import cross, quat_normalize
 from rbdl_edu.tree import dofs
 
 
@@ -117,12 +119,13 @@ def posed(model, data):
     if not len(b):
         return model
     k = model.body_mocapid[b]
-    pos, quat = data.mocap_pos[k], data.mocap_quat[k] / np.linalg.norm(data.mocap_quat[k], axis=-1, keepdims=True)
+    pos, quat = data.mocap_pos[k], quat_normalize(data.mocap_quat[k])        # a zero quaternion: the identity
     if np.array_equal(pos, model.body_pos[b]) and np.array_equal(quat, model.body_quat[b]):
         return model
     body_pos, body_quat = model.body_pos.copy(), model.body_quat.copy()
     body_pos[b], body_quat[b] = pos, quat
-    return model.replace(body_pos=body_pos, body_quat=body_quat)
+    # the same model with the mocap bodies moved: its constants at qpos0 stay (as MuJoCo's)
+    return dataclasses.replace(model, body_pos=body_pos, body_quat=body_quat)
 
 
 @per_model
