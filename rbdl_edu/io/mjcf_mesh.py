@@ -62,6 +62,47 @@ def _check_vertices(node, vert, attribute):
         raise node.error(f"mesh vertices larger than {MAX_ABS:g} in magnitude", attribute)
 
 
+def read_mesh_file(path, name, node, attribute):
+    """Vertices ``(n, 3)`` and triangles ``(m, 3)`` of the mesh file ``path`` (read with
+    :mod:`trimesh`; ``name`` is how the model wrote it, for messages), checked; an STL
+    file's repeated vertices merged, as MuJoCo does."""
+    data = read_bytes(path, node, attribute)
+    kind = os.path.splitext(name)[1].lower()[1:]
+    try:
+        mesh = trimesh.load(io.BytesIO(data), file_type=kind, force="mesh", process=False)
+        vert, face = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=int)
+        if vert.ndim != 2 or vert.shape[1:] != (3,) or face.ndim != 2 or face.shape[1:] != (3,):
+            raise ValueError("not a triangle mesh")
+    except Exception as e:           # any parser failure of a foreign file format
+        # (the parser's own message may quote the file: name only the kind of failure)
+        raise node.error(f"cannot read mesh {name!r} ({type(e).__name__}): not a valid "
+                         f"{kind.upper()} triangle mesh", attribute) from None
+    if len(face) and (face.min() < 0 or face.max() >= len(vert)):
+        raise node.error(f"mesh {name!r}: a face names a vertex that does not exist", attribute)
+    _check_vertices(node, vert, attribute)
+    if kind == "stl":
+        vert, face = _merge_duplicates(vert, face)
+    return vert, face
+
+
+def principal_frame(node, vert, face, mode="legacy", attribute="file"):
+    """``(volume, com, quat, inertia, local)``: the mesh's volume, center and principal
+    axes (``inertia`` per unit density) and its vertices in that frame,
+    :math:`v' = R^T (v - c)` (a mesh with no volume keeps its own frame)."""
+    if len(face) == 0:
+        raise node.error("mesh has no triangles", attribute)
+    try:
+        volume, com, I = mesh_mass_properties(vert, face, mode)
+    except Exception as e:       # qhull (inertia="convex") refuses degenerate meshes
+        raise node.error(f"cannot compute the mesh volume: {str(e).strip().splitlines()[0]}",
+                         "inertia") from None
+    if volume > MINVAL:
+        inertia, quat = eig3(I)
+    else:
+        inertia, quat, com = np.zeros(3), np.array([1.0, 0, 0, 0]), np.zeros(3)
+    return max(volume, 0.0), com, quat, inertia, (vert - com) @ quat_to_mat(quat)
+
+
 def _read_vertices_faces(compiler, node):
     """Vertices ``(n, 3)`` and triangles ``(m, 3)`` of a ``<mesh>`` (file or inline)."""
     if node.has("builtin") and node.get("builtin") != "none":
@@ -72,22 +113,7 @@ def _read_vertices_faces(compiler, node):
             raise node.error(f"mesh file {name!r}: only {', '.join(MESH_FILES)} are supported", "file")
         s = compiler.settings
         path = compiler.files.resolve(name, node, "file", s.meshdir or s.assetdir)
-        data = read_bytes(path, node)
-        try:
-            kind = os.path.splitext(name)[1].lower()[1:]
-            mesh = trimesh.load(io.BytesIO(data), file_type=kind, force="mesh", process=False)
-            vert, face = np.asarray(mesh.vertices, dtype=float), np.asarray(mesh.faces, dtype=int)
-            if vert.ndim != 2 or vert.shape[1:] != (3,) or face.ndim != 2 or face.shape[1:] != (3,):
-                raise ValueError("not a triangle mesh")
-        except Exception as e:           # any parser failure of a foreign file format
-            # (the parser's own message may quote the file: name only the kind of failure)
-            raise node.error(f"cannot read mesh {name!r} ({type(e).__name__}): not a valid "
-                             f"{kind.upper()} triangle mesh", "file") from None
-        if len(face) and (face.min() < 0 or face.max() >= len(vert)):
-            raise node.error(f"mesh {name!r}: a face names a vertex that does not exist", "file")
-        _check_vertices(node, vert, "file")
-        if name.lower().endswith(".stl"):
-            vert, face = _merge_duplicates(vert, face)
+        vert, face = read_mesh_file(path, name, node, "file")
         return vert, face, path
     if not node.has("vertex"):
         raise node.error("a <mesh> needs a file or vertex data", "file")
@@ -146,20 +172,9 @@ def load_meshes(compiler):
             mode = node.keyword("inertia", ("legacy", "exact", "convex", "shell"), "legacy")
             if mode == "shell":
                 raise node.error('inertia="shell" is not supported', "inertia")
-            if len(face) == 0:
-                raise node.error("mesh has no triangles", "file" if path else "face")
-            try:
-                volume, com, I = mesh_mass_properties(vert, face, mode)
-            except Exception as e:       # qhull (inertia="convex") refuses degenerate meshes
-                raise node.error(f"cannot compute the mesh volume: {str(e).strip().splitlines()[0]}",
-                                 "inertia") from None
-            if volume > MINVAL:
-                inertia, quat = eig3(I)
-            else:
-                inertia, quat, com = np.zeros(3), np.array([1.0, 0, 0, 0]), np.zeros(3)
-            # vertices in the principal frame: v' = R^T (v - com)
-            local = (vert - com) @ quat_to_mat(quat)
+            volume, com, quat, inertia, local = principal_frame(node, vert, face, mode,
+                                                                "file" if path else "face")
             with located(node):
                 ids[name] = compiler.spec.add_mesh(name, local, face, com, quat)
-            meshes.append(Mesh(vert=local, pos=com, quat=quat, volume=max(volume, 0.0), inertia=inertia))
+            meshes.append(Mesh(vert=local, pos=com, quat=quat, volume=volume, inertia=inertia))
     return meshes, ids
