@@ -24,7 +24,10 @@ def load_model(path_or_xml_text, **kwargs):
         A file path, or the XML itself (text starting with ``<``).
     **kwargs
         ``base_dir=`` and ``allowed_dirs=``: the folders the model may read files from
-        (:func:`load_mjcf`); ``floating_base=True`` adds a free joint to a URDF's root.
+        (:func:`load_mjcf`); for a URDF also ``floating_base=True`` (a free joint on the
+        root), ``package_dirs=[...]`` (where ``package://`` mesh URIs are looked for, then
+        ``ROS_PACKAGE_PATH``) and ``fusestatic=True`` (links on fixed joints merged into
+        their parents, as MuJoCo imports a URDF): :func:`~rbdl_edu.io.urdf.read_urdf`.
 
     Returns
     -------
@@ -81,7 +84,8 @@ def load_mjcf(source, file=None, **kwargs):
 
 def load_urdf(source, floating_base=False, file=None, **kwargs):
     """Load a URDF robot (file path or XML text): :func:`~rbdl_edu.io.urdf.read_urdf`
-    (``floating_base=True`` adds a free joint to the root link), then :func:`set_const`."""
+    (``floating_base=True`` adds a free joint to the root link; ``package_dirs=``,
+    ``fusestatic=``, ``base_dir=``, ``allowed_dirs=``), then :func:`set_const`."""
     return _set_const(read_urdf(source, floating_base, file, **kwargs), source, file)
 
 

@@ -20,9 +20,12 @@ The root link (the one no joint names as child) is welded to the world, unless
 ``<inertial>`` gives mass, center of mass and the inertia tensor in the ``<origin>``
 frame; it is diagonalized into ``body_ipos``/``body_iquat``/``body_inertia``.
 ``<dynamics damping friction>`` become ``dof_damping``/``dof_frictionloss``.
-``<collision>`` boxes, cylinders and spheres become (massless) geoms; collision meshes are
-not loaded (a warning names them: they change contacts, not the dynamics), so a URDF
-reads no file besides itself. A ``<mimic>``
+``<collision>`` boxes, cylinders, spheres and meshes become (massless) geoms; a mesh's
+``package://NAME/PATH`` is looked up in ``package_dirs=[...]`` and ``ROS_PACKAGE_PATH``, as
+ROS and Pinocchio do (:mod:`rbdl_edu.io.urdf_mesh`). With ``fusestatic=True`` a link on a
+fixed joint is merged into its parent, mass, inertia and geoms, as MuJoCo's URDF import
+does (its ``<compiler fusestatic>``, on for URDF): the bodies are then MuJoCo's, and a
+root link welded to the world is merged into the world. A ``<mimic>``
 becomes a joint equality constraint ``q_joint = offset + multiplier * q_mimicked``, as
 MuJoCo's URDF importer makes it (the rigid-body algorithms treat both joints as free, as
 Pinocchio does by default; the constraint acts once the simulation has constraints).
@@ -59,10 +62,13 @@ import warnings
 import numpy as np
 
 from rbdl_edu.io.errors import ModelError, remember_sources
+from rbdl_edu.io.inertia import combine
 from rbdl_edu.io.urdf_elements import check, child, ignored, inertial, origin, positive
-from rbdl_edu.io.xmlread import is_xml_text, located, parse_xml, read_file
+from rbdl_edu.io.urdf_mesh import CollisionMeshes, package_folders
+from rbdl_edu.io.xmlread import FileAccess, is_xml_text, located, parse_xml, read_file
 from rbdl_edu.model.enums import MINVAL
 from rbdl_edu.model.spec import ModelSpec
+from rbdl_edu.rotation import quat_mul, quat_to_mat
 
 JOINT_TYPES = {"revolute": "hinge", "continuous": "hinge", "prismatic": "slide", "fixed": None,
                "floating": "free", "planar": None}
@@ -89,7 +95,8 @@ def _check_moving_links(spec, links, joints, parent_of):
                              "has mass or inertia: the mass matrix would be singular")
 
 
-def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dirs=()):
+def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dirs=(), package_dirs=(),
+              fusestatic=False):
     """Read and compile a URDF robot from a file path or XML text, before the constants that
     need its dynamics (:func:`rbdl_edu.setconst.set_const`); :func:`rbdl_edu.load_urdf` does both.
 
@@ -102,8 +109,14 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     file : str, optional
         A name for error messages when ``source`` is text.
     base_dir, allowed_dirs : optional
-        Accepted for symmetry with :func:`~rbdl_edu.io.mjcf.read_mjcf`: a URDF reads no
-        other file (its meshes are not loaded).
+        The folders mesh files may be read from besides the package folders, as for
+        :func:`~rbdl_edu.io.mjcf.read_mjcf` (``base_dir``: the URDF's folder by default).
+    package_dirs : list of folders, optional
+        Where ``package://NAME/...`` is looked for (``DIR/NAME/...``), before the entries
+        of ``ROS_PACKAGE_PATH``, as Pinocchio's ``buildModelFromUrdf(path, package_dirs)``.
+    fusestatic : bool
+        Merge each link on a fixed joint into its parent, as MuJoCo's URDF import does
+        (default False: such a link is a body of its own, welded to its parent).
 
     Returns
     -------
@@ -113,7 +126,8 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     ------
     ModelError
         Malformed XML, unknown links, cycles, several roots, planar joints, bad numbers,
-        negative masses or inertias that are not positive semi-definite.
+        negative masses or inertias that are not positive semi-definite, mesh files or
+        packages not found.
 
     >>> model = read_urdf("models/arm2.urdf", floating_base=True)
     >>> model.nq, model.nv, model.jnt_names
@@ -124,6 +138,8 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     else:
         file = os.fspath(source)
         text = read_file(file)
+        if base_dir is None:
+            base_dir = os.path.dirname(os.path.abspath(file))
     root = parse_xml(text, file)
     ignored.clear()
     if root.tag != "robot":
@@ -172,26 +188,42 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
     materials = {n.get("name"): n for n in root.children if n.tag == "material" and n.get("name")}
     spec = ModelSpec(name=root.get("name", ""))
     body_of = {}
-    meshes, mimic = [], []
+    folders = package_folders(package_dirs)
+    if isinstance(allowed_dirs, (str, os.PathLike)):
+        allowed_dirs = (allowed_dirs,)
+    meshes = CollisionMeshes(spec, FileAccess(base_dir, [*allowed_dirs, *folders]), folders)
+    geoms, mimic = [], []                        # geoms: (body, keywords), added in body order
     body_nodes, joint_nodes = [root], []        # where each body and joint is written
     is_world = roots[0] == "world" and not floating_base
 
-    def add_link(link, parent_body, joint_node):
+    def add_link(link, parent_body, joint_node, frame=(np.zeros(3), np.array([1.0, 0, 0, 0]))):
+        """Add ``link`` under ``parent_body``, in which its parent link's frame is ``frame``."""
         node = links[link]
         mass, ipos, iquat, inertia = inertial(node)
         pos, quat = origin(joint_node) if joint_node is not None else (np.zeros(3), np.array([1.0, 0, 0, 0]))
-        with located(node):
-            bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
+        pos, quat = frame[0] + quat_to_mat(frame[1]) @ pos, quat_mul(frame[1], quat)
+        welded = joint_node.get("type") == "fixed" if joint_node is not None else not floating_base
+        if fusestatic and welded:                # merged into the parent body, at (pos, quat)
+            bid, frame = parent_body, (pos, quat)
+            if bid > 0:                          # (the world keeps no mass)
+                b = spec.bodies[bid]
+                m, c, I, q = combine([(b["mass"], b["ipos"], b["iquat"], b["inertia"]),
+                                      (mass, pos + quat_to_mat(quat) @ ipos, quat_mul(quat, iquat), inertia)])
+                b.update(mass=np.float64(m), ipos=c, iquat=q, inertia=np.maximum(I, 0.0))
+        else:
+            with located(node):
+                bid = spec.add_body(parent_body, link, pos, quat, mass, ipos, iquat, inertia)
+            frame = (np.zeros(3), np.array([1.0, 0, 0, 0]))
+            body_nodes.append(node)
+            if joint_node is None and floating_base:
+                spec.add_joint(bid, "free", f"{link}_freejoint")
+                joint_nodes.append(node)
+            elif joint_node is not None:
+                add_joint(joint_node, bid, parent_body)
         body_of[link] = bid
-        body_nodes.append(node)
-        if joint_node is None and floating_base:
-            spec.add_joint(bid, "free", f"{link}_freejoint")
-            joint_nodes.append(node)
-        elif joint_node is not None:
-            add_joint(joint_node, bid, parent_body)
-        add_geoms(node, bid)
+        add_geoms(node, bid, frame)
         for c in children[link]:
-            add_link(c, bid, joints[parent_of[c][1]])
+            add_link(c, bid, joints[parent_of[c][1]], frame)
 
     def add_joint(j, bid, parent_body):
         kind = JOINT_TYPES[j.get("type")]
@@ -241,12 +273,13 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
                 return color.floats("rgba", 4)
         return np.array([0.5, 0.5, 0.5, 1.0])
 
-    def add_geoms(node, bid):
+    def add_geoms(node, bid, frame):
         rgba = link_color(node)
         for col in (c for c in node.children if c.tag == "collision"):
             check(col)
             geo = child(col, "geometry", required=True)
             pos, quat = origin(col)
+            pos, quat = frame[0] + quat_to_mat(frame[1]) @ pos, quat_mul(frame[1], quat)
             if len(geo.children) != 1:
                 raise geo.error("<geometry> needs exactly one shape")
             for g in geo.children:
@@ -255,16 +288,17 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
                     size = g.floats("size", 3)
                     if size is None or np.any(size <= 0):
                         raise g.error("a box needs a positive size", "size")
-                    size = size / 2
-                    spec.add_geom(bid, "box", size, pos=pos, quat=quat, rgba=rgba)
+                    geoms.append((bid, g, dict(type="box", size=size / 2, pos=pos, quat=quat, rgba=rgba)))
                 elif g.tag == "cylinder":
                     size = [positive(g, "radius"), positive(g, "length") / 2]
-                    spec.add_geom(bid, "cylinder", size, pos=pos, quat=quat, rgba=rgba)
+                    geoms.append((bid, g, dict(type="cylinder", size=size, pos=pos, quat=quat, rgba=rgba)))
                 elif g.tag == "sphere":
-                    spec.add_geom(bid, "sphere", [positive(g, "radius")], pos=pos, quat=quat, rgba=rgba)
+                    geoms.append((bid, g, dict(type="sphere", size=[positive(g, "radius")], pos=pos,
+                                               quat=quat, rgba=rgba)))
                 elif g.tag == "mesh":
-                    meshes.append(dict(body=bid, filename=g.get("filename"), pos=pos, quat=quat,
-                                       scale=g.floats("scale", 3, default=[1.0, 1.0, 1.0])))
+                    kw = meshes.geom(g, pos, quat)
+                    if kw is not None:
+                        geoms.append((bid, g, dict(kw, rgba=rgba)))
                 else:
                     raise g.error(f"unknown geometry <{g.tag}>")
 
@@ -284,6 +318,9 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         raise root.error(f"invalid URDF: {e}") from None
     finally:
         sys.setrecursionlimit(limit)
+    for bid, g, kw in sorted(geoms, key=lambda x: x[0]):     # (stable: in file order per body)
+        with located(g):
+            spec.add_geom(bid, **kw)
     _check_moving_links(spec, links, joints, parent_of)
     for node, joint, mimicked, offset, multiplier in mimic:
         if mimicked in spec._ids["joint"]:
@@ -295,9 +332,10 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         warnings.warn(f"{file or 'URDF'}: {len(ignored)} unknown URDF attribute(s) or element(s) ignored, "
                       f"at lines {'; '.join(ignored[:3])}{' ...' if len(ignored) > 3 else ''}", stacklevel=3)
         ignored.clear()
-    if meshes:
-        warnings.warn(f"{file or 'URDF'}: {len(meshes)} collision mesh(es) not loaded (only box, cylinder "
-                      f"and sphere collision geometry is), e.g. {meshes[0]['filename']!r}", stacklevel=3)
+    if meshes.skipped:
+        uri, why = meshes.skipped[0]
+        warnings.warn(f"{file or 'URDF'}: {len(meshes.skipped)} collision mesh(es) not loaded, e.g. "
+                      f"{uri!r}: {why}", stacklevel=3)
     with located(root):
         model = spec.compile()
     return remember_sources(model, {"body": body_nodes, "joint": joint_nodes})

@@ -246,6 +246,11 @@ class FileAccess:
         roots = ([self.base_dir] if self.base_dir else []) + [os.fspath(d) for d in allowed_dirs]
         self.roots = [os.path.realpath(r) for r in roots]
 
+    def allows(self, path):
+        """True if the real path of ``path`` lies inside an allowed folder."""
+        real = os.path.realpath(path)
+        return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in self.roots)
+
     def resolve(self, name, node=None, attribute="file", folder=""):
         """The real path of the file ``name`` (relative to ``base_dir/folder`` unless
         absolute), checked to lie inside an allowed folder and to be a regular file."""
@@ -260,7 +265,7 @@ class FileAccess:
                        "(the folder they are in)")
         path = os.path.join(self.base_dir or "", folder, name)
         real = os.path.realpath(path)
-        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in self.roots):
+        if not self.allows(real):
             raise fail(f"{name!r} is outside the model's folder (a model reads files only from its "
                        "own folder; pass allowed_dirs=[...] to allow another)")
         try:
