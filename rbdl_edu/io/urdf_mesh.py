@@ -93,7 +93,9 @@ class CollisionMeshes:
             self.skipped.append((uri, "outside the folders the model may read (pass allowed_dirs=[...] "
                                       "or package_dirs=[...])"))
             return None
-        real = self.access.resolve(path, g, "filename")          # (a missing file: ModelError)
+        if not os.path.exists(path):
+            raise g.error(f"{uri!r}: file {path!r} not found", "filename")
+        real = self.access.resolve(path, g, "filename")          # (a regular file)
         if os.path.splitext(uri)[1].lower()[1:] not in FORMATS:
             self.skipped.append((uri, f"only {', '.join(FORMATS)} meshes are read"))
             return None
