@@ -96,6 +96,7 @@ def test_load_model_takes_package_dirs_and_the_first_folder_wins(ws, tmp_path):
     first = rbd.load_model(path, package_dirs=[tmp_path / "other", tmp / "ws"])
     second = rbd.load_model(path, package_dirs=[tmp / "ws", tmp_path / "other"])
     assert first.mesh_vertnum[0] == 42 and second.mesh_vertnum[0] == 8
+    assert rbd.load_model(path.read_text(), package_dirs=[tmp / "ws"]).nmesh == 1     # (XML text too)
     with pytest.raises(TypeError, match="URDF files only"):
         rbd.load_model('<mujoco/>', package_dirs=[tmp / "ws"])
 
@@ -122,6 +123,9 @@ def test_missing_package_or_file_names_the_uri_the_line_and_the_folders(ws):
     assert info.value.line == 5
     path = write(tmp / "robot", robot('<mesh filename="package://mypkg/../../robot/r.urdf"/>'))
     with pytest.raises(ModelError, match="leaves its package's folder"):
+        rbd.load_urdf(path, package_dirs=[tmp / "ws"])
+    path = write(tmp / "robot", robot('<mesh filename="package://../robot/r.urdf"/>'))
+    with pytest.raises(ModelError, match="package://NAME/PATH"):
         rbd.load_urdf(path, package_dirs=[tmp / "ws"])
 
 

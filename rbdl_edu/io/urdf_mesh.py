@@ -51,7 +51,7 @@ def mesh_path(uri, folders, node, check=True):
     a ``package://`` file that is in none of ``folders`` is a ModelError at ``node``."""
     if uri.startswith("package://"):
         package, _, rest = uri[len("package://"):].partition("/")
-        if not package or not rest:
+        if package in ("", ".", "..") or not rest:
             raise node.error(f"{uri!r}: a package URI reads package://NAME/PATH", "filename")
         for folder in folders:
             path = os.path.normpath(os.path.join(folder, package, rest))
