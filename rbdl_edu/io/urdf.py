@@ -113,7 +113,8 @@ def read_urdf(source, floating_base=False, file=None, base_dir=None, allowed_dir
         :func:`~rbdl_edu.io.mjcf.read_mjcf` (``base_dir``: the URDF's folder by default).
     package_dirs : list of folders, optional
         Where ``package://NAME/...`` is looked for (``DIR/NAME/...``), before the entries
-        of ``ROS_PACKAGE_PATH``, as Pinocchio's ``buildModelFromUrdf(path, package_dirs)``.
+        of ``ROS_PACKAGE_PATH``, as Pinocchio's ``buildGeomFromUrdf(..., package_dirs)`` and
+        ``RobotWrapper.BuildFromURDF(path, package_dirs)``.
     fusestatic : bool
         Merge each link on a fixed joint into its parent, as MuJoCo's URDF import does
         (default False: such a link is a body of its own, welded to its parent).
