@@ -60,14 +60,19 @@ def tree_pattern(model):
     return P | P.T
 
 
-@per_model
 def layout(model):
     """Start address of each row, ``Madr (nv,)`` (``model.dof_Madr``), and the total size ``nM``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> layout(double_pendulum())
-    ((0, 1), 3)
+    (array([0, 1]), 3)
     """
+    return model.dof_Madr, model.nM
+
+
+@per_model
+def _layout(model):
+    """:func:`layout` as Python ints, for the loops over single float states."""
     return tuple(int(a) for a in model.dof_Madr), int(model.nM)
 
 
@@ -75,7 +80,7 @@ def layout(model):
 def _sparse_index(model):
     """Row and column of every tree-sparse entry, and for every dense ``(i, j)`` the entry that
     holds it (``nM``, an extra zero, where none does)."""
-    Madr, nM = layout(model)
+    Madr, nM = _layout(model)
     rows, cols = np.zeros(nM, dtype=int), np.zeros(nM, dtype=int)
     where = np.full((model.nv, model.nv), nM, dtype=int)
     for i in range(model.nv):
@@ -128,7 +133,7 @@ def factor_ltdl(model, Msp, min_pivot=None):
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
     array([2.66666667, 3.        , 0.66666667])
     """
-    Madr, nM = layout(model)
+    Madr, nM = _layout(model)
     qLD = entries(Msp)
     for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
         chain = ancestors(model, k)
@@ -153,7 +158,7 @@ def solve_ltdl(model, qLD, b):
     >>> solve_ltdl(m, factor_ltdl(m, np.array([4.0, 3.0, 2.0])), np.array([6.0, 5.0]))
     array([1., 1.])
     """
-    Madr, _ = layout(model)
+    Madr, _ = _layout(model)
     LD, x = entries(qLD), entries(b)
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
     for i in range(model.nv - 1, -1, -1):

@@ -17,6 +17,8 @@ barycentric weights. Plain floats, no linear solve.
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 
@@ -38,8 +40,34 @@ def closest_on_simplex(W):
         idx, lam = _triangle(P, (0, 1, 2))
     else:
         idx, lam = _tetrahedron(P)
-    v = [sum(l * P[i][c] for l, i in zip(lam, idx)) for c in range(3)]
-    return np.array(v), idx, np.array(lam)
+    v = np.array([sum(l * P[i][c] for l, i in zip(lam, idx)) for c in range(3)])
+    # the closest point v of a convex set: every point w of it has w·v >= v·v. Where rounding
+    # in a thin or tiny simplex breaks that, the faces are searched one by one instead
+    W = np.asarray(W, dtype=float)
+    if np.min(W @ v) < v @ v - 1e-12 * max(1.0, float(np.max(np.abs(W))) ** 2):
+        return closest_by_faces(W)
+    return v, idx, np.array(lam)
+
+
+def closest_by_faces(W):
+    """The same by brute force: on every face of the simplex (at most 15) the closest point of
+    its affine hull, :math:`\min |\sum_i \lambda_i w_i|` with :math:`\sum \lambda_i = 1`
+    (least squares), kept if all :math:`\lambda_i \ge 0`; the nearest of those."""
+    best = None
+    for k in range(1, len(W) + 1):
+        for idx in itertools.combinations(range(len(W)), k):
+            Pk = W[list(idx)]
+            # λ = [1 - Σμ, μ] with (P_i - P_0) μ ≈ -P_0 in least squares
+            mu = np.linalg.lstsq((Pk[1:] - Pk[0]).T, -Pk[0], rcond=None)[0] if k > 1 else np.zeros(0)
+            lam = np.concatenate([[1 - mu.sum()], mu])
+            if np.any(lam < -1e-12):
+                continue
+            v = lam @ Pk
+            if best is None or v @ v < best[0] @ best[0] - 1e-30:
+                best = (v, idx, lam)
+        if best is not None and best[0] @ best[0] < 1e-30:       # origin reached: done
+            break
+    return best
 
 
 def _dot(a, b):
