@@ -28,6 +28,7 @@ import numpy as np
 from rbdl_edu.arrays import concat, cos, eye, namespace, sin
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
 from rbdl_edu.tree import dofs
@@ -44,7 +45,7 @@ def joint_transform(model, j, q):
     array([0., 1., 0., 0., 0., 0.])
     """
     xp = namespace(q)
-    a, p, adr = model.jnt_axis[j], model.jnt_pos[j], model.jnt_qposadr[j]
+    a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
     I3 = eye(xp, 3, q.dtype)
     if model.jnt_type[j] == HINGE:
         theta = q[..., adr:adr + 1] - model.qpos0[adr]                  # (..., 1)
