@@ -285,8 +285,8 @@ def polish(supp, dist, n, a, b, iters=40):
     for _ in range(iters):
         t1, t2 = basis(m)
         hm, G = h_and_g(m, t1, t2)
-        if np.linalg.norm(G) < 1e-14:
-            break
+        if np.linalg.norm(G) < 1e-12:               # stationary to round-off (|G| ~ 1e-13 then):
+            break                                    # a step would only move m's last bits
         eps = 1e-7
         J = np.column_stack([(h_and_g(_unit(m + eps * t), t1, t2)[1] - G) / eps for t in (t1, t2)])
         J = (J + J.T) / 2
