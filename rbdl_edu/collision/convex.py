@@ -102,20 +102,22 @@ def gjk(supp, d0):
     """
     simplex = [supp(d0)]
     v = simplex[0][0]
+    vv = v @ v                                     # |v|²
     for _ in range(MAX_ITER):
-        if v @ v < TOL ** 2:
+        if vv < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
         w0 = w[0].tolist()
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
-        if v @ v - v @ w[0] <= 1e-12 * (v @ v) or any(math.dist(w0, s[0].tolist()) < 1e-14 for s in simplex):
+        if vv - v @ w[0] <= 1e-12 * vv or any(math.dist(w0, s[0].tolist()) < 1e-14 for s in simplex):
             return v, simplex
         simplex.append(w)
-        v_old = v
+        v_old, vv_old = v, vv
         v, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
-        if v @ v >= v_old @ v_old:                  # no progress (rounding): done
-            return v_old if v @ v > v_old @ v_old else v, simplex
+        vv = v @ v
+        if vv >= vv_old:                           # no progress (rounding): done
+            return v_old if vv > vv_old else v, simplex
         simplex = [simplex[i] for i in idx]
         if len(simplex) == 4:                      # tetrahedron around the origin
             return np.zeros(3), simplex
