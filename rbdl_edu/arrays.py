@@ -107,6 +107,8 @@ def concat(*parts):
     >>> concat(np.zeros((2, 3)), np.ones(3)).shape
     (2, 6)
     """
+    if all(type(p) is np.ndarray and p.ndim == 1 for p in parts):    # vectors: nothing to broadcast
+        return np.concatenate(parts)
     xp = namespace(*parts)
     leading = [np.shape(p)[:-1] for p in parts]
     if any(s != leading[0] for s in leading):
@@ -141,7 +143,11 @@ def from_entries(parts, *like):
 
 
 def _elementwise(f_num, f_sym):
+    f_np = getattr(np, f_num)
+
     def f(x):
+        if type(x) is np.ndarray and x.dtype == np.float64:     # numbers: NumPy's, asked first
+            return f_np(x)
         if is_symbolic(x):                   # an object array (0-d for a single symbol)
             return np.vectorize(f_sym, otypes=[object])(x)
         return getattr(namespace(x), f_num)(x)

@@ -40,6 +40,7 @@ def per_model(f):
 
 _STATE_ATTRIBUTE = "_per_state_cache"    # model.__dict__[_STATE_ATTRIBUTE]: {function: {key: value}}
 _STATES_KEPT = 4                         # recent argument sets remembered per function
+_MISSING = object()
 
 
 def per_state(f):
@@ -61,7 +62,9 @@ def per_state(f):
     def cached(model, *args):
         key = []
         for a in args:
-            if isinstance(a, np.ndarray):
+            if type(a) is int:                      # (the common cases first: an index, ...
+                key.append(a)
+            elif isinstance(a, np.ndarray):         # ... and one state of numbers)
                 if a.dtype != np.float64 or a.ndim != 1:
                     return f(model, *args)          # a batch or symbols: not cached
                 key.append(a.tobytes())
@@ -70,9 +73,13 @@ def per_state(f):
             else:
                 return f(model, *args)              # JAX, SymPy, ...: not cached
         key = tuple(key)
-        memo = model.__dict__.setdefault(_STATE_ATTRIBUTE, {}).setdefault(f, {})
-        if key in memo:
-            return memo[key]
+        try:
+            memo = model.__dict__[_STATE_ATTRIBUTE][f]
+        except KeyError:
+            memo = model.__dict__.setdefault(_STATE_ATTRIBUTE, {}).setdefault(f, {})
+        value = memo.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
         value = f(model, *args)
         for array in (value if isinstance(value, tuple) else (value,)):
             if isinstance(array, np.ndarray):

@@ -12,7 +12,7 @@ nonzero only on ancestor chains (see :mod:`rbdl_edu.factor`).
 from __future__ import annotations
 
 from rbdl_edu.arrays import namespace
-from rbdl_edu.joints import jcalc
+from rbdl_edu.joints import joint_frames
 from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
 
 
@@ -53,11 +53,10 @@ def crba_blocks(model, q):
     [(1, 1), (1, 2), (2, 1), (2, 2)]
     """
     (q,) = state(model, q)
-    xp = namespace(q)
     nb, parent = model.nbody, model.body_parentid
     Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
     for i in range(1, nb):
-        XJ, S[i], _, _ = jcalc(model, i, q, xp.zeros(model.nv, dtype=q.dtype))
+        XJ, S[i] = joint_frames(model, i, q)
         Xup[i] = XJ @ Xtree(model, i)
         IC[i] = body_inertia(model, i)
 

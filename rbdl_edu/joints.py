@@ -27,7 +27,8 @@ import numpy as np
 
 from rbdl_edu.arrays import concat, cos, eye, namespace, sin
 from rbdl_edu.cache import per_model, per_state
-from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
+from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
 from rbdl_edu.tree import dofs
@@ -44,7 +45,7 @@ def joint_transform(model, j, q):
     array([0., 1., 0., 0., 0., 0.])
     """
     xp = namespace(q)
-    a, p, adr = model.jnt_axis[j], model.jnt_pos[j], model.jnt_qposadr[j]
+    a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
     I3 = eye(xp, 3, q.dtype)
     if model.jnt_type[j] == HINGE:
         theta = q[..., adr:adr + 1] - model.qpos0[adr]                  # (..., 1)
@@ -95,13 +96,39 @@ def joint_subspace(model, j):
 
 
 @per_state
-def jcalc(model, i, q, qd):
-    r"""Joint transform, motion subspace, joint velocity and velocity product of body ``i``.
+def joint_frames(model, i, q):
+    r"""The joint transform :math:`X_J (..., 6, 6)` and motion subspace ``S (..., 6, nd)`` of
+    body ``i``: what :func:`jcalc` needs from ``q`` alone, computed once per ``q`` (CRBA, the
+    com frames and RNEA ask for it at the same ``q``, the first two with no velocity).
 
     The body's joints act one after the other, each in the frame the previous ones left,
     so :math:`X_J = X_{J_n}\cdots X_{J_1}`; each new joint carries the columns of the
-    joints before it into its own frame: :math:`S \leftarrow [X_{J_k} S,\ S_k]`. With
-    :math:`s_k` the k-th joint's velocity in body coordinates,
+    joints before it into its own frame: :math:`S \leftarrow [X_{J_k} S,\ S_k]`.
+
+    >>> from rbdl_edu.models import pendulum
+    >>> XJ, S = joint_frames(pendulum(), 1, np.array([0.0]))
+    >>> S[:, 0]
+    array([0., 1., 0., 0., 0., 0.])
+    """
+    xp = namespace(q)
+    j0, nj = model.body_jntadr[i], model.body_jntnum[i]
+    XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
+    for j in range(j0, j0 + nj):
+        R, t, S_j = joint_transform(model, j, q)
+        X_j = plucker_from_pose(R, t)          # from the frame before joint j to the one after
+        if j == j0:
+            XJ, S = X_j, S_j
+        else:                                  # carry the earlier joints into joint j's frame
+            XJ, S = X_j @ XJ, concat(X_j @ S, S_j)
+    return XJ, S
+
+
+@per_state
+def jcalc(model, i, q, qd):
+    r"""Joint transform, motion subspace, joint velocity and velocity product of body ``i``.
+
+    :math:`X_J` and :math:`S` come from :func:`joint_frames`; joint ``k``'s velocity in body
+    coordinates is its block of columns times its velocities, :math:`s_k = S_k\dot q_k`, and
 
     .. math:: v_J = S\dot q_i = \sum_k s_k, \qquad
               c_J = \sum_{j<k} s_j \times s_k \;\;(\text{free joint: } [0;\ -\omega\times v]),
@@ -118,22 +145,19 @@ def jcalc(model, i, q, qd):
     """
     xp = namespace(q, qd)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
-    XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
+    XJ, S = joint_frames(model, i, q)
     vJ, cJ = xp.zeros(6, dtype=q.dtype), xp.zeros(6, dtype=q.dtype)
     qd_i, col = qd[..., dofs(model, i)], 0
     for j in range(j0, j0 + nj):
-        R, t, S_j = joint_transform(model, j, q)
-        X_j = plucker_from_pose(R, t)          # from the frame before joint j to the one after
-        s_j = xp.matvec(S_j, qd_i[..., col:col + S_j.shape[-1]])      # joint j's velocity
-        if col == 0:
-            XJ, S, vJ = X_j, S_j, s_j
-        else:                                  # carry the earlier joints into joint j's frame
-            XJ, S = X_j @ XJ, concat(X_j @ S, S_j)
-            vJ, cJ = xp.matvec(X_j, vJ), xp.matvec(X_j, cJ)
+        nd = JOINT_NV[int(model.jnt_type[j])]
+        s_j = xp.matvec(S[..., :, col:col + nd], qd_i[..., col:col + nd])      # joint j's velocity
+        if j == j0:
+            vJ = s_j
+        else:
             # c_J += v_J × s_j: the earlier joints' velocity crossed with joint j's
             cJ = cJ + cross_motion(vJ, s_j)
             vJ = vJ + s_j
-        col += S_j.shape[-1]
+        col += nd
     if nj and model.jnt_type[j0] == FREE:
         # v_J = [ω; R^T v_world] and d/dt(R^T) = -[ω]x R^T: the apparent derivative Ṡq̇
         cJ = concat(xp.zeros(3, dtype=q.dtype), -cross(vJ[..., :3], vJ[..., 3:]))

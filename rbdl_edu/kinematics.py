@@ -13,6 +13,7 @@ from rbdl_edu.arrays import namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import jcalc, joint_transform
 from rbdl_edu.model.enums import BALL, FREE, HINGE
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
 from rbdl_edu.tree import Xtree, body_inertia, dofs, gravity_acceleration, state
@@ -74,7 +75,7 @@ def body_frames(model, i, x, R, q):
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
     if not (nj and model.jnt_type[j0] == FREE):
         R_T = tree_rotation(model, i)
-        x, R = x + xp.matvec(R, model.body_pos[i]), R @ R_T
+        x, R = x + xp.matvec(R, plain(model).body_pos[i]), R @ R_T
     frames = [(x, R)]
     for j in range(j0, j0 + nj):
         R_j, t_j, _ = joint_transform(model, j, q)        # x_before = R_j x_after + t_j
@@ -232,7 +233,7 @@ def kinematics(model, data):
     >>> data.xipos[1].round(12)            # the bob swung to -x
     array([-1.,  0.,  0.])
     """
-    m = model
+    m = plain(model)                # the model's arrays as plain read-only NumPy arrays
     q = np.asarray(data.qpos, dtype=float)
     for name, x, shape in (("qpos", q, (m.nq,)), ("mocap_pos", data.mocap_pos, (m.nmocap, 3)),
                            ("mocap_quat", data.mocap_quat, (m.nmocap, 4))):
@@ -248,7 +249,7 @@ def kinematics(model, data):
             x, quat = data.mocap_pos[k], quat_normalize(data.mocap_quat[k])
             R = quat_to_mat(quat)
         else:                   # the parent's pose, the fixed offset, then each joint
-            frames = body_frames(m, i, xpos[p], xmat[p], q)
+            frames = body_frames(model, i, xpos[p], xmat[p], q)
             x, R = frames[-1]
             quat = quat_mul(xquat[p], m.body_quat[i])
         for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
@@ -259,7 +260,7 @@ def kinematics(model, data):
             # each joint moves the frame the previous joints left: anchor and axis before it
             x_before, R_before = frames[n]
             data.xanchor[j], data.xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
-            quat = quat_mul(quat, joint_quat(m, j, q))
+            quat = quat_mul(quat, joint_quat(model, j, q))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which)
         xpos[i], xmat[i], xquat[i] = x, R, quat_normalize(quat)

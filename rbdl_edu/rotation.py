@@ -8,6 +8,8 @@ the same rotation; its product ``quat_mul(q1, q2)`` composes rotations like
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rbdl_edu.arrays import asarray, concat, cos, is_symbolic, namespace, sin
@@ -22,7 +24,7 @@ def skew(v):
     array([ 2., -1.,  0.])
     """
     v = asarray(v)
-    if _one_float_vector(v):            # one vector of numbers: written out
+    if _one_float(v, 3):                # one vector of numbers: written out
         x, y, z = v.tolist()
         return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     xp = namespace(v)
@@ -48,7 +50,7 @@ def cross(a, b):
     if xp is not np:                    # JAX: its own cross (slices; XLA handles them best)
         return xp.cross(a, b)
     # (a × b)_k = a_{k+1} b_{k+2} − a_{k+2} b_{k+1}, indices mod 3
-    if _one_float_vector(a) and _one_float_vector(b):     # one pair of numbers: component by component
+    if _one_float(a, 3) and _one_float(b, 3):     # one pair of numbers: component by component
         (a1, a2, a3), (b1, b2, b3) = a.tolist(), b.tolist()
         return np.array([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1])
     return a[..., _NEXT] * b[..., _AFTER] - a[..., _AFTER] * b[..., _NEXT]
@@ -57,9 +59,11 @@ def cross(a, b):
 _NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
 
 
-def _one_float_vector(x):
-    """True for one NumPy ``float64`` 3-vector (no batch, no symbols): the case worth a fast path."""
-    return isinstance(x, np.ndarray) and x.shape == (3,) and x.dtype == np.float64
+def _one_float(x, n):
+    """True for one NumPy ``float64`` ``n``-vector (no batch, no symbols): the case worth a fast
+    path, which computes the same formula on Python floats, operation for operation (the same
+    bits as the array lines; sums start from 0.0 and go left to right, as NumPy's do)."""
+    return isinstance(x, np.ndarray) and x.shape == (n,) and x.dtype == np.float64
 
 
 def _elementary(theta, i, j):
@@ -110,6 +114,12 @@ def quat_mul(q1, q2):
     >>> quat_mul([0.0, 1, 0, 0], [0.0, 0, 1, 0])   # i * j = k
     array([0., 0., 0., 1.])
     """
+    if _one_float(q1, 4) and _one_float(q2, 4):           # one pair of numbers: written out
+        (w1, x1, y1, z1), (w2, x2, y2, z2) = q1.tolist(), q2.tolist()
+        return np.array([w1 * w2 - (0.0 + x1 * x2 + y1 * y2 + z1 * z2),
+                         w1 * x2 + w2 * x1 + (y1 * z2 - z1 * y2),
+                         w1 * y2 + w2 * y1 + (z1 * x2 - x1 * z2),
+                         w1 * z2 + w2 * z1 + (x1 * y2 - y1 * x2)])
     q1, q2 = asarray(q1), asarray(q2)
     w1, v1 = q1[..., 0:1], q1[..., 1:]                  # w kept as (..., 1)
     w2, v2 = q2[..., 0:1], q2[..., 1:]
@@ -141,6 +151,13 @@ def quat_normalize(q):
     >>> quat_normalize([1e200, 1e200, 0.0, 0.0]), quat_normalize([0.0, 0.0, 0.0, 0.0])
     (array([0.70710678, 0.70710678, 0.        , 0.        ]), array([1., 0., 0., 0.]))
     """
+    if _one_float(q, 4):                # one quaternion of finite numbers: written out
+        w, x, y, z = q.tolist()
+        if math.isfinite(w + x + y + z):
+            s = max(abs(w), abs(x), abs(y), abs(z))
+            u = [c / (s if s > 0 else 1.0) for c in (w, x, y, z)]
+            n = math.sqrt(0.0 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
+            return np.array([1.0, 0.0, 0.0, 0.0] if n * s < 1e-15 else [c / (n if n > 0 else 1.0) for c in u])
     q = asarray(q)
     if is_symbolic(q):
         return q
@@ -162,6 +179,11 @@ def quat_to_mat(q):
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]])
     """
+    if _one_float(q, 4):                # one quaternion of numbers: the nine entries written out
+        w, x, y, z = q.tolist()
+        v, K = (x, y, z), ((0.0, -z, y), (z, 0.0, -x), (-y, x, 0.0))          # K = [v]x
+        d = w * w - (0.0 + x * x + y * y + z * z)
+        return np.array([[d * (i == k) + 2 * v[i] * v[k] + 2 * w * K[i][k] for k in range(3)] for i in range(3)])
     q = asarray(q)
     w, v = q[..., 0:1, None], q[..., 1:]               # w kept as (..., 1, 1)
     I3 = namespace(q).eye(3, dtype=q.dtype)
@@ -205,6 +227,10 @@ def axis_angle_to_quat(axis, angle):
     >>> np.round(axis_angle_to_quat([0.0, 0.0, 1.0], np.pi), 12)
     array([0., 0., 0., 1.])
     """
+    if _one_float(axis, 3) and isinstance(angle, float):   # one rotation of numbers: written out
+        half = angle / 2
+        c, s = np.cos(half), np.sin(half)               # NumPy's cos and sin, as below
+        return np.array([c] + [s * a for a in axis.tolist()])
     axis, angle = asarray(axis), asarray(angle)
     half = angle / 2
     return concat(cos(half)[..., None], sin(half)[..., None] * axis)

@@ -129,6 +129,9 @@ def cross_motion(v, m):
     >>> np.allclose(cross_motion(v, m), crm(v) @ m)
     True
     """
+    if _one_float6(v) and _one_float6(m):        # one pair of numbers: the same lines on floats
+        (w, vo), (mw, mv) = _halves(v), _halves(m)
+        return np.array(_cross(w, mw) + [x + y for x, y in zip(_cross(w, mv), _cross(vo, mw))])
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
@@ -141,8 +144,28 @@ def cross_force(v, f):
     >>> np.allclose(cross_force(v, f), crf(v) @ f)
     True
     """
+    if _one_float6(v) and _one_float6(f):        # one pair of numbers: the same lines on floats
+        (w, vo), (n, fl) = _halves(v), _halves(f)
+        return np.array([x + y for x, y in zip(_cross(w, n), _cross(vo, fl))] + _cross(w, fl))
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
+
+
+def _one_float6(x):
+    """One NumPy ``float64`` 6-vector (no batch, no symbols): :func:`cross_motion` and
+    :func:`cross_force` then compute on Python floats, operation for operation as the array
+    lines (the same bits)."""
+    return isinstance(x, np.ndarray) and x.shape == (6,) and x.dtype == np.float64
+
+
+def _halves(x):
+    x = x.tolist()
+    return x[:3], x[3:]
+
+
+def _cross(a, b):
+    """``a × b`` of two 3-lists of floats, as :func:`~rbdl_edu.rotation.cross` computes it."""
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 
 
 def crm(v):

@@ -210,6 +210,8 @@ def _as_input(model, name, shape, value):
     """``value`` as a new float64 array of the input's shape (a scalar or a broadcastable
     array fills it); a ValueError names the field and both shapes."""
     shape = tuple(s if isinstance(s, int) else getattr(model, s) for s in shape)
+    if type(value) is np.ndarray and value.dtype == np.float64 and value.shape == shape:
+        return value.copy()                 # the common case (a stage's result): a copy, at once
     try:
         x = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

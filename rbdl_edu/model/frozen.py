@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
+
 
 class FrozenArray(np.ndarray):
     """A model array: read-only, and an attempt to write it says how to change a model
@@ -55,3 +57,32 @@ def frozen(value):
     x = np.array(value).view(FrozenArray)
     x.flags.writeable = False
     return x
+
+
+class ReadOnlyViews:
+    """A model's arrays as plain read-only NumPy views (``np.ndarray.view(x, np.ndarray)``), its
+    other fields as they are: the same numbers, still refused on a write (by NumPy's own
+    "assignment destination is read-only"), without :class:`FrozenArray`'s Python-level dispatch
+    on every operation. The engine's inner loops read their model arrays here."""
+
+    def __init__(self, model):
+        self._model = model
+
+    def __getattr__(self, name):                # the first read of a field; after it, a dict hit
+        value = getattr(self._model, name)
+        if isinstance(value, FrozenArray):
+            value = np.ndarray.view(value, np.ndarray)
+        self.__dict__[name] = value
+        return value
+
+
+@per_model
+def plain(model):
+    """``model``'s :class:`ReadOnlyViews`, made once per model.
+
+    >>> from rbdl_edu.models import pendulum
+    >>> mass = plain(pendulum()).body_mass
+    >>> type(mass).__name__, mass.flags.writeable
+    ('ndarray', False)
+    """
+    return ReadOnlyViews(model)

@@ -54,6 +54,7 @@ import numpy as np
 
 from rbdl_edu.model.enums import (BIAS_AFFINE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, GAIN_AFFINE,
                                   JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.smooth.transmission import transmission
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
@@ -169,11 +170,11 @@ def unlimited_force(model, data, u):
     r""":math:`f = \mathrm{gain}(l, \dot l)\,w + \mathrm{bias}(l, \dot l)` ``(nu,)`` before the
     tendons' ``actuatorfrcrange`` and the actuators' ``forcerange`` limit it, with ``w`` from
     :func:`gain_input`."""
-    m, l, ldot = model, data.actuator_length, data.actuator_velocity
+    m, l, ldot = plain(model), data.actuator_length, data.actuator_velocity
     g, b = m.actuator_gainprm, m.actuator_biasprm
     gain = g[:, 0] + np.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
     bias = np.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
-    return gain * gain_input(m, data, u) + bias
+    return gain * gain_input(model, data, u) + bias
 
 
 def activation_rate(model, u, act):

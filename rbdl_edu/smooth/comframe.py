@@ -32,7 +32,7 @@ import dataclasses
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.joints import jcalc
+from rbdl_edu.joints import joint_frames
 from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_normalize
@@ -51,10 +51,10 @@ def com_pos(model, data):
         total[m.body_parentid[i]] += total[i]
     data.subtree_com = np.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
     # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c
-    cdof, qvel0 = np.zeros((m.nv, 6)), np.zeros(m.nv)
+    cdof = np.zeros((m.nv, 6))
     for i in range(1, m.nbody):
         if m.body_dofnum[i]:
-            _, S, _, _ = jcalc(m, i, data.qpos, qvel0)
+            _, S = joint_frames(m, i, data.qpos)
             R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[m.body_rootid[i]]
             w, v = S[:3].T @ R.T, S[3:].T @ R.T            # (nd, 3): world axes, at the body origin
             cdof[dofs(m, i)] = np.concatenate([w, v + cross(w, c - x)], axis=1)
