@@ -26,14 +26,11 @@ points against the hull from ``scipy.spatial.ConvexHull``).
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from rbdl_edu.collision.geometry import geom_rbound, mesh_vertices
 from rbdl_edu.collision.simplex import closest_on_simplex
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
-from rbdl_edu.model.frozen import plain
 
 TOL = 1e-12          # GJK: distance below which the origin counts as inside
 MAX_ITER = 500
@@ -66,31 +63,30 @@ def support(model, gpos, gmat, g, d, core=False):
     >>> support(s.compile(), np.zeros((1, 3)), np.eye(3)[None], 0, np.array([1., -1, 1]))
     array([ 1., -2.,  3.])
     """
-    t, R = model.geom_type[g], gmat[g]
-    sx, sy, sz = plain(model).geom_size[g].tolist()
+    t, s, R = model.geom_type[g], model.geom_size[g], gmat[g]
     lo = R.T @ d
-    lx, ly, lz = lo.tolist()                        # (one direction: Python floats from here)
-    rad = 0.0 if core else sx
-    if t == SPHERE or t == CAPSULE:
-        n = math.sqrt(lx * lx + ly * ly + lz * lz)
-        x = [lx / n * rad, ly / n * rad, lz / n * rad] if n > 0 else [rad if t == SPHERE else 0.0, 0.0, 0.0]
-        if t == CAPSULE:
-            x[2] += sy if lz >= 0 else -sy
+    n = np.linalg.norm(lo)
+    rad = 0.0 if core else s[0]
+    if t == SPHERE:
+        x = lo / n * rad if n > 0 else np.array([rad, 0, 0])
+    elif t == CAPSULE:
+        x = (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
     elif t == ELLIPSOID:
-        slx, sly, slz = sx * lx, sy * ly, sz * lz
-        m = math.sqrt(slx * slx + sly * sly + slz * slz)
-        x = [sx * slx / m, sy * sly / m, sz * slz / m] if m > 0 else [sx, 0.0, 0.0]
+        sl = s * lo
+        m = np.linalg.norm(sl)
+        x = s * sl / m if m > 0 else np.array([s[0], 0, 0])
     elif t == CYLINDER:
-        r = math.hypot(lx, ly)
-        x = [lx / r * sx if r > 0 else 0.0, ly / r * sx if r > 0 else 0.0, sy if lz >= 0 else -sy]
+        r = np.hypot(lo[0], lo[1])
+        x = np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
+                      s[1] if lo[2] >= 0 else -s[1]])
     elif t == BOX:
-        x = [sx if lx >= 0 else -sx, sy if ly >= 0 else -sy, sz if lz >= 0 else -sz]
+        x = np.where(lo >= 0, s, -s)
     elif t == MESH:
         v = mesh_vertices(model, g)
         x = v[np.argmax(v @ lo)]
     else:
         raise ValueError(f"geom {g}: type {t} has no support function")
-    return gpos[g] + R @ np.asarray(x)
+    return gpos[g] + R @ x
 
 
 # --------------------------------------------------------------------------------- GJK ----
@@ -102,22 +98,20 @@ def gjk(supp, d0):
     """
     simplex = [supp(d0)]
     v = simplex[0][0]
-    vv = v @ v                                     # |v|²
     for _ in range(MAX_ITER):
-        if vv < TOL ** 2:
+        if v @ v < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
-        w0 = w[0].tolist()
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
-        if vv - v @ w[0] <= 1e-12 * vv or any(math.dist(w0, s[0].tolist()) < 1e-14 for s in simplex):
+        if v @ v - v @ w[0] <= 1e-12 * (v @ v) or \
+                any(np.linalg.norm(w[0] - s[0]) < 1e-14 for s in simplex):
             return v, simplex
         simplex.append(w)
-        v_old, vv_old = v, vv
+        v_old = v
         v, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
-        vv = v @ v
-        if vv >= vv_old:                           # no progress (rounding): done
-            return v_old if vv > vv_old else v, simplex
+        if v @ v >= v_old @ v_old:                  # no progress (rounding): done
+            return v_old if v @ v > v_old @ v_old else v, simplex
         simplex = [simplex[i] for i in idx]
         if len(simplex) == 4:                      # tetrahedron around the origin
             return np.zeros(3), simplex
@@ -287,8 +281,8 @@ def polish(supp, dist, n, a, b, iters=40):
     for _ in range(iters):
         t1, t2 = basis(m)
         hm, G = h_and_g(m, t1, t2)
-        if np.linalg.norm(G) < 1e-12:               # stationary to round-off (|G| ~ 1e-13 then):
-            break                                    # a step would only move m's last bits
+        if np.linalg.norm(G) < 1e-14:
+            break
         eps = 1e-7
         J = np.column_stack([(h_and_g(_unit(m + eps * t), t1, t2)[1] - G) / eps for t in (t1, t2)])
         J = (J + J.T) / 2
@@ -297,16 +291,12 @@ def polish(supp, dist, n, a, b, iters=40):
         except np.linalg.LinAlgError:
             du = -G
         for _ in range(40):                          # backtrack until h_D decreases
-            moved = m + du[0] * t1 + du[1] * t2
-            if np.array_equal(moved, m):             # a step too small to move m: none will
-                h_new = hm
-                break
-            m_new = _unit(moved)
+            m_new = _unit(m + du[0] * t1 + du[1] * t2)
             h_new = supp(m_new)[0] @ m_new
             if h_new < hm:
                 break
             du = du / 2
-        if not h_new < hm:                           # no step along du decreases h_D: done
+        else:
             break
         m, hm = m_new, h_new
     w, wa, wb = supp(m)
