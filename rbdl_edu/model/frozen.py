@@ -69,6 +69,8 @@ class ReadOnlyViews:
         self._model = model
 
     def __getattr__(self, name):                # the first read of a field; after it, a dict hit
+        if name.startswith("_"):                # (copy and pickle ask for hooks before __init__ ran)
+            raise AttributeError(name)
         value = getattr(self._model, name)
         if isinstance(value, FrozenArray):
             value = np.ndarray.view(value, np.ndarray)

@@ -346,6 +346,11 @@ class Model(ModelRecords):
         return (f"Model(nbody={self.nbody}, njnt={self.njnt}, nq={self.nq}, nv={self.nv}, "
                 f"ngeom={self.ngeom}, joints={list(self.jnt_names)})")
 
+    def __getstate__(self):
+        """What a copy or a pickle of the model holds: its fields, not its caches (they are
+        computed again on first use, for the copy's own identity)."""
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_per_")}
+
     def replace(self, **changes) -> "Model":
         """A model with some fields changed; the model itself never changes (its arrays are
         read-only). Everything that depends on the changed fields is right in the new model:
