@@ -151,3 +151,17 @@ def test_a_zero_mocap_quaternion_is_the_identity_as_in_mujoco():
     mujoco.mj_forward(m, d)
     np.testing.assert_allclose(data.xquat, d.xquat, atol=1e-15)
     np.testing.assert_allclose(data.qacc, d.qacc, atol=1e-12)
+
+
+@pytest.mark.parametrize("integrator", ["Euler", "RK4", "implicitfast"])
+def test_a_diverging_step_resets_with_every_integrator(integrator):
+    """RK4's inner stages may meet a state that is no longer finite: as in MuJoCo they go on
+    (no error from inside the step), and the next step's check resets and says so."""
+    model = rbd.load_model(f"""<mujoco><option timestep="0.5" integrator="{integrator}"/><worldbody><body>
+        <joint stiffness="1e7" type="slide"/><geom size=".1"/></body></worldbody></mujoco>""")
+    data = rbd.Data(model)
+    data.qpos[:] = 0.1
+    with pytest.warns(DivergenceWarning):
+        for _ in range(40):
+            rbd.step(model, data)
+    assert data.warning and np.all(np.isfinite(data.qpos)) and np.all(np.isfinite(data.qvel))

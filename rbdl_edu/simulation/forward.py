@@ -59,13 +59,19 @@ from rbdl_edu.smooth.tendon import tendon, tendon_velocity
 from rbdl_edu.smooth.transmission import transmission
 
 
-def forward(model, data, sensors=True):
+def forward(model, data):
     """Run every stage at the current state (MuJoCo's ``mj_forward``); the state is not
-    changed. ``sensors=False`` leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip``
-    with ``skipsensor``: RK4's inner stages, so that after a step the sensors read the state
-    the step started from). A state that is not finite is refused (:func:`check_finite`)."""
+    changed. A state that is not finite is refused (:func:`check_finite`)."""
     check_not_mujoco(model, data)
     check_finite(model, data)
+    stages(model, data)
+
+
+def stages(model, data, sensors=True):
+    """The recipe itself: position, velocity, actuation, acceleration. ``sensors=False``
+    leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip`` with ``skipsensor``): RK4's
+    inner stages, so that after a step the sensors read the state the step started from; as
+    there, a stage state that is not finite goes through (the next step's checks reset it)."""
     position(model, data, sensors)
     velocity(model, data, sensors)
     actuation(model, data)

@@ -34,7 +34,7 @@ import numpy as np
 from rbdl_edu.configuration import integrate_pos
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse
 from rbdl_edu.model.enums import BALL, FREE, MINVAL
-from rbdl_edu.simulation.forward import forward
+from rbdl_edu.simulation.forward import stages
 from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import next_act
 from rbdl_edu.smooth.passive import damper_slope
@@ -181,7 +181,7 @@ def rk4(model, data):
         data.time = t0 + c * h
         data.qpos = integrate_pos(model, q0, theta, 1.0)
         data.qvel, data.act = v0 + h * acc, w0 + h * w
-        forward(model, data, sensors=False)          # as MuJoCo: sensors read the start of the step
+        stages(model, data, sensors=False)           # as MuJoCo: sensors read the start of the step
         K.append(dexp_inv(model, theta, data.qvel))
         F.append((data.qacc.copy(), data.act_dot.copy()))
     k, acc, w = (sum(bj * x for bj, x in zip(B, xs)) for xs in (K, [f[0] for f in F], [f[1] for f in F]))
