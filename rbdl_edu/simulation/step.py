@@ -45,7 +45,9 @@ def step(model, data, nstep=1):
     As MuJoCo, a bad position or velocity resets the state and the step goes on from the
     reset state (``time`` ends at one ``timestep``); a bad acceleration resets the state and
     runs :func:`forward` again before integrating. Each is recorded in ``data.warning`` and
-    said once per kind as a :class:`DivergenceWarning`."""
+    said once per kind as a :class:`DivergenceWarning`. With ``<flag autoreset="disable"/>``
+    the bad state is kept, and :func:`forward` refuses it with an error naming the field
+    (MuJoCo would go on computing NaNs)."""
     check_not_mujoco(model, data)
     if isinstance(nstep, bool) or not float(nstep).is_integer() or nstep < 0:
         raise ValueError(f"nstep={nstep!r}: a whole number of steps >= 0")
