@@ -73,7 +73,8 @@ def layout(model):
 @per_model
 def _layout(model):
     """:func:`layout` as Python ints, for the loops over single float states."""
-    return tuple(int(a) for a in model.dof_Madr), int(model.nM)
+    Madr, nM = layout(model)
+    return tuple(int(a) for a in Madr), int(nM)
 
 
 @per_model

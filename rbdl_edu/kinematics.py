@@ -16,7 +16,7 @@ from rbdl_edu.model.enums import BALL, FREE, HINGE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import Xtree, body_inertia, dofs, gravity_acceleration, state
+from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
 
 
 def world_transforms(model, q):

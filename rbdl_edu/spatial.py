@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import asarray, concat, namespace
-from rbdl_edu.rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew
+from rbdl_edu.rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
 
 
 def blocks(A, B, C, D):

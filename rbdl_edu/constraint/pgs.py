@@ -123,7 +123,7 @@ def cone_step(con, A, res, f):
     r"""One elliptic contact's update, ``(dim,)``: along the ray :math:`f + x f` (the best
     :math:`x` keeping the normal force :math:`\ge 0`), or a normal-only step when the normal
     force is about 0; then the friction forces at fixed normal force, by :func:`qcqp`."""
-    n, mu = con.dim, con.friction[:con.dim - 1]
+    mu = con.friction[:con.dim - 1]
     new = f.copy()
     if f[0] < MINVAL:
         new[0] = max(0.0, f[0] - res[0] / A[0, 0])

@@ -22,7 +22,6 @@
 """
 from __future__ import annotations
 
-import os
 
 from rbdl_edu.io.xmlread import MAX_ELEMENTS, FileAccess, Node, parse_xml, read_file
 

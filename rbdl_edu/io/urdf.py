@@ -61,7 +61,7 @@ import warnings
 
 import numpy as np
 
-from rbdl_edu.io.errors import ModelError, remember_sources
+from rbdl_edu.io.errors import remember_sources
 from rbdl_edu.io.inertia import combine
 from rbdl_edu.io.urdf_elements import check, child, ignored, inertial, origin, positive
 from rbdl_edu.io.urdf_mesh import CollisionMeshes, package_folders

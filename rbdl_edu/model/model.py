@@ -376,51 +376,6 @@ class Model(ModelRecords):
             return new
         return dataclasses.replace(self.set_const(new), **changes)
 
-    #: the kinds of named objects and the prefix of their fields (``"joint"``: ``jnt_names``,
-    #: ``jnt_type``, ...), as MuJoCo's ``mjtObj``
-    KINDS = {"body": "body", "joint": "jnt", "geom": "geom", "site": "site", "mesh": "mesh",
-             "hfield": "hfield", "material": "mat", "pair": "pair", "exclude": "exclude",
-             "equality": "eq", "tendon": "tendon", "actuator": "actuator", "sensor": "sensor",
-             "keyframe": "key"}
-
-    def names(self, kind: str) -> tuple:
-        """The names of the ``kind`` objects, in id order (``''`` if unnamed); a ``KeyError``
-        lists the kinds there are."""
-        prefix = self.KINDS.get(kind, kind if kind in self.KINDS.values() else None)   # "jnt" too
-        if prefix is None:
-            raise KeyError(f"no kind of object called {kind!r}; the kinds are {list(self.KINDS)}")
-        return getattr(self, prefix + "_names")
-
-    def id(self, kind: str, name: str) -> int:
-        """The id of the ``kind`` object called ``name`` (``model.id("joint", "hip")``), as
-        MuJoCo's ``mj_name2id``; a ``KeyError`` lists the names there are (or the kinds).
-
-        >>> from rbdl_edu.models import double_pendulum
-        >>> double_pendulum().id("joint", "elbow")
-        1
-        """
-        names = self.names(kind)
-        if name not in names:
-            raise KeyError(f"no {kind} named {name!r}; the model's {kind}s are {[n for n in names if n]}")
-        return names.index(name)
-
-    def as_id(self, kind: str, x) -> int:
-        """``x``, a name or an integer id (checked), as the id of a ``kind`` object: what
-        every function that takes an object accepts.
-
-        >>> from rbdl_edu.models import double_pendulum
-        >>> double_pendulum().as_id("body", "lower"), double_pendulum().as_id("body", 2)
-        (2, 2)
-        """
-        if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
-            n = len(self.names(kind))
-            if not 0 <= x < n:
-                raise IndexError(f"{kind} id {x} out of range (the model has {n})")
-            return int(x)
-        if isinstance(x, str):
-            return self.id(kind, x)
-        raise TypeError(f"a {kind} is given by its name or its integer id, not {type(x).__name__}")
-
 
 def check_not_mujoco(*objects):
     """A ``TypeError`` if one of ``objects`` is MuJoCo's (a ``mujoco.MjModel`` or

@@ -60,7 +60,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
-from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity
+from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
 
 def sensor_pos(model, data):

@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.factor import ancestors, tree_pattern
+from rbdl_edu.factor import tree_pattern
 from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT,
                                   TRN_TENDON)
 from rbdl_edu.rotation import cross, skew
