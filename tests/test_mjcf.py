@@ -242,6 +242,10 @@ ERRORS = {
     "unsupported element": ('<mujoco><worldbody><body><composite/></body></worldbody></mujoco>', 1,
                             "composite", None),
     "malformed": ('<mujoco><worldbody></mujoco>', 1, None, None),
+    # MuJoCo: "plane only allowed in static bodies" (also below a moving body)
+    "plane on a moving body": ('<mujoco><worldbody><body><freejoint/><geom size="1"/>\n<body>'
+                               '<geom type="plane" size="1 1 1"/></body></body></worldbody></mujoco>',
+                               2, "geom", "type"),
 }
 
 

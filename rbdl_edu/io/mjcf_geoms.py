@@ -146,11 +146,24 @@ def fromto(g, kind, size):
         size[1], size[2] = size[0], length / 2
     return (v[:3] + v[3:]) / 2, z_to_quat(d / length), size
 
+def _moving(c, bid):
+    """True if body ``bid`` or one of its ancestors has a joint (it is not welded to the world)."""
+    while bid > 0:
+        if c.body_has_joint[bid]:
+            return True
+        bid = c.spec.bodies[bid]["parent"]
+    return False
+
+
 def add_geom(c, bid, g):
     """Add geom ``g`` (what :func:`read_geom` returned) to body ``bid``."""
     spec = g["spec"]
     if bid and not np.all(np.isfinite(spec["fluid"])):
         raise g["node"].error(f"a flat {spec['type']} has no ellipsoid for the fluid model", "fluidshape")
+    if spec["type"] == "plane" and _moving(c, bid):
+        # MuJoCo's rule: planes are unbounded, the broadphase pairs them with every body
+        raise g["node"].error("a plane geom must be in a static body (no joint in it or above it), "
+                              "as MuJoCo requires", "type")
     name = spec["name"]
     if name:
         if name in c.names["geom"]:
