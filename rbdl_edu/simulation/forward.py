@@ -63,8 +63,19 @@ def forward(model, data):
     """Run every stage at the current state (MuJoCo's ``mj_forward``); the state is not
     changed. A state that is not finite is refused (:func:`check_finite`)."""
     check_not_mujoco(model, data)
+    check_constants(model)
     check_finite(model, data)
     stages(model, data)
+
+
+def check_constants(model):
+    """A ValueError if the model's constants at ``qpos0`` were never computed: a model from
+    ``ModelSpec.compile()`` or ``read_mjcf`` has no ``dof_M0``, ``body_invweight0``, actuator
+    damping from ``dampratio``, … yet (MuJoCo's compiler runs ``mj_setConst`` itself), and
+    would simulate other physics without a word."""
+    if model.set_const is None:
+        raise ValueError("the model's constants at qpos0 were not computed (ModelSpec.compile() and read_mjcf "
+                         "only compile): simulate rbd.set_const(model), or load with rbd.load_model")
 
 
 def stages(model, data, sensors=True):
