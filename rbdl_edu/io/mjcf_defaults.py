@@ -111,7 +111,8 @@ SCHEMA = {
 # sensors: all share one attribute set
 _SENSOR = {"name", "noise", "cutoff", "user", "site", "joint", "actuator", "tendon", "body",
            "objtype", "objname", "reftype", "refname", "geom1", "geom2", "body1", "body2",
-           "nsample", "interp", "delay", "interval"}
+           "nsample", "interp", "delay", "interval", "camera", "enclosed", "data", "num", "reduce",
+           "subtree1", "subtree2"}
 SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
            "rangefinder", "camprojection", "jointpos", "jointvel", "tendonpos", "tendonvel",
            "actuatorpos", "actuatorvel", "actuatorfrc", "jointactuatorfrc", "tendonactuatorfrc",

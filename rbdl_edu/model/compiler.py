@@ -26,7 +26,8 @@ import numpy as np
 import sympy as sp
 
 from rbdl_edu.arrays import is_symbolic
-from rbdl_edu.model.enums import BALL, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, SENSOR_NAMES, SENSORS, SLIDE
+from rbdl_edu.model.enums import (BALL, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, SENSOR_NAMES, SENSORS, SLIDE,
+                                  sensor_dim, sensor_stage)
 from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
 
@@ -289,11 +290,13 @@ def _actuators(A):
 
 def _sensors(S):
     kinds = [SENSORS[SENSOR_NAMES[s["type"]]] for s in S]
-    dim = np.array([k.dim for k in kinds], dtype=int)
+    names = [SENSOR_NAMES[s["type"]] for s in S]
+    dim = np.array([sensor_dim(n, s["intprm"]) for n, s in zip(names, S)], dtype=int)
     out = dict(nsensor=len(S), nsensordata=int(dim.sum()), sensor_names=[s["name"] for s in S],
                sensor_dim=dim, sensor_adr=np.concatenate([[0], np.cumsum(dim)[:-1]]).astype(int) if S else np.zeros(0, int),
                sensor_datatype=np.array([k.datatype for k in kinds], dtype=int),
-               sensor_needstage=np.array([k.needstage for k in kinds], dtype=int))
+               sensor_needstage=np.array([sensor_stage(n, s["intprm"]) for n, s in zip(names, S)], dtype=int),
+               sensor_intprm=_stack(S, "intprm", (3,), int))
     for key, dtype in (("type", int), ("objtype", int), ("objid", int), ("reftype", int),
                        ("refid", int), ("cutoff", float), ("noise", float)):
         out["sensor_" + key] = _stack(S, key, (), dtype)

@@ -284,6 +284,7 @@ class Model(ModelRecords):
     sensor_adr: np.ndarray = _a(("nsensor",), "first number in sensordata", I)
     sensor_cutoff: np.ndarray = _a(("nsensor",), "clamp to +-cutoff (0: none)")
     sensor_noise: np.ndarray = _a(("nsensor",), "noise standard deviation (not simulated)")
+    sensor_intprm: np.ndarray = _a(("nsensor", 3), "contact, rangefinder: data bits, reduction, slots", I)
     # keyframes ---------------------------------------------------------------------------
     key_names: tuple = _names("nkey")
     key_time: np.ndarray = _a(("nkey",), "time")

@@ -358,14 +358,19 @@ class ModelSpec:
             lengthrange=_fill(lengthrange, 2)))
 
     def add_sensor(self, type, obj=None, name=None, objtype=None, ref=None, reftype=None,
-                   noise=0.0, cutoff=0.0):
+                   noise=0.0, cutoff=0.0, intprm=None):
         """Add a sensor of ``type`` (its MJCF element name, ``"jointpos"``, ``"framequat"``,
         ...) reading ``obj`` (a ``objtype`` object; the type says which kind unless it is a
-        frame sensor) in the frame of ``ref`` (frame sensors)."""
+        frame, contact or geom-pair sensor) in the frame of ``ref`` (frame sensors; the second
+        object of contact and geom-pair sensors). ``intprm``: a contact sensor's data bits,
+        reduction and slots (default: ``found``, one slot), a rangefinder's data bits
+        (default: ``dist``)."""
         if type not in SENSORS:
             raise ValueError(f"unknown sensor type {type!r}; expected one of {sorted(SENSORS)}")
         kind = SENSORS[type].obj
-        objtype = objtype or ("" if kind == "frame" else kind)
+        objtype = objtype or ("" if kind in ("frame", "contact", "geompair") else kind)
+        if intprm is None:
+            intprm = {"contact": (1, 0, 1), "rangefinder": (1, 0, 0)}.get(type, (0, 0, 0))
         if kind == "frame" and objtype not in ("body", "xbody", "geom", "site"):
             raise ValueError(f"{type} sensor: objtype must be body, xbody, geom or site, not {objtype!r}")
         def ident(t, x):
@@ -373,7 +378,8 @@ class ModelSpec:
         return self._add("sensor", dict(
             name=name, type=SENSORS[type].type, objtype=_code(OBJ_NAMES, objtype, "object type"),
             objid=ident(objtype, obj), reftype=_code(OBJ_NAMES, reftype or "", "object type"),
-            refid=ident(reftype, ref), noise=float(noise), cutoff=float(cutoff)))
+            refid=ident(reftype, ref), noise=float(noise), cutoff=float(cutoff),
+            intprm=tuple(int(x) for x in intprm)))
 
     def add_key(self, name=None, time=0.0, qpos=None, qvel=None, act=None, ctrl=None, mpos=None,
                 mquat=None):

@@ -1,0 +1,173 @@
+r"""Rays against the scene and points against volumes (MuJoCo's ``mj_ray``, ``mju_rayGeom``
+with surface normals, and ``mju_insideGeom``), for the ``rangefinder``, ``insidesite`` and
+``contact`` sensors (book, chapter 10).
+
+A ray :math:`p + x\,v`, :math:`x \ge 0`, is taken into each shape's frame; every surface
+piece is a quadric or a plane, so each hit is a root of a quadratic or linear equation
+(:func:`~rbdl_edu.collision.ray.smallest_root`), kept only on the right piece (a capsule's
+caps, a cylinder's or box's faces, a plane's drawn rectangle, which is hit from the front
+only). The normal at the hit is the outward normal of that piece, whichever side the ray
+came from. :func:`ray_scene` tries every visible geom (alpha > 0) not on the excluded body
+and keeps the nearest hit.
+
+>>> x, n = ray_shape(np.zeros(3), np.eye(3), np.array([0.5, 0, 0]), np.array([-2.0, 0, 0]),
+...                  np.array([1.0, 0, 0]), SPHERE)
+>>> x, n
+(1.5, array([-1.,  0.,  0.]))
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu.collision.ray import smallest_root
+from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MINVAL, PLANE, SPHERE
+
+__all__ = ["ray_shape", "ray_scene", "inside_shape"]
+
+NONE = (-1.0, np.zeros(3))
+
+
+def _roots(a, b, c):
+    """Both real roots of :math:`a x^2 + 2bx + c = 0` (``-1`` for each when there are none)."""
+    det = b * b - a * c
+    if det < 0 or a < MINVAL:
+        return -1.0, -1.0
+    det = np.sqrt(det)
+    return (-b - det) / a, (-b + det) / a
+
+
+def _unit(v):
+    n = np.linalg.norm(v)
+    return v / n if n >= MINVAL else np.array([1.0, 0.0, 0.0])
+
+
+def _sphere(pos, r2, pnt, vec):
+    dif = pnt - pos
+    return smallest_root(vec @ vec, vec @ dif, dif @ dif - r2)
+
+
+def ray_shape(pos, mat, size, pnt, vec, geomtype):
+    """``(x, normal)``: the distance along ``vec`` (in units of ``|vec|``) to the first hit of
+    a plane, sphere, capsule, ellipsoid, cylinder or box, and the outward surface normal
+    there (world axes); ``(-1, 0)`` if the ray misses."""
+    pnt, vec = np.asarray(pnt, float), np.asarray(vec, float)
+    if geomtype == SPHERE:
+        x = _sphere(pos, size[0] ** 2, pnt, vec)
+        return (x, _unit(pnt + x * vec - pos)) if x >= 0 else NONE
+    lp, lv = mat.T @ (pnt - pos), mat.T @ vec
+    if geomtype == PLANE:
+        if lv[2] > -MINVAL:                                   # only the front face is hit
+            return NONE
+        x = -lp[2] / lv[2]
+        p = lp[:2] + x * lv[:2]
+        if x >= 0 and (size[0] <= 0 or abs(p[0]) <= size[0]) and (size[1] <= 0 or abs(p[1]) <= size[1]):
+            return x, mat[:, 2].copy()
+        return NONE
+    if geomtype == ELLIPSOID:
+        s = 1 / np.asarray(size[:3], float) ** 2
+        x = smallest_root(s @ (lv * lv), s @ (lv * lp), s @ (lp * lp) - 1)
+        return (x, mat @ _unit(s * (lp + x * lv))) if x >= 0 else NONE
+    if geomtype == CAPSULE:
+        return _capsule(pos, mat, size, pnt, vec, lp, lv)
+    if geomtype == CYLINDER:
+        return _cylinder(pos, mat, size, pnt, vec, lp, lv)
+    if geomtype == BOX:
+        return _box(pos, mat, size, pnt, vec, lp, lv)
+    raise ValueError(f"ray_shape: geom type {geomtype} is not a plane, sphere, capsule, ellipsoid, cylinder or box")
+
+
+def _capsule(pos, mat, size, pnt, vec, lp, lv):
+    r, h = size[0], size[1]
+    if _sphere(pos, (r + h) ** 2, pnt, vec) < 0:              # bounding sphere
+        return NONE
+    x, piece = -1.0, 0                                        # piece: -1 bottom cap, 0 side, 1 top cap
+    sol = smallest_root(lv[:2] @ lv[:2], lv[:2] @ lp[:2], lp[:2] @ lp[:2] - r * r)
+    if sol >= 0 and abs(lp[2] + sol * lv[2]) <= h:
+        x = sol
+    for side in (1, -1):                                      # the caps: half-spheres beyond ±h
+        d = lp - np.array([0.0, 0.0, side * h])
+        for root in _roots(lv @ lv, lv @ d, d @ d - r * r):
+            if root >= 0 and side * (lp[2] + root * lv[2]) >= h and (x < 0 or root < x):
+                x, piece = root, side
+    if x < 0:
+        return NONE
+    p = lp + x * lv
+    n = np.array([p[0], p[1], 0.0 if piece == 0 else p[2] - h * piece])
+    return x, mat @ _unit(n)
+
+
+def _cylinder(pos, mat, size, pnt, vec, lp, lv):
+    r, h = size[0], size[1]
+    if _sphere(pos, r * r + h * h, pnt, vec) < 0:
+        return NONE
+    x, piece = -1.0, 0
+    if abs(lv[2]) > MINVAL:
+        for side in (-1, 1):                                  # the flat faces
+            sol = (side * h - lp[2]) / lv[2]
+            p = lp[:2] + sol * lv[:2]
+            if sol >= 0 and p @ p <= r * r and (x < 0 or sol < x):
+                x, piece = sol, side
+    sol = smallest_root(lv[:2] @ lv[:2], lv[:2] @ lp[:2], lp[:2] @ lp[:2] - r * r)
+    if sol >= 0 and abs(lp[2] + sol * lv[2]) <= h and (x < 0 or sol < x):
+        x, piece = sol, 0
+    if x < 0:
+        return NONE
+    p = lp + x * lv
+    n = _unit(np.array([p[0], p[1], 0.0])) if piece == 0 else np.array([0.0, 0.0, float(piece)])
+    return x, mat @ n
+
+
+def _box(pos, mat, size, pnt, vec, lp, lv):
+    if _sphere(pos, float(np.sum(np.asarray(size[:3]) ** 2)), pnt, vec) < 0:
+        return NONE
+    x, face = -1.0, None
+    for i, (j, k) in enumerate(((1, 2), (0, 2), (0, 1))):
+        if abs(lv[i]) <= MINVAL:
+            continue
+        for side in (-1, 1):
+            sol = (side * size[i] - lp[i]) / lv[i]
+            if (sol >= 0 and abs(lp[j] + sol * lv[j]) <= size[j] and abs(lp[k] + sol * lv[k]) <= size[k]
+                    and (x < 0 or sol < x)):
+                x, face = sol, (i, side)
+    if x < 0:
+        return NONE
+    n = np.zeros(3)
+    n[face[0]] = face[1]
+    return x, mat @ n
+
+
+def ray_scene(model, data, pnt, vec, bodyexclude=-1):
+    """``(x, geom, normal)``: MuJoCo's ``mj_ray`` over every geom (static ones included, no
+    group filter) that is visible (its alpha, or its material's, is not 0) and not on body
+    ``bodyexclude``; ``(-1, -1, 0)`` if nothing is hit."""
+    m = model
+    best = (-1.0, -1, np.zeros(3))
+    for g in range(m.ngeom):
+        rgba = m.mat_rgba[m.geom_matid[g]] if m.geom_matid[g] >= 0 else m.geom_rgba[g]
+        if m.geom_bodyid[g] == bodyexclude or rgba[3] == 0:
+            continue
+        x, n = ray_shape(data.geom_xpos[g], data.geom_xmat[g], m.geom_size[g], pnt, vec, m.geom_type[g])
+        if x >= 0 and (best[0] < 0 or x < best[0]):
+            best = (float(x), g, n)
+    return best
+
+
+def inside_shape(pos, mat, size, geomtype, point):
+    """MuJoCo's ``mju_insideGeom``: is ``point`` strictly inside the sphere, capsule,
+    ellipsoid, cylinder or box (or below the plane) at ``pos``, ``mat``?"""
+    v = np.asarray(point, float) - pos
+    if geomtype == SPHERE:
+        return bool(v @ v < size[0] ** 2)
+    p = mat.T @ v
+    if geomtype == CAPSULE:
+        dz = p[2] - np.clip(p[2], -size[1], size[1])
+        return bool(p[0] ** 2 + p[1] ** 2 + dz * dz < size[0] ** 2)
+    if geomtype == ELLIPSOID:
+        return bool(np.sum(p ** 2 / np.asarray(size[:3], float) ** 2) < 1)
+    if geomtype == CYLINDER:
+        return bool(abs(p[2]) < size[1] and p[0] ** 2 + p[1] ** 2 < size[0] ** 2)
+    if geomtype == BOX:
+        return bool(np.all(np.abs(p) < np.asarray(size[:3], float)))
+    if geomtype == PLANE:
+        return bool(p[2] < 0)
+    return False

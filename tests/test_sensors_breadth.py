@@ -1,0 +1,146 @@
+"""MuJoCo 4.0's sensors that look at geometry and contacts, against ``mujoco==4.0.0``:
+``contact`` (every data field, every matching criterion, every reduction), ``rangefinder``
+(every ``data`` field; rays hitting planes, spheres, capsules, ellipsoids, cylinders and
+boxes, from outside and inside, and missing), ``insidesite`` (every frame kind, every site
+shape), ``distance``/``normal``/``fromto`` (geoms and bodies, within and beyond the
+cutoff). The compiled sensor fields first, then ``forward`` and ``step`` with each
+integrator along a trajectory where things fall, slide and roll on each other
+(``feature_oracle.check``, every field); and the refusals, by name."""
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+from feature_oracle import INTEGRATORS, check
+
+import rbdl_edu as rbd
+from rbdl_edu.io import ModelError
+
+SCENE = """<mujoco model="sensor breadth"><option timestep="0.004"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="3 3 .1" friction="0.8"/>
+    <geom name="post" type="cylinder" size=".05 .3" pos="0.6 0.6 0.3"/>
+    <geom name="ghost" type="box" size=".5 .5 .5" pos="0 0 2" rgba="1 1 1 0"/>
+    <site name="zone" type="box" size=".4 .4 .3" pos="0 0 0.2"/>
+    <site name="ball_zone" type="sphere" size=".3" pos="0.3 0 0.1"/>
+    <site name="pill_zone" type="capsule" size=".2 .2" pos="-0.3 0.2 0.2" euler="90 0 0"/>
+    <site name="egg_zone" type="ellipsoid" size=".3 .2 .4" pos="0 -0.3 0.2"/>
+    <site name="can_zone" type="cylinder" size=".3 .3" pos="0.2 0.2 0.2"/>
+    <site name="down" pos="0.05 0.02 1.2" euler="180 0 0"/>
+    <site name="sideways" pos="-1 0.02 0.1" euler="0 90 0"/>
+    <site name="up" pos="0.1 0 -0.5"/>
+    <site name="away" pos="3 3 1" euler="0 -90 0"/>
+    <geom name="egg" type="ellipsoid" size=".06 .05 .08" pos="0 -0.6 0.3" euler="20 30 0" contype="0" conaffinity="0"/>
+    <body name="probe" mocap="true"><!-- a ray from a site on the world skips the world's geoms -->
+      <site name="at_egg" pos="0.5 -0.58 0.32" euler="0 -90 0"/><site name="in_egg" pos="0 -0.6 0.3" euler="30 40 0"/>
+      <site name="at_post_side" pos="0.6 1.5 0.2" euler="90 0 0"/><site name="at_post_top" pos="0.61 0.6 1" euler="180 0 0"/>
+      <site name="at_post_slant" pos="0.3 0.6 0.9" euler="0 150 0"/><site name="at_floor" pos="1 1 0.5" euler="0 160 0"/>
+      <site name="under_floor" pos="1 1 -0.5"/><site name="at_ghost" pos="0 0 3" euler="180 0 0"/></body>
+    <body name="box" pos="0 0 0.3" euler="10 5 0"><freejoint/>
+      <geom name="box" type="box" size=".1 .08 .06" mass="1"/><site name="box_site" pos="0 0 0.07"/>
+      <body name="arm" pos="0.1 0 0"><joint name="hinge" axis="0 1 0" damping="0.01"/>
+        <geom name="arm" type="capsule" fromto="0 0 0 0.2 0 0" size=".03" mass="0.2"/>
+        <site name="tip" pos="0.2 0 0" euler="0 90 0"/></body></body>
+    <body name="ball" pos="0.3 0.05 0.4"><freejoint/>
+      <geom name="ball" size=".07" mass="0.5"/><site name="ball_site" pos="0 0 -0.08"/></body>
+    <body name="pill" pos="-0.3 0.2 0.5" euler="0 80 20"><freejoint/>
+      <geom name="pill" type="capsule" size=".04 .1" mass="0.3"/></body>
+  </worldbody>
+  <actuator><motor joint="hinge" ctrlrange="-0.3 0.3"/></actuator>
+  <sensor>
+    <contact name="all"/>
+    <contact name="floor" geom1="floor" num="4" data="found force torque dist pos normal tangent linvel angvel"/>
+    <contact name="on_box" body1="box" body2="world" num="3" reduce="mindist" data="found dist pos normal"/>
+    <contact name="box_tree" subtree1="box" num="2" reduce="maxforce" data="found force torque normal tangent"/>
+    <contact name="into_box" geom2="box" num="2" data="found force normal linvel angvel"/>
+    <contact name="in_zone" site="zone" num="5" data="found dist pos"/>
+    <contact name="zone_ball" site="ball_zone" geom2="ball" num="2" data="found force normal"/>
+    <contact name="net" subtree1="world" reduce="netforce" data="found force torque dist pos normal tangent"/>
+    <contact name="net_box" body1="box" reduce="netforce" data="force torque pos"/>
+    <contact name="pair" geom1="ball" geom2="floor" data="found force normal tangent linvel" num="2"/>
+    <rangefinder name="rf_down" site="down"/>
+    <rangefinder name="rf_all" site="down" data="dist dir origin point normal depth"/>
+    <rangefinder name="rf_side" site="sideways" data="dist point normal"/>
+    <rangefinder name="rf_up" site="up" data="dist dir normal depth"/>
+    <rangefinder name="rf_away" site="away" data="dist dir origin point normal depth"/>
+    <rangefinder name="rf_tip" site="tip" data="dist normal" cutoff="0.5"/>
+    <rangefinder name="rf_ball" site="ball_site" data="dist point normal"/>
+    <rangefinder name="rf_at_egg" site="at_egg" data="dist normal"/><rangefinder name="rf_in_egg" site="in_egg" data="dist point normal"/>
+    <rangefinder name="rf_at_post_side" site="at_post_side" data="dist normal"/><rangefinder name="rf_at_post_top" site="at_post_top" data="dist normal"/>
+    <rangefinder name="rf_at_post_slant" site="at_post_slant" data="dist normal"/><rangefinder name="rf_at_floor" site="at_floor" data="dist point normal"/>
+    <rangefinder name="rf_under_floor" site="under_floor" data="dist normal"/><rangefinder name="rf_at_ghost" site="at_ghost" data="dist normal"/>
+    <insidesite site="zone" objtype="body" objname="box"/><insidesite site="zone" objtype="xbody" objname="arm"/>
+    <insidesite site="ball_zone" objtype="geom" objname="ball"/><insidesite site="pill_zone" objtype="body" objname="pill"/>
+    <insidesite site="egg_zone" objtype="site" objname="ball_site"/><insidesite site="egg_zone" objtype="geom" objname="egg"/>
+    <insidesite site="can_zone" objtype="site" objname="tip" cutoff="0.5"/>
+    <distance geom1="ball" geom2="floor" cutoff="1"/><distance geom1="floor" geom2="box"/>
+    <distance body1="box" body2="ball" cutoff="2"/><distance geom1="pill" geom2="ball" cutoff="0.05"/>
+    <distance geom1="post" geom2="ball" cutoff="3"/><distance geom1="box" geom2="pill" cutoff="0.1"/>
+    <normal geom1="ball" geom2="floor" cutoff="1"/><normal body1="box" body2="ball" cutoff="2"/>
+    <normal geom1="floor" geom2="pill" cutoff="0.01"/>
+    <fromto geom1="ball" geom2="floor" cutoff="1"/><fromto body1="box" geom2="ball" cutoff="2"/>
+    <fromto geom1="pill" geom2="arm" cutoff="5"/><fromto geom1="post" geom2="ball" cutoff="0.01"/>
+    <fromto geom1="floor" body2="pill" cutoff="1"/>
+  </sensor>
+</mujoco>"""
+
+FIELDS = ("sensor_type", "sensor_objtype", "sensor_objid", "sensor_reftype", "sensor_refid", "sensor_intprm",
+          "sensor_dim", "sensor_adr", "sensor_needstage", "sensor_datatype", "sensor_cutoff")
+
+
+def test_compiled_sensors_match_mujoco():
+    m, model = mujoco.MjModel.from_xml_string(SCENE), rbd.load_model(SCENE)
+    for name in FIELDS:
+        np.testing.assert_array_equal(getattr(model, name), np.asarray(getattr(m, name)).reshape(
+            np.shape(getattr(model, name))), err_msg=name)
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_sensors_match_mujoco_along_a_trajectory(integrator):
+    check(SCENE, integrator, nstate=4, nskip=40, qvel=0.5, ctrl=lambda rng, m: rng.uniform(-0.5, 0.5, m.nu))
+
+
+def test_the_trajectory_exercises_every_case():
+    """Not vacuous: at the last compared state the contact sensors find contacts (one pair
+    reported with its frame turned), rays hit every kind of shape, from outside and inside,
+    and miss (a plane from behind, an invisible box, nothing at all), points are both inside
+    and outside sites, and the geom pairs are both penetrating and apart."""
+    m, d, model, data = check(SCENE, "Euler", nstate=1, nskip=160, qvel=0.5,
+                              ctrl=lambda rng, m: rng.uniform(-0.5, 0.5, m.nu))
+    read = {m.sensor(s).name: data.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]]
+            for s in range(m.nsensor) if m.sensor(s).name}
+    assert read["all"][0] >= 5 and read["floor"][0] >= 4 and read["net"][0] == read["all"][0]
+    assert read["pair"][0] == 1 and read["pair"][6] < -0.99          # the floor-ball contact, turned
+    hits = {"rf_down", "rf_side", "rf_up", "rf_ball", "rf_at_egg", "rf_in_egg", "rf_at_post_side",
+            "rf_at_post_top", "rf_at_post_slant", "rf_at_floor", "rf_at_ghost"}
+    assert all(read[name][0] > 0 for name in hits), {name: read[name][0] for name in hits}
+    assert read["rf_away"][0] == read["rf_under_floor"][0] == -1
+    assert read["rf_at_ghost"][0] > 2                                # through the invisible box
+    inside = data.sensordata[[m.sensor_adr[s] for s in range(m.nsensor) if m.sensor_type[s] == 38]]
+    distance = data.sensordata[[m.sensor_adr[s] for s in range(m.nsensor) if m.sensor_type[s] == 39]]
+    assert set(inside) >= {0.0, 1.0} and distance.min() < 0 < distance.max()
+
+
+@pytest.mark.parametrize("sensor, message", [
+    ('<rangefinder camera="c"/>', "camera"),
+    ('<camprojection site="s" camera="c"/>', "camprojection"),
+    ('<insidesite site="s" objtype="body" objname="b" enclosed="true"/>', "enclosed"),
+    ('<distance geom1="g" geom2="e"/>', "GJK"),
+    ('<fromto body1="b" body2="world"/>', "GJK"),
+    ('<contact data="force found"/>', "order"),
+    ('<contact data="linvel" reduce="netforce"/>', "netforce"),
+    ('<contact geom1="g" body1="b"/>', "exactly one"),
+])
+def test_what_is_not_reproduced_is_refused(sensor, message):
+    xml = f"""<mujoco><worldbody><geom name="e" type="ellipsoid" size=".1 .2 .3"/><site name="s"/>
+      <body name="b"><freejoint/><geom name="g" size=".1"/></body></worldbody><sensor>{sensor}</sensor></mujoco>"""
+    with pytest.raises(ModelError, match=message):
+        rbd.load_model(xml)
+
+
+def test_a_rangefinder_among_meshes_is_refused():
+    xml = """<mujoco><asset><mesh name="tet" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset><worldbody>
+      <geom type="mesh" mesh="tet"/><body><freejoint/><geom size=".1"/><site name="s"/></body></worldbody>
+      <sensor><rangefinder site="s"/></sensor></mujoco>"""
+    with pytest.raises(ModelError, match="mesh or height-field"):
+        rbd.load_model(xml)
