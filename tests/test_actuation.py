@@ -230,7 +230,6 @@ def test_infinite_control_is_clamped_when_limited_and_refused_otherwise():
     ('joint="j" biastype="user"', 'biastype="user" is not supported'),
     ('joint="j" dyntype="filter" actdim="2"', "actdim"),
     ('joint="j" delay="0.01"', "delayed controls"),
-    ('body="b"', "body transmission"),
 ])
 def test_unsupported_actuators_are_refused_at_load(attributes, message):
     xml = f"""<mujoco><worldbody><body name="b"><joint name="j"/><geom size=".1"/></body></worldbody>

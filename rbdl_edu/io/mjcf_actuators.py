@@ -10,6 +10,7 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``velocity``     ``gainprm[0] = kv``; ``biasprm[:3] = (0, 0, -kv)``
 ``intvelocity``  an integrator (``dyntype="integrator"``) driving a position servo
 ``damper``       ``gaintype="affine"``, ``gainprm[:3] = (0, 0, -kv)``
+``adhesion``     ``body`` transmission, ``gainprm[0] = gain``, ``ctrllimited``, ``ctrlrange`` >= 0
 ``muscle``       ``dyn/gain/biastype="muscle"``; ``dynprm = (timeconst, tausmooth)``,
                  ``gainprm = biasprm = (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)``
 ``general``      everything written out
@@ -125,7 +126,6 @@ def _servo_bias(a, kp):
 
 #: MuJoCo's actuators that are not reproduced here, and why
 REFUSED = {
-    "adhesion": "adhesion injects forces at the contacts of a body (body transmission)",
     "dcmotor": "MuJoCo 4.0's DC motor (electrical dynamics, cogging, LuGre friction, on-board controller)",
     "orientation": "the SO(3) transmission of MuJoCo 4.0 (a 3-output geodesic servo)",
     "cylinder": "the pneumatic cylinder's area and bias",
@@ -152,6 +152,16 @@ def _muscle_prm(a):
     gainprm = value("range", 2) + [force if force >= 0 else -1.0] + [
         value(k)[0] for k in ("scale", "lmin", "lmax", "vmax", "fpmax", "fvmax")]
     return _fill(value("timeconst", 2) + [tausmooth]), _fill(gainprm)
+
+
+def _adhesion_ctrlrange(a):
+    """An adhesion's control range: required, increasing and not negative (it only pulls)."""
+    lo, hi = a.floats("ctrlrange", 2, default=[0.0, 0.0])
+    if lo < 0 or hi < 0:
+        raise a.error("adhesion control range cannot be negative", "ctrlrange")
+    if not lo < hi:
+        raise a.error("an adhesion needs ctrlrange (lower < upper)", "ctrlrange")
+    return (float(lo), float(hi))
 
 
 def _check_lengthrange(a, gain, bias, lengthrange):
@@ -193,8 +203,6 @@ def read_actuators(c):
             raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, "
                           "body, cranksite")
         trn = given[0]
-        if trn == "body":
-            raise a.error("body transmission (adhesion) needs contacts: not supported", "body")
         cranklength = 0.0
         if trn == "slidercrank":
             # a rod of length cranklength from the crank site pushes along the slider site's z
@@ -236,12 +244,17 @@ def read_actuators(c):
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        elif raw.tag == "adhesion":
+            gainprm = _fill([a.float("gain", 1.0)])
         elif raw.tag == "muscle":
             dyn, gain, bias = "muscle", "muscle", "muscle"
             dynprm, gainprm = _muscle_prm(a)
             biasprm = gainprm
         _refuse_unsupported(a, dyn, gain, bias)
-        ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
+        if raw.tag == "adhesion":
+            ctrllimited, ctrlrange = True, _adhesion_ctrlrange(a)
+        else:
+            ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
         forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
         if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:

@@ -76,6 +76,8 @@ SCHEMA = {
     "velocity": _ACTUATOR | {"kv"},
     "intvelocity": _ACTUATOR | {"kp", "kv", "dampratio", "inheritrange"},
     "damper": _ACTUATOR | {"kv"},
+    "adhesion": {"name", "class", "group", "delay", "nsample", "interp", "forcelimited", "ctrlrange",
+                 "forcerange", "user", "body", "gain"},
     # a muscle has no site, body or refsite transmission and no activation range (as MuJoCo)
     "muscle": (_ACTUATOR - {"site", "body", "refsite", "actlimited", "actrange", "actdim"})
               | {"timeconst", "tausmooth", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax",
@@ -122,7 +124,7 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "framelinacc", "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom",
            "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
            "contact", "tactile"}
-ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "general")
+ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
