@@ -3,7 +3,8 @@ against ``mujoco==4.0.0``: the compiled parameters, the force–length–velocit
 curves over their whole range, the activation dynamics with and without ``tausmooth``,
 and ``forward``/``step`` with each integrator on a two-joint arm with four muscles on
 joints and tendons (``feature_oracle.check``). A muscle without ``lengthrange`` is refused
-by name (MuJoCo would compute one by simulation)."""
+by name (MuJoCo would compute one by simulation), unless ``<compiler><lengthrange>`` says
+where it comes from (``mode``, ``useexisting``, ``uselimit``), as MuJoCo."""
 from __future__ import annotations
 
 import mujoco
@@ -84,8 +85,8 @@ def test_activation_dynamics_match_mujoco(tausmooth):
 
 
 @pytest.mark.parametrize("attributes, message", [
-    ('joint="j"', "a muscle needs lengthrange"),
-    ('joint="j" lengthrange="1 0"', "a muscle needs lengthrange"),
+    ('joint="j"', "needs lengthrange"),
+    ('joint="j" lengthrange="1 0"', "needs lengthrange"),
     ('joint="j" lengthrange="0 1" tausmooth="-1"', "tausmooth cannot be negative"),
     ('site="s" lengthrange="0 1"', "unknown attribute 'site'"),
 ])
@@ -102,3 +103,35 @@ def test_the_arm_exercises_the_muscles():
     m, d, model, data = check(ARM, "Euler", nstate=1, nskip=40, qvel=2.0,
                               ctrl=lambda rng, m: rng.uniform(-0.5, 1.5, m.nu))
     assert np.all(np.abs(data.actuator_force) > 1e-3) and np.ptp(data.act_dot) > 1.0
+
+
+LIMITS = """<mujoco><compiler angle="degree">{compiler}</compiler><worldbody>
+  <site name="a" pos="0 0 0.2"/>
+  <body><joint name="j" range="-60 45"/><geom size=".1" pos=".2 0 0"/><site name="b" pos="0.2 0 0"/>
+    <body pos="0.3 0 0"><joint name="free" axis="0 1 0"/><geom size=".05"/></body></body></worldbody>
+  <tendon><spatial name="t" range="0.1 0.5"><site site="a"/><site site="b"/></spatial></tendon>
+  <actuator><muscle joint="j"/><muscle tendon="t"/><muscle joint="j" lengthrange="-0.5 0.5"/>
+    <motor joint="j"/>{extra}</actuator></mujoco>"""
+
+
+@pytest.mark.parametrize("compiler, extra", [
+    ('<lengthrange uselimit="true"/>', ""),
+    ('<lengthrange uselimit="true" useexisting="false"/>', ""),
+    ('<lengthrange mode="all" uselimit="true"/>', '<motor tendon="t" lengthrange="0.2 0.3"/>'),
+    ('<lengthrange mode="none"/>', '<muscle joint="free"/>'),
+    ('<lengthrange mode="muscleuser" uselimit="true" accel="10"/>', ""),
+])
+def test_length_ranges_from_the_compiler_settings_match_mujoco(compiler, extra):
+    xml = LIMITS.format(compiler=compiler, extra=extra)
+    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
+    np.testing.assert_allclose(model.actuator_lengthrange, m.actuator_lengthrange, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("compiler, extra", [
+    ("", ""),                                                        # muscles need one: a simulation
+    ('<lengthrange mode="all" uselimit="true"/>', '<motor joint="free"/>'),
+    ('<lengthrange uselimit="true"/>', '<muscle joint="free"/>'),
+])
+def test_length_ranges_mujoco_would_simulate_are_refused(compiler, extra):
+    with pytest.raises(ModelError, match="simulating the model"):
+        rbd.load_model(LIMITS.format(compiler=compiler, extra=extra))

@@ -40,6 +40,9 @@ SCHEMA = {
                  "boundinertia", "balanceinertia", "settotalmass", "meshdir", "assetdir",
                  "texturedir", "coordinate", "inertiagrouprange", "strippath", "discardvisual",
                  "usethread", "fitaabb", "saveinertial", "alignfree", "fusestatic"},
+    # (only mode, useexisting and uselimit matter: the simulation the others tune is refused)
+    "lengthrange": {"mode", "useexisting", "uselimit", "accel", "maxforce", "timeconst", "timestep",
+                    "inttotal", "interval", "tolrange"},
     "option": {"timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
                "tolerance", "ls_tolerance", "noslip_tolerance", "ccd_tolerance", "integrator",
                "cone", "jacobian", "solver", "iterations", "ls_iterations", "noslip_iterations",
@@ -135,7 +138,7 @@ DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "g
 
 
 # elements that hold no elements (MuJoCo's schema; a <plugin> child is not supported)
-LEAVES = ({"joint", "freejoint", "geom", "site", "inertial", "mesh", "pair", "exclude", "connect",
+LEAVES = ({"lengthrange", "joint", "freejoint", "geom", "site", "inertial", "mesh", "pair", "exclude", "connect",
            "weld", "equality_joint", "equality_tendon", "_equality", "tendon_joint", "tendon_site",
            "tendon_geom", "tendon_pulley", "key", "flag", "size", "include", "camera", "light"}
           | set(ACTUATORS) | SENSORS)
