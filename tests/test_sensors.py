@@ -21,6 +21,7 @@ import mujoco
 import numpy as np
 import pytest
 from test_mjcf import GYM, MODELS
+from test_sensors_breadth import CAMERAS
 from test_sensors_breadth import SCENE as BREADTH
 
 import rbdl_edu as rbd
@@ -209,10 +210,10 @@ def run(xml, where, disable=(), nstep=60, every=20, seed=0):
 
 # -- the purpose-written scene ------------------------------------------------------------------
 def test_scene_has_every_sensor_we_compute():
-    """This scene and test_sensors_breadth's (the sensors of contacts and geometry, which
-    need constraints on) hold every sensor we compute."""
+    """This scene and test_sensors_breadth's (the sensors of contacts, geometry and cameras,
+    which need constraints on) hold every sensor we compute."""
     ours = {SENSOR_NAMES[int(t)] for t in rbd.load_model(SCENE).sensor_type}
-    breadth = {SENSOR_NAMES[int(t)] for t in rbd.load_model(BREADTH).sensor_type}
+    breadth = {SENSOR_NAMES[int(t)] for xml in (BREADTH, CAMERAS) for t in rbd.load_model(xml).sensor_type}
     assert ours | breadth == set(_READERS)
 
 
@@ -398,7 +399,7 @@ BODY = """<mujoco><worldbody><body name="b"><joint name="j" range="-1 1"/><geom 
 
 
 @pytest.mark.parametrize("element", [
-    '<camprojection site="s" camera="c"/>', '<user dim="1"/>', '<plugin/>', '<tactile/>'])
+    '<user dim="1"/>', '<plugin/>', '<tactile/>'])
 def test_sensors_we_do_not_compute_are_refused_at_load(element):
     tag = element[1:].split()[0].rstrip("/>")
     with pytest.raises(ModelError, match=f"<{tag}>"):

@@ -1,7 +1,9 @@
 """MuJoCo 4.0's sensors that look at geometry and contacts, against ``mujoco==4.0.0``:
 ``contact`` (every data field, every matching criterion, every reduction), ``rangefinder``
 (every ``data`` field; rays hitting planes, spheres, capsules, ellipsoids, cylinders and
-boxes, from outside and inside, and missing), ``insidesite`` (every frame kind, every site
+boxes, from outside and inside, and missing; from sites and through the pixels of
+perspective and orthographic cameras, with a field of view or a sensor's intrinsics),
+``camprojection``, ``insidesite`` (every frame kind, every site
 shape), ``distance``/``normal``/``fromto`` (geoms and bodies, within and beyond the
 cutoff). The compiled sensor fields first, then ``forward`` and ``step`` with each
 integrator along a trajectory where things fall, slide and roll on each other
@@ -122,8 +124,11 @@ def test_the_trajectory_exercises_every_case():
 
 
 @pytest.mark.parametrize("sensor, message", [
-    ('<rangefinder camera="c"/>', "camera"),
-    ('<camprojection site="s" camera="c"/>', "camprojection"),
+    ('<rangefinder camera="track"/>', "mode other than fixed"),
+    ('<camprojection site="s" camera="track"/>', "mode other than fixed"),
+    ('<camprojection site="s" camera="dark"/>', "resolution must be positive"),
+    ('<rangefinder site="s" camera="fixed"/>', "exactly one of site, camera"),
+    ('<framepos objtype="camera" objname="fixed"/>', "objtype body, xbody, geom or site"),
     ('<insidesite site="s" objtype="body" objname="b" enclosed="true"/>', "enclosed"),
     ('<distance geom1="g" geom2="e"/>', "GJK"),
     ('<fromto body1="b" body2="world"/>', "GJK"),
@@ -133,6 +138,7 @@ def test_the_trajectory_exercises_every_case():
 ])
 def test_what_is_not_reproduced_is_refused(sensor, message):
     xml = f"""<mujoco><worldbody><geom name="e" type="ellipsoid" size=".1 .2 .3"/><site name="s"/>
+      <camera name="fixed"/><camera name="track" mode="track"/><camera name="dark" resolution="0 2"/>
       <body name="b"><freejoint/><geom name="g" size=".1"/></body></worldbody><sensor>{sensor}</sensor></mujoco>"""
     with pytest.raises(ModelError, match=message):
         rbd.load_model(xml)
@@ -144,3 +150,54 @@ def test_a_rangefinder_among_meshes_is_refused():
       <sensor><rangefinder site="s"/></sensor></mujoco>"""
     with pytest.raises(ModelError, match="mesh or height-field"):
         rbd.load_model(xml)
+
+
+CAMERAS = """<mujoco model="cameras"><option timestep="0.004"/>
+  <default><camera fovy="50"/></default>
+  <worldbody>
+    <body name="stage"><!-- a camera on the world does not see the world's own geoms -->
+      <geom type="plane" size="3 3 .1"/><geom type="box" size=".2 .3 .1" pos="0.3 0.2 0.1"/>
+      <geom type="cylinder" size=".1 .2" pos="-0.5 -0.3 0.2"/>
+      <geom type="capsule" size=".08 .3" pos="0.5 -0.5 0.2" euler="0 90 0"/></body>
+    <camera name="overhead" pos="0.1 0.2 2.5" resolution="6 4"/>
+    <camera name="sky" pos="0 0 3" euler="180 0 0" resolution="2 2" projection="orthographic" fovy="0.5"/>
+    <frame pos="1 0 0.5" euler="0 0 20"><camera name="side" xyaxes="0 1 0 -1 0 1" fovy="40" resolution="5 4"/></frame>
+    <body name="drone" pos="0.1 0.2 1.3" euler="10 20 30"><freejoint/><geom size=".1" mass="1"/>
+      <site name="beacon" pos="0.2 0 0"/>
+      <camera name="pinhole" pos="0.1 0 -0.2" xyaxes="0 1 0 -1 0 0" resolution="8 6" sensorsize="0.004 0.003"
+              focalpixel="10 12" principalpixel="1 -2"/>
+      <camera name="ortho" projection="orthographic" fovy="2" resolution="5 4"/>
+      <camera name="lens" resolution="5 5" sensorsize="0.01 0.01" focal="0.02 0.03" principal="0.001 0.002"
+              euler="10 10 0"/></body>
+    <body name="ball" pos="-0.3 0.4 0.8"><freejoint/><geom size=".15" mass="0.5"/><site name="marker"/></body>
+  </worldbody>
+  <sensor>
+    <camprojection site="beacon" camera="overhead"/><camprojection site="marker" camera="pinhole"/>
+    <camprojection site="marker" camera="lens"/><camprojection site="marker" camera="side"/>
+    <rangefinder camera="overhead" data="dist dir origin point normal depth"/><rangefinder camera="pinhole" data="dist depth"/>
+    <rangefinder camera="ortho" data="dist origin normal depth"/><rangefinder camera="lens" data="dist dir point"/>
+    <rangefinder camera="side" data="dist normal"/><rangefinder camera="sky" data="dist dir point normal depth"/>
+  </sensor>
+</mujoco>"""
+
+
+def test_compiled_cameras_match_mujoco():
+    m, model = mujoco.MjModel.from_xml_string(CAMERAS), rbd.load_model(CAMERAS)
+    for name in ("cam_bodyid", "cam_pos", "cam_quat", "cam_mode", "cam_fovy", "cam_resolution", "cam_sensorsize",
+                 "cam_intrinsic", "cam_projection") + FIELDS:
+        np.testing.assert_allclose(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float).reshape(
+            np.shape(getattr(model, name))), rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_camera_sensors_match_mujoco(integrator):
+    """The drone tumbles and falls past the scene, the ball drops onto the box."""
+    m, d, model, data = check(CAMERAS, integrator, nstate=3, nskip=40, qvel=1.0)
+    dist = {}                                                      # each camera rangefinder's pixel distances
+    for s in range(m.nsensor):
+        if m.sensor_type[s] == 7:
+            k = m.sensor_objid[s]
+            block = data.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + m.sensor_dim[s]]
+            dist[model.cam_names[k]] = block.reshape(int(np.prod(m.cam_resolution[k])), -1)[:, 0]
+    sky = dist.pop("sky")
+    assert all(np.any(d > 0) for d in dist.values()) and np.all(sky == -1)     # all see something but the sky

@@ -70,6 +70,8 @@ SCHEMA = {
              "fluidshape", "fluidcoef"} | _CONTACT | _ORIENT,
     "site": {"name", "class", "type", "group", "pos", "material", "size", "fromto", "rgba",
              "user"} | _ORIENT,
+    "camera": {"name", "class", "mode", "target", "projection", "fovy", "resolution", "output", "sensorsize",
+               "focal", "focalpixel", "principal", "principalpixel", "ipd", "pos", "user"} | _ORIENT,
     "mesh": {"name", "class", "file", "content_type", "scale", "refpos", "refquat", "inertia",
              "vertex", "normal", "texcoord", "face", "smoothnormal", "maxhullvert", "builtin",
              "params", "material"},
@@ -233,9 +235,9 @@ class Defaults:
                 continue
             if child.tag not in DEFAULTABLE:
                 raise child.error(f"<{child.tag}> cannot appear in <default>")
-            if child.tag in ("camera", "light", "material", "flex", "flexcomp"):
+            if child.tag in ("light", "material", "flex", "flexcomp"):
                 continue
-            if child.tag in ("cylinder", "muscle", "adhesion"):
+            if child.tag == "cylinder":
                 raise child.error(f"<{child.tag}> actuators are not supported")
             key = child.tag
             check_attributes(child, {"tendon": "fixed", "equality": "_equality"}.get(key, key))

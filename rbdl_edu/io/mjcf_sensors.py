@@ -1,12 +1,13 @@
 """MJCF sensors that name more than one object or carry a data layout: ``contact``
-(MuJoCo 4.0's contact sensor), ``rangefinder`` (its ``data`` fields), ``insidesite`` and the
-geom-pair sensors ``distance``, ``normal``, ``fromto``.
+(MuJoCo 4.0's contact sensor), ``rangefinder`` (its ``data`` fields; on a site or a
+camera), ``camprojection``, ``insidesite`` and the geom-pair sensors ``distance``,
+``normal``, ``fromto``.
 
 Each is read into MuJoCo's encoding: ``sensor_objtype/objid`` the first object,
 ``sensor_reftype/refid`` the second, ``sensor_intprm`` the data bits (in the order of
 :data:`~rbdl_edu.model.enums.CONDATA` or :data:`~rbdl_edu.model.enums.RAYDATA`), the
-reduction and the number of slots. What is not reproduced is refused by name: a
-rangefinder on a camera, ``insidesite enclosed="true"``, geom pairs whose distance MuJoCo
+reduction and the number of slots. What is not reproduced is refused by name: a camera
+that is not fixed to its body, ``insidesite enclosed="true"``, geom pairs whose distance MuJoCo
 finds by GJK (meshes, ellipsoids, cylinders against non-spheres, boxes against boxes), and
 rangefinders in a scene with mesh or height-field geoms.
 
@@ -26,7 +27,7 @@ from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDE
 __all__ = ["special_sensor", "SPECIAL"]
 
 #: the sensors this module reads
-SPECIAL = ("contact", "rangefinder", "insidesite", "distance", "normal", "fromto")
+SPECIAL = ("contact", "rangefinder", "insidesite", "distance", "normal", "fromto", "camprojection")
 #: geom-type pairs (lower type first) whose distance MuJoCo computes with a closed-form collider
 #: (the others go through its GJK/EPA distance, not reproduced here)
 CLOSED_FORM = {(PLANE, SPHERE), (PLANE, CAPSULE), (PLANE, CYLINDER), (PLANE, BOX), (SPHERE, SPHERE),
@@ -96,6 +97,18 @@ def _geompair(c, raw):
     return side1, side2
 
 
+def _camera(c, raw, positive):
+    """The id of the sensor's ``camera``: fixed to its body, with a positive resolution."""
+    k = lookup(c, raw, "camera", "camera")
+    cam = c.spec.objects["cam"][k]
+    if cam["mode"] != 0:
+        raise raw.error("a camera that tracks or targets a body (mode other than fixed) is not supported "
+                        "for sensors", "camera")
+    if positive and min(cam["resolution"]) <= 0:
+        raise raw.error("the camera's resolution must be positive", "camera")
+    return k
+
+
 def special_sensor(c, raw):
     """``(objtype, obj, reftype, ref, intprm)`` of a sensor in :data:`SPECIAL`."""
     if raw.tag == "contact":
@@ -104,14 +117,17 @@ def special_sensor(c, raw):
     if raw.tag in ("distance", "normal", "fromto"):
         (t1, o1), (t2, o2) = _geompair(c, raw)
         return t1, o1, t2, o2, (0, 0, 0)
+    if raw.tag == "camprojection":
+        return "site", lookup(c, raw, "site", "site"), "camera", _camera(c, raw, positive=True), (0, 0, 0)
     if raw.tag == "rangefinder":
-        if raw.has("camera"):
-            raise raw.error("a rangefinder on a camera is not supported (cameras are skipped as visual-only)",
-                            "camera")
         bits = _bits(raw, RAYDATA, "dist")
         if any(g["type"] in (MESH, HFIELD) for g in c.spec.geoms):
             raise raw.error("a rangefinder in a scene with mesh or height-field geoms is not supported "
                             "(rays against meshes and height fields are not cast)")
+        if raw.has("site") == raw.has("camera"):
+            raise raw.error("a <rangefinder> needs exactly one of site, camera")
+        if raw.has("camera"):
+            return "camera", _camera(c, raw, positive=True), "", -1, (bits, 0, 0)
         return "site", lookup(c, raw, "site", "site"), "", -1, (bits, 0, 0)
     # insidesite: is the frame origin of objtype/objname inside the site's volume?
     if raw.bool("enclosed", False):

@@ -92,7 +92,8 @@ SENSORS = {
     "force": SensorKind(4, 3, _R, _ACC, "site"),
     "torque": SensorKind(5, 3, _R, _ACC, "site"),
     "magnetometer": SensorKind(6, 3, _R, _POS, "site"),
-    "rangefinder": SensorKind(7, 1, _R, _POS, "site"),       # dim: by its data (sensor_dim)
+    "rangefinder": SensorKind(7, 1, _R, _POS, "site"),       # dim: by its data and rays (sensor_dim)
+    "camprojection": SensorKind(8, 2, _R, _POS, "site"),
     "jointpos": SensorKind(9, 1, _R, _POS, "joint"),
     "jointvel": SensorKind(10, 1, _R, _VEL, "joint"),
     "tendonpos": SensorKind(11, 1, _R, _POS, "tendon"),
@@ -135,9 +136,7 @@ SENSOR_NAMES = {s.type: name for name, s in SENSORS.items()}
 
 #: sensors MuJoCo has that :mod:`rbdl_edu.simulation.sensors` does not compute, with the reason; the
 #: compiler refuses them (an MJCF sensor type not in :data:`SENSORS` is refused as well)
-SENSORS_NOT_SIMULATED = {
-    "camprojection": "it needs a camera (cameras are skipped as visual-only)",
-}
+SENSORS_NOT_SIMULATED = {}
 
 #: ``sensor_intprm[0]`` of a contact sensor: bits of the fields it reports (``mjtConData``), and
 #: each field's length; ``sensor_intprm[1]`` its reduction, ``[2]`` its number of slots
@@ -148,14 +147,15 @@ CONTACT_REDUCE = ("none", "mindist", "maxforce", "netforce")
 RAYDATA = {"dist": 1, "dir": 3, "origin": 3, "point": 3, "normal": 3, "depth": 1}
 
 
-def sensor_dim(name, intprm):
+def sensor_dim(name, intprm, nray=1):
     """The number of a sensor's outputs: a contact sensor's ``num`` slots of its data fields,
-    a rangefinder's data fields, else :data:`SENSORS`' ``dim``."""
+    a rangefinder's data fields for each of its ``nray`` rays (a camera's pixels), else
+    :data:`SENSORS`' ``dim``."""
     fields = CONDATA if name == "contact" else RAYDATA if name == "rangefinder" else None
     if fields is None:
         return SENSORS[name].dim
     size = sum(n for k, (field, n) in enumerate(fields.items()) if int(intprm[0]) >> k & 1)
-    return size * (int(intprm[2]) if name == "contact" else 1)
+    return size * (int(intprm[2]) if name == "contact" else nray)
 
 
 def sensor_stage(name, intprm):

@@ -107,7 +107,7 @@ class ModelSpec:
     ``option`` keywords are :class:`~rbdl_edu.model.Option` fields (``gravity``,
     ``timestep``, ``integrator``, ...)."""
 
-    KINDS = ("body", "joint", "geom", "site", "mesh", "hfield", "mat", "pair", "exclude", "eq",
+    KINDS = ("body", "joint", "geom", "site", "cam", "mesh", "hfield", "mat", "pair", "exclude", "eq",
              "tendon", "actuator", "sensor", "key")
 
     def __init__(self, gravity=(0.0, 0.0, -9.81), timestep=0.002, name="", **option):
@@ -245,6 +245,18 @@ class ModelSpec:
             type=_code(GEOM_NAMES, type, "site type"), group=int(group), rgba=_fill(rgba, 4),
             matid=self.id("mat", material)))
 
+    def add_camera(self, body, name=None, pos=None, quat=None, mode=0, fovy=45.0, resolution=(1, 1),
+                   sensorsize=(0.0, 0.0), intrinsic=(0.01, 0.01, 0.0, 0.0), projection=0):
+        """Add a camera (a frame on a body looking along its -z axis, x right, y up): ``mode``
+        0 is fixed to the body; ``fovy`` (degrees, or a length for an orthographic
+        ``projection`` 1), ``resolution`` (pixels), ``sensorsize`` and ``intrinsic``
+        (focal lengths and principal point, in length units) as MuJoCo's ``cam_*``."""
+        return self._add("cam", dict(
+            name=name, bodyid=self.id("body", body), pos=_vec(pos, 3, "pos"),
+            quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"), mode=int(mode), fovy=float(fovy),
+            resolution=tuple(int(r) for r in resolution), sensorsize=_fill(sensorsize, 2),
+            intrinsic=_fill(intrinsic, 4), projection=int(projection)))
+
     # -- assets --------------------------------------------------------------------------------
     def add_mesh(self, name, vert, face, pos=None, quat=None):
         """Add a triangle mesh: ``vert (n, 3)`` in its principal frame, ``face (m, 3)``
@@ -374,7 +386,7 @@ class ModelSpec:
         if kind == "frame" and objtype not in ("body", "xbody", "geom", "site"):
             raise ValueError(f"{type} sensor: objtype must be body, xbody, geom or site, not {objtype!r}")
         def ident(t, x):
-            return self.id({"xbody": "body"}.get(t, t), x) if t else -1
+            return self.id({"xbody": "body", "camera": "cam"}.get(t, t), x) if t else -1
         return self._add("sensor", dict(
             name=name, type=SENSORS[type].type, objtype=_code(OBJ_NAMES, objtype, "object type"),
             objid=ident(objtype, obj), reftype=_code(OBJ_NAMES, reftype or "", "object type"),

@@ -12,7 +12,7 @@ position       ``jointpos``, ``ballquat`` (qpos); ``tendonpos``, ``actuatorpos``
                in a reference frame); ``subtreecom``; ``magnetometer`` (``opt.magnetic`` in
                the site frame); ``clock`` (time); ``e_potential``, ``e_kinetic`` (energies);
                ``jointlimitpos``, ``tendonlimitpos`` (a limit row's distance past its margin);
-               ``rangefinder``, ``insidesite``, ``distance``, ``normal``, ``fromto``
+               ``rangefinder``, ``camprojection``, ``insidesite``, ``distance``, ``normal``, ``fromto``
                (:mod:`~rbdl_edu.simulation.geometric_sensors`)
 velocity       ``jointvel``, ``ballangvel``, ``tendonvel``, ``actuatorvel``; ``gyro``,
                ``velocimeter`` (a site's angular and linear velocity in its own axes);
@@ -64,7 +64,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.simulation.contact_sensor import contact_sensor
-from rbdl_edu.simulation.geometric_sensors import geom_pair, inside_site, rangefinder
+from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
 from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
@@ -341,7 +341,7 @@ _READERS = {
     "magnetometer": lambda m, d, s: d.site_xmat[m.sensor_objid[s]].T @ m.opt.magnetic,
     "clock": lambda m, d, s: d.time,
     "e_potential": _e_potential, "e_kinetic": _e_kinetic,
-    "rangefinder": rangefinder, "insidesite": inside_site,
+    "rangefinder": rangefinder, "insidesite": inside_site, "camprojection": cam_projection,
     "distance": geom_pair, "normal": geom_pair, "fromto": geom_pair,
     # a contact sensor is read at the stage its data needs (position, velocity or acceleration)
     "contact": contact_sensor,
