@@ -31,6 +31,16 @@ def _f32(x):
     return np.asarray(x, dtype=np.float32)
 
 
+def _znear(c):
+    """``<visual><map znear>`` (0.01 if not given), which MuJoCo stores as the focal lengths
+    of a camera without a sensor size."""
+    znear = 0.01
+    for visual in (s for s in c.root.children if s.tag == "visual"):
+        for node in (n for n in visual.children if n.tag == "map"):
+            znear = node.float("znear", znear)
+    return znear
+
+
 def add_camera(c, bid, raw, cls, fpos, fquat):
     """Add camera element ``raw`` (class ``cls``, in the frame ``fpos, fquat``) to body ``bid``."""
     check_attributes(raw)
@@ -48,7 +58,8 @@ def add_camera(c, bid, raw, cls, fpos, fquat):
     lengths = {k: _f32(s.floats(k, 2, default=[0.0, 0.0])) for k in ("focal", "focalpixel", "principal",
                                                                      "principalpixel")}
     has_intrinsic = any(np.any(v != 0) for v in lengths.values())
-    intrinsic = _f32([0.01, 0.01, 0.0, 0.0])                 # MuJoCo's znear: unused without a sensor size
+    znear = _znear(c)                                         # MuJoCo's default: unused without a sensor size
+    intrinsic = _f32([znear, znear, 0.0, 0.0])
     if has_intrinsic and not np.all(sensorsize > 0):
         raise s.error("focal/principal require sensorsize", "sensorsize")
     if np.all(sensorsize > 0):

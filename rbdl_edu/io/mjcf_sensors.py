@@ -21,8 +21,8 @@ rangefinders in a scene with mesh or height-field geoms.
 from __future__ import annotations
 
 from rbdl_edu.io.mjcf_actuators import lookup
-from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, HFIELD, MESH, PLANE, RAYDATA,
-                                  SPHERE)
+from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, GEOM_NAMES, HFIELD, MESH, PLANE,
+                                  RAYDATA, SPHERE)
 
 __all__ = ["special_sensor", "SPECIAL"]
 
@@ -90,7 +90,8 @@ def _geompair(c, raw):
         for g2 in of(side2):
             t1, t2 = sorted((geoms[g1]["type"], geoms[g2]["type"]))
             if (t1, t2) not in CLOSED_FORM and not (t1 == PLANE and t2 == PLANE):
-                raise raw.error(f"<{raw.tag}>: the distance between geoms {g1} and {g2} (types {t1}, {t2}) is "
+                raise raw.error(f"<{raw.tag}>: the distance between geoms {g1} and {g2} ({GEOM_NAMES[t1]}, "
+                                f"{GEOM_NAMES[t2]}) is "
                                 "MuJoCo's GJK distance, not reproduced (only pairs of planes, spheres, "
                                 "capsules and boxes with a closed-form collider, and cylinders with planes "
                                 "or spheres)")
