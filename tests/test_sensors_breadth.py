@@ -16,7 +16,9 @@ import pytest
 from feature_oracle import INTEGRATORS, check
 
 import rbdl_edu as rbd
+from rbdl_edu.collision.raycast import ray_scene
 from rbdl_edu.io import ModelError
+from rbdl_edu.model.enums import MESH
 
 SCENE = """<mujoco model="sensor breadth"><option timestep="0.004"/>
   <worldbody>
@@ -144,12 +146,42 @@ def test_what_is_not_reproduced_is_refused(sensor, message):
         rbd.load_model(xml)
 
 
-def test_a_rangefinder_among_meshes_is_refused():
-    xml = """<mujoco><asset><mesh name="tet" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset><worldbody>
-      <geom type="mesh" mesh="tet"/><body><freejoint/><geom size=".1"/><site name="s"/></body></worldbody>
-      <sensor><rangefinder site="s"/></sensor></mujoco>"""
-    with pytest.raises(ModelError, match="mesh or height-field"):
+def test_a_rangefinder_among_height_fields_is_refused():
+    xml = """<mujoco><asset><hfield name="h" nrow="2" ncol="2" size="1 1 .1 .1" elevation="0 0 0 0"/></asset>
+      <worldbody><geom type="hfield" hfield="h"/><body><freejoint/><geom size=".1"/><site name="s"/></body>
+      </worldbody><sensor><rangefinder site="s"/></sensor></mujoco>"""
+    with pytest.raises(ModelError, match="height-field"):
         rbd.load_model(xml)
+
+
+MESHES = """<mujoco model="rays on meshes"><option timestep="0.004"/>
+  <asset>
+    <mesh name="tet" vertex="0 0 0  .3 0 0  0 .3 0  0 0 .3" face="0 2 1  0 1 3  0 3 2  1 2 3"/>
+    <mesh name="cube" vertex="-.1 -.1 -.1  .1 -.1 -.1  .1 .1 -.1  -.1 .1 -.1  -.1 -.1 .1  .1 -.1 .1  .1 .1 .1  -.1 .1 .1"
+          face="0 2 1 0 3 2 4 5 6 4 6 7 0 1 5 0 5 4 2 3 7 2 7 6 1 2 6 1 6 5 0 4 7 0 7 3"/>
+  </asset>
+  <worldbody>
+    <body name="stage"><geom type="plane" size="2 2 .1"/>
+      <geom type="mesh" mesh="tet" pos="0.4 0 0" euler="10 20 30"/></body>
+    <body name="cube" pos="-0.2 0.1 0.5" euler="20 30 40"><freejoint/><geom type="mesh" mesh="cube" mass="1"/></body>
+    <camera name="eye" pos="0.1 0.05 1.5" resolution="7 5" fovy="45"/>
+    <body name="probe" mocap="true"><site name="down" pos="0.45 0.05 1" euler="180 0 0"/>
+      <site name="slant" pos="1 0.1 0.4" euler="0 -100 0"/></body>
+  </worldbody>
+  <sensor><rangefinder camera="eye" data="dist point normal"/><rangefinder site="down" data="dist normal"/>
+    <rangefinder site="slant" data="dist normal"/></sensor>
+</mujoco>"""
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_rays_on_meshes_match_mujoco(integrator):
+    """A cube mesh falls onto the floor beside a tetrahedron; rays from a camera and two
+    sites hit the triangles (and their normals, as the faces are wound)."""
+    m, d, model, data = check(MESHES, integrator, nstate=3, nskip=40, qvel=0.3)
+    for name in ("down", "slant"):                     # both site rays end on a mesh
+        k = model.site(name).id
+        _, geom, _ = ray_scene(model, data, data.site_xpos[k], data.site_xmat[k][:, 2], model.site_bodyid[k])
+        assert geom >= 0 and model.geom_type[geom] == MESH
 
 
 CAMERAS = """<mujoco model="cameras"><option timestep="0.004"/>

@@ -7,8 +7,8 @@ piece is a quadric or a plane, so each hit is a root of a quadratic or linear eq
 (:func:`~rbdl_edu.collision.ray.smallest_root`), kept only on the right piece (a capsule's
 caps, a cylinder's or box's faces, a plane's drawn rectangle, which is hit from the front
 only). The normal at the hit is the outward normal of that piece, whichever side the ray
-came from. :func:`ray_scene` tries every visible geom (alpha > 0) not on the excluded body
-and keeps the nearest hit.
+came from. A mesh is hit on its triangles (:func:`ray_mesh`). :func:`ray_scene` tries
+every visible geom (alpha > 0) not on the excluded body and keeps the nearest hit.
 
 >>> x, n = ray_shape(np.zeros(3), np.eye(3), np.array([0.5, 0, 0]), np.array([-2.0, 0, 0]),
 ...                  np.array([1.0, 0, 0]), SPHERE)
@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.collision.ray import smallest_root
-from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MINVAL, PLANE, SPHERE
+from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, MINVAL, PLANE, SPHERE
 
-__all__ = ["ray_shape", "ray_scene", "inside_shape"]
+__all__ = ["ray_shape", "ray_mesh", "ray_scene", "inside_shape"]
 
 NONE = (-1.0, np.zeros(3))
 
@@ -136,6 +136,48 @@ def _box(pos, mat, size, pnt, vec, lp, lv):
     return x, mat @ n
 
 
+def ray_mesh(model, data, g, pnt, vec):
+    """``(x, normal)``: the first hit of mesh geom ``g``'s triangles (MuJoCo's ``mj_rayMesh``,
+    every triangle tried instead of its bounding-volume tree). Each triangle is tested in
+    the plane across the ray: the ray passes through it if the origin lies inside the
+    triangle's projection; the normal is the triangle's, :math:`(v_0 - v_2) \times (v_1 - v_2)`,
+    as its winding makes it."""
+    pos, mat = data.geom_xpos[g], data.geom_xmat[g]
+    if _box(pos, mat, model.geom_size[g], pnt, vec, mat.T @ (pnt - pos), mat.T @ vec)[0] < 0:
+        return NONE                                           # the mesh's bounding box
+    lp, lv = mat.T @ (np.asarray(pnt, float) - pos), mat.T @ np.asarray(vec, float)
+    # a basis (b0, b1) of the plane across the ray
+    b0 = np.ones(3)
+    b0[0 if abs(lv[0]) >= max(abs(lv[1]), abs(lv[2])) else (1 if abs(lv[1]) >= abs(lv[2]) else 2)] = 0
+    b1 = _unit(b0 - lv * (lv @ b0) / (lv @ lv))
+    b0 = _unit(np.cross(b1, lv))
+    k = model.geom_dataid[g]
+    vert = model.mesh_vert[model.mesh_vertadr[k]:model.mesh_vertadr[k] + model.mesh_vertnum[k]]
+    faces = model.mesh_face[model.mesh_faceadr[k]:model.mesh_faceadr[k] + model.mesh_facenum[k]]
+    best = NONE
+    for face in faces:
+        v = vert[face]
+        planar = np.stack([(v - lp) @ b0, (v - lp) @ b1], axis=1)
+        if any(np.all(planar[:, i] > 0) or np.all(planar[:, i] < 0) for i in range(2)):
+            continue
+        A = np.array([planar[0] - planar[2], planar[1] - planar[2]]).T
+        det = A[0, 0] * A[1, 1] - A[0, 1] * A[1, 0]
+        if abs(det) < MINVAL:
+            continue
+        b = -planar[2]
+        t0, t1 = (A[1, 1] * b[0] - A[0, 1] * b[1]) / det, (-A[1, 0] * b[0] + A[0, 0] * b[1]) / det
+        if t0 < 0 or t1 < 0 or t0 + t1 > 1:
+            continue
+        n = np.cross(v[0] - v[2], v[1] - v[2])
+        denom = lv @ n
+        if abs(denom) < MINVAL:
+            continue
+        x = -((lp - v[2]) @ n) / denom
+        if x >= 0 and (best[0] < 0 or x < best[0]):
+            best = (float(x), mat @ _unit(n))
+    return best
+
+
 def ray_scene(model, data, pnt, vec, bodyexclude=-1):
     """``(x, geom, normal)``: MuJoCo's ``mj_ray`` over every geom (static ones included, no
     group filter) that is visible (its alpha, or its material's, is not 0) and not on body
@@ -146,7 +188,10 @@ def ray_scene(model, data, pnt, vec, bodyexclude=-1):
         rgba = m.mat_rgba[m.geom_matid[g]] if m.geom_matid[g] >= 0 else m.geom_rgba[g]
         if m.geom_bodyid[g] == bodyexclude or rgba[3] == 0:
             continue
-        x, n = ray_shape(data.geom_xpos[g], data.geom_xmat[g], m.geom_size[g], pnt, vec, m.geom_type[g])
+        if m.geom_type[g] == MESH:
+            x, n = ray_mesh(m, data, g, pnt, vec)
+        else:
+            x, n = ray_shape(data.geom_xpos[g], data.geom_xmat[g], m.geom_size[g], pnt, vec, m.geom_type[g])
         if x >= 0 and (best[0] < 0 or x < best[0]):
             best = (float(x), g, n)
     return best

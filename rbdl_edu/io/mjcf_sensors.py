@@ -21,7 +21,7 @@ rangefinders in a scene with mesh or height-field geoms.
 from __future__ import annotations
 
 from rbdl_edu.io.mjcf_actuators import lookup
-from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, GEOM_NAMES, HFIELD, MESH, PLANE,
+from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, GEOM_NAMES, HFIELD, PLANE,
                                   RAYDATA, SPHERE)
 
 __all__ = ["special_sensor", "SPECIAL"]
@@ -122,9 +122,9 @@ def special_sensor(c, raw):
         return "site", lookup(c, raw, "site", "site"), "camera", _camera(c, raw, positive=True), (0, 0, 0)
     if raw.tag == "rangefinder":
         bits = _bits(raw, RAYDATA, "dist")
-        if any(g["type"] in (MESH, HFIELD) for g in c.spec.geoms):
-            raise raw.error("a rangefinder in a scene with mesh or height-field geoms is not supported "
-                            "(rays against meshes and height fields are not cast)")
+        if any(g["type"] == HFIELD for g in c.spec.geoms):
+            raise raw.error("a rangefinder in a scene with height-field geoms is not supported "
+                            "(rays against height fields are not cast)")
         if raw.has("site") == raw.has("camera"):
             raise raw.error("a <rangefinder> needs exactly one of site, camera")
         if raw.has("camera"):
