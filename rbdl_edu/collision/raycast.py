@@ -137,7 +137,7 @@ def _box(pos, mat, size, pnt, vec, lp, lv):
 
 
 def ray_mesh(model, data, g, pnt, vec):
-    """``(x, normal)``: the first hit of mesh geom ``g``'s triangles (MuJoCo's ``mj_rayMesh``,
+    r"""``(x, normal)``: the first hit of mesh geom ``g``'s triangles (MuJoCo's ``mj_rayMesh``,
     every triangle tried instead of its bounding-volume tree). Each triangle is tested in
     the plane across the ray: the ray passes through it if the origin lies inside the
     triangle's projection; the normal is the triangle's, :math:`(v_0 - v_2) \times (v_1 - v_2)`,
