@@ -146,12 +146,32 @@ def test_what_is_not_reproduced_is_refused(sensor, message):
         rbd.load_model(xml)
 
 
-def test_a_rangefinder_among_height_fields_is_refused():
-    xml = """<mujoco><asset><hfield name="h" nrow="2" ncol="2" size="1 1 .1 .1" elevation="0 0 0 0"/></asset>
-      <worldbody><geom type="hfield" hfield="h"/><body><freejoint/><geom size=".1"/><site name="s"/></body>
-      </worldbody><sensor><rangefinder site="s"/></sensor></mujoco>"""
-    with pytest.raises(ModelError, match="height-field"):
-        rbd.load_model(xml)
+TERRAIN = """<mujoco model="rays on a height field"><option timestep="0.004"/>
+  <asset><hfield name="hills" nrow="4" ncol="5" size="1 0.8 0.3 0.1"
+    elevation="0 .2 .5 .3 .1  .4 .9 1 .6 .2  .2 .7 .8 .5 .3  0 .1 .4 .2 0"/></asset>
+  <worldbody>
+    <body name="land" euler="0 0 15"><geom type="hfield" hfield="hills"/></body>
+    <body name="ball" pos="0.2 0.1 0.8"><freejoint/><geom size=".1" mass="0.3"/></body>
+    <camera name="eye" pos="1.5 -1.2 1.2" xyaxes="0.6 0.8 0 -0.4 0.3 0.8" resolution="9 7" fovy="60"/>
+    <body name="probe" mocap="true">
+      <site name="top" pos="0.1 0.05 1.5" euler="180 0 0"/><site name="edge" pos="2 0.1 0.05" euler="0 -90 0"/>
+      <site name="under" pos="0.3 0.2 -0.5"/><site name="grazing" pos="-1.5 -0.3 0.5" euler="0 100 10"/></body>
+  </worldbody>
+  <sensor><rangefinder camera="eye" data="dist point normal"/><rangefinder name="top" site="top" data="dist normal"/>
+    <rangefinder name="edge" site="edge" data="dist normal"/><rangefinder name="under" site="under" data="dist normal"/>
+    <rangefinder name="grazing" site="grazing" data="dist normal"/></sensor>
+</mujoco>"""
+
+
+@pytest.mark.parametrize("integrator", INTEGRATORS)
+def test_rays_on_a_height_field_match_mujoco(integrator):
+    """A ball rolls on hills; rays from above hit the grid's triangles, from the side the
+    boxes' sides, from below the base box."""
+    m, d, model, data = check(TERRAIN, integrator, nstate=3, nskip=40, qvel=0.3)
+    for name in ("top", "edge", "under", "grazing"):
+        k = model.site(name).id
+        _, geom, _ = ray_scene(model, data, data.site_xpos[k], data.site_xmat[k][:, 2], model.site_bodyid[k])
+        assert geom == 0, name                                       # the height field
 
 
 MESHES = """<mujoco model="rays on meshes"><option timestep="0.004"/>

@@ -8,8 +8,7 @@ Each is read into MuJoCo's encoding: ``sensor_objtype/objid`` the first object,
 :data:`~rbdl_edu.model.enums.CONDATA` or :data:`~rbdl_edu.model.enums.RAYDATA`), the
 reduction and the number of slots. What is not reproduced is refused by name: a camera
 that is not fixed to its body, ``insidesite enclosed="true"``, geom pairs whose distance MuJoCo
-finds by GJK (meshes, ellipsoids, cylinders against non-spheres, boxes against boxes), and
-rangefinders in a scene with mesh or height-field geoms.
+finds by GJK (meshes, ellipsoids, cylinders against non-spheres, boxes against boxes).
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
 >>> m = read_mjcf('''<mujoco><worldbody><geom name="floor" type="plane" size="1 1 1"/>
@@ -21,7 +20,7 @@ rangefinders in a scene with mesh or height-field geoms.
 from __future__ import annotations
 
 from rbdl_edu.io.mjcf_actuators import lookup
-from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, GEOM_NAMES, HFIELD, PLANE,
+from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, GEOM_NAMES, PLANE,
                                   RAYDATA, SPHERE)
 
 __all__ = ["special_sensor", "SPECIAL"]
@@ -122,9 +121,6 @@ def special_sensor(c, raw):
         return "site", lookup(c, raw, "site", "site"), "camera", _camera(c, raw, positive=True), (0, 0, 0)
     if raw.tag == "rangefinder":
         bits = _bits(raw, RAYDATA, "dist")
-        if any(g["type"] == HFIELD for g in c.spec.geoms):
-            raise raw.error("a rangefinder in a scene with height-field geoms is not supported "
-                            "(rays against height fields are not cast)")
         if raw.has("site") == raw.has("camera"):
             raise raw.error("a <rangefinder> needs exactly one of site, camera")
         if raw.has("camera"):
