@@ -222,6 +222,7 @@ CAMERAS = """<mujoco model="cameras"><option timestep="0.004"/>
       <camera name="lens" resolution="5 5" sensorsize="0.01 0.01" focal="0.02 0.03" principal="0.001 0.002"
               euler="10 10 0"/></body>
     <body name="ball" pos="-0.3 0.4 0.8"><freejoint/><geom size=".15" mass="0.5"/><site name="marker"/></body>
+    <site name="bubble" type="ellipsoid" size=".6 .5 1.2" pos="0.1 0.2 1.2"/>
   </worldbody>
   <sensor>
     <camprojection site="beacon" camera="overhead"/><camprojection site="marker" camera="pinhole"/>
@@ -229,6 +230,7 @@ CAMERAS = """<mujoco model="cameras"><option timestep="0.004"/>
     <rangefinder camera="overhead" data="dist dir origin point normal depth"/><rangefinder camera="pinhole" data="dist depth"/>
     <rangefinder camera="ortho" data="dist origin normal depth"/><rangefinder camera="lens" data="dist dir point"/>
     <rangefinder camera="side" data="dist normal"/><rangefinder camera="sky" data="dist dir point normal depth"/>
+    <insidesite site="bubble" objtype="camera" objname="pinhole"/><insidesite site="bubble" objtype="camera" objname="side"/>
   </sensor>
 </mujoco>"""
 

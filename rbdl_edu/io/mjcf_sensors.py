@@ -97,13 +97,14 @@ def _geompair(c, raw):
     return side1, side2
 
 
-def _camera(c, raw, positive):
-    """The id of the sensor's ``camera``: fixed to its body, with a positive resolution."""
-    k = lookup(c, raw, "camera", "camera")
+def _camera(c, raw, positive, attribute="camera"):
+    """The id of the camera the sensor's ``attribute`` names: fixed to its body, with a
+    positive resolution if ``positive``."""
+    k = lookup(c, raw, "camera", attribute)
     cam = c.spec.objects["cam"][k]
     if cam["mode"] != 0:
         raise raw.error("a camera that tracks or targets a body (mode other than fixed) is not supported "
-                        "for sensors", "camera")
+                        "for sensors", attribute)
     if positive and min(cam["resolution"]) <= 0:
         raise raw.error("the camera's resolution must be positive", "camera")
     return k
@@ -131,6 +132,8 @@ def special_sensor(c, raw):
         raise raw.error('insidesite enclosed="true" (the directed Hausdorff distance) is not supported',
                         "enclosed")
     objtype = raw.keyword("objtype", tuple(_FRAMES) + ("camera",))
-    if objtype is None or objtype == "camera":
-        raise raw.error("an <insidesite> sensor needs objtype body, xbody, geom or site", "objtype")
-    return objtype, lookup(c, raw, _FRAMES[objtype], "objname"), "site", lookup(c, raw, "site", "site"), (0, 0, 0)
+    if objtype is None:
+        raise raw.error("an <insidesite> sensor needs objtype body, xbody, geom, site or camera", "objtype")
+    obj = _camera(c, raw, positive=False, attribute="objname") if objtype == "camera" else \
+        lookup(c, raw, _FRAMES[objtype], "objname")
+    return objtype, obj, "site", lookup(c, raw, "site", "site"), (0, 0, 0)

@@ -383,8 +383,9 @@ class ModelSpec:
         objtype = objtype or ("" if kind in ("frame", "contact", "geompair") else kind)
         if intprm is None:
             intprm = {"contact": (1, 0, 1), "rangefinder": (1, 0, 0)}.get(type, (0, 0, 0))
-        if kind == "frame" and objtype not in ("body", "xbody", "geom", "site"):
-            raise ValueError(f"{type} sensor: objtype must be body, xbody, geom or site, not {objtype!r}")
+        frames = ("body", "xbody", "geom", "site") + (("camera",) if type == "insidesite" else ())
+        if kind == "frame" and objtype not in frames:
+            raise ValueError(f"{type} sensor: objtype must be one of {', '.join(frames)}, not {objtype!r}")
         def ident(t, x):
             return self.id({"xbody": "body", "camera": "cam"}.get(t, t), x) if t else -1
         return self._add("sensor", dict(

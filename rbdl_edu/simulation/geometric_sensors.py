@@ -30,7 +30,7 @@ import numpy as np
 
 from rbdl_edu.collision.driver import COLLIDERS
 from rbdl_edu.collision.raycast import inside_shape, ray_scene
-from rbdl_edu.model.enums import MINVAL, OBJ_BODY, OBJ_SITE, RAYDATA, SENSOR_NAMES
+from rbdl_edu.model.enums import MINVAL, OBJ_BODY, OBJ_CAMERA, OBJ_SITE, RAYDATA, SENSOR_NAMES
 from rbdl_edu.rotation import quat_mul, quat_to_mat
 from rbdl_edu.smooth.comframe import frame_of
 
@@ -122,7 +122,7 @@ def inside_site(model, data, s):
     """1.0 if the object's frame origin is inside the site's volume (``mju_insideGeom``)."""
     m = model
     objtype, objid, site = m.sensor_objtype[s], m.sensor_objid[s], m.sensor_refid[s]
-    x = frame_of(m, data, objtype, objid)[0]
+    x = camera_pose(m, data, objid)[0] if objtype == OBJ_CAMERA else frame_of(m, data, objtype, objid)[0]
     if objtype == OBJ_BODY and objid > 0 and m.body_mass[objid] < MINVAL and m.body_subtreemass[objid] >= MINVAL:
         x = data.subtree_com[objid]            # a massless body with mass below it: its subtree's com
     return float(inside_shape(data.site_xpos[site], data.site_xmat[site], m.site_size[site], m.site_type[site], x))
