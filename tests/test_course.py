@@ -10,7 +10,7 @@
   put back, the edited cell is restored from its checksum.
 
 The pipeline is ``course/run_course.py``, the one ``make course`` runs; it runs once for this
-module, into a temporary directory (about three minutes: 24 notebooks, each in a fresh kernel,
+module, into a temporary directory (a few minutes: 24 notebooks, each in a fresh kernel,
 one of them stopped by the 30 s timeout). Nothing in it is shortened under RBDL_EDU_FAST: the
 claims above need every submission graded in full.
 """
