@@ -35,8 +35,8 @@ Differences we keep (documented, and what the test does about them)
   pairs, a deepest contact whose normal is off the exact one by up to ~1e-2 and whose depth
   is off by up to ~1e-4 (we checked with a brute-force maximisation of the separation along
   a direction: ours is the optimum, MuJoCo's is not). The scenes therefore disable
-  ``multiccd``, which makes MuJoCo run its single-contact GJK/EPA, the one we reproduce;
-  :func:`test_multiccd_default_deepest_close` covers the default setting loosely.
+  ``multiccd`` (in both engines), which makes MuJoCo run its single-contact GJK/EPA;
+  the default setting (face clipping, tilts) is compared in ``tests/test_convex_multicontact.py``.
 * **Normals on curved surfaces.** MuJoCo's normal is the normalized difference of its two
   witness points, accurate to about ``sqrt(ccd_tolerance)`` (we measured up to 2e-5 here),
   while its distance is accurate to 1e-11. Ours is polished by Newton's method on the
@@ -45,6 +45,8 @@ Differences we keep (documented, and what the test does about them)
   well as MuJoCo's, and that the two normals agree to 1e-4.
 """
 from __future__ import annotations
+
+import dataclasses
 
 import mujoco
 import numpy as np
@@ -184,6 +186,8 @@ def mujoco_scene(spec, qpos, meshes):
                 m.mesh_vert[m.mesh_vertadr[i]:m.mesh_vertadr[i] + m.mesh_vertnum[i]].astype(float)
             spec.objects["mesh"][i]["face"] = np.zeros((0, 3), dtype=int)    # collisions use vertices
         model = spec.compile()
+    if 'multiccd="disable"' in CCD_OPTION:       # the same flag for both engines
+        model = model.replace(opt=dataclasses.replace(model.opt, disableflags=model.opt.disableflags | {"multiccd"}))
     d.qpos[:] = qpos
     mujoco.mj_kinematics(m, d)
     mujoco.mj_collision(m, d)
