@@ -112,12 +112,12 @@ def polygon_quad(P):
     return list(best)
 
 
-def clipped_contacts(face, n, polygon, direction, maxcon=MAXCON):
+def clipped_contacts(face, n, polygon, direction, maxcon=MAXCON, side=None):
     """Contacts ``(dist, x1, x2)`` from clipping ``polygon`` to ``face``: each clipped vertex
     :math:`v` with :math:`d = n\\cdot(v - a) \\le 0` gives :math:`x_2 = v`,
     :math:`x_1 = v - |d|\\,\\mathrm{direction}`; more than ``maxcon`` are pruned to the largest
     quadrilateral, an edge's to its two farthest points."""
-    V = clip(face, n, polygon)
+    V = clip(face, n if side is None else side, polygon)
     if len(V):
         V = V[(V - face[0]) @ n <= 0]
     if not len(V):
@@ -151,8 +151,9 @@ def face_contacts(P1, p1, R1, P2, p2, R2, n):
         C = N1 @ N2.T                                          # cosines between the faces
         i, j = np.unravel_index(np.argmin(C), C.shape)
         if C[i, j] < -FACE_TOL:                                # 1. face on face
-            cons = clipped_contacts(W1(F1[i]), N1[i], W2(F2[j]), N2[j])
-            return [(d, (x1 + x2) / 2, _unit(x1 - x2, -N2[j])) for d, x1, x2 in cons]
+            # geom 2's face is the reference: geom 1's face is clipped to it
+            cons = clipped_contacts(W2(F2[j]), N2[j], W1(F1[i]), -N2[j], side=-N1[i])
+            return [(d, (x1 + x2) / 2, _unit(x2 - x1, -N2[j])) for d, x1, x2 in cons]
     # 2. an edge on a face: the shape with the smaller feature gives the edge
     if len(f1) < 3 and len(f1) <= len(f2) and len(F2):
         for e in P1.edges_at(f1):

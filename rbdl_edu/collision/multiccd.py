@@ -13,7 +13,7 @@ looks for the ends: with :math:`(n, t_1, t_2)` the contact frame of the first co
 so the end of the segment that the tilt pushes in becomes the deepest point; the four tilts
 (two axes, two signs) each add their contact if it is farther than
 :math:`10^{-3}\\min(r_1, r_2)` (bounding radii) from every contact found so far, with the
-first contact's depth. Spheres and ellipsoids are skipped (a smooth point contact has no
+first contact's depth and normal. Spheres and ellipsoids are skipped (a smooth point contact has no
 ends); boxes and meshes use face clipping instead (:mod:`~rbdl_edu.collision.clipping`)
 unless the pair has a margin.
 """
@@ -54,8 +54,8 @@ def perturbed_contacts(model, gpos, gmat, g1, g2, margin, first, distance):
             R = {g1: Q @ gmat[g1], g2: Q.T @ gmat[g2]}
             found = distance(P, R)
             if found is not None and found[0] < margin:
-                _, m, a, b = found
+                _, _, a, b = found
                 pos = (a + b) / 2
                 if all(np.linalg.norm(pos - q[1]) > tol for q in out):
-                    out.append((dist0, pos, m))
+                    out.append((dist0, pos, n))              # the first depth and normal
     return out

@@ -31,6 +31,9 @@ from rbdl_edu.model.enums import BOX, MESH
 
 FEATURE_TOL = 1e-9        # vertices this close (relative to the shape's size) to the support height
 PLANE_TOL = 1e-7          # hull triangles whose planes agree this well are one face
+#: a box's faces +x, -x, +y, -y, +z, -z as corner loops, clockwise from outside, each starting
+#: where MuJoCo's starts (the order of the clipped points, and of the contacts, follows it)
+BOX_FACES = ((7, 3, 1, 5), (2, 6, 4, 0), (2, 3, 7, 6), (4, 5, 1, 0), (6, 7, 5, 4), (3, 2, 0, 1))
 
 
 class Polytope:
@@ -74,20 +77,12 @@ def box_polytope(h):
 
     >>> P = box_polytope(np.array([1.0, 2.0, 3.0]))
     >>> P.vert[5], P.faces[4], P.normal[4]
-    (array([ 1., -2.,  3.]), [4, 5, 7, 6], array([0., 0., 1.]))
+    (array([ 1., -2.,  3.]), [6, 7, 5, 4], array([0., 0., 1.]))
     """
     h = np.asarray(h, dtype=float)
     bits = (np.arange(8)[:, None] >> np.arange(3)) & 1
     vert = np.where(bits, h, -h)
-    faces, normal = [], []
-    for k in range(3):
-        for s in (1, 0):                            # +axis, then -axis
-            on = [i for i in range(8) if bits[i, k] == s]
-            n = np.zeros(3)
-            n[k] = 1.0 if s else -1.0
-            faces.append(_clockwise(vert, on, n))
-            normal.append(n)
-    return Polytope(vert, faces, np.array(normal))
+    return Polytope(vert, [list(f) for f in BOX_FACES], np.repeat(np.eye(3), 2, axis=0) * np.tile([[1.0], [-1.0]], (3, 1)))
 
 
 def hull_polytope(vert):
@@ -117,14 +112,16 @@ def hull_polytope(vert):
 
 def _clockwise(vert, on, n):
     """The vertices ``on`` of a convex face with outward normal ``n``, ordered clockwise when
-    seen from outside: decreasing angle about the face's centroid."""
+    seen from outside (decreasing angle about the face's centroid), from the lowest index."""
     P = vert[on]
     c = P.mean(axis=0)
     u = P[0] - c
     u = u / np.linalg.norm(u)
     w = np.cross(n, u)
     angle = np.arctan2((P - c) @ w, (P - c) @ u)
-    return [on[i] for i in np.argsort(-angle, kind="stable")]
+    loop = [on[i] for i in np.argsort(-angle, kind="stable")]
+    k = loop.index(min(loop))                       # start at the lowest index, as MuJoCo often does
+    return loop[k:] + loop[:k]
 
 
 @per_model
