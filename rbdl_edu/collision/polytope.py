@@ -82,7 +82,8 @@ def box_polytope(h):
     h = np.asarray(h, dtype=float)
     bits = (np.arange(8)[:, None] >> np.arange(3)) & 1
     vert = np.where(bits, h, -h)
-    return Polytope(vert, [list(f) for f in BOX_FACES], np.repeat(np.eye(3), 2, axis=0) * np.tile([[1.0], [-1.0]], (3, 1)))
+    normal = np.repeat(np.eye(3), 2, axis=0) * np.tile([[1.0], [-1.0]], (3, 1))     # +x, -x, +y, ...
+    return Polytope(vert, [list(f) for f in BOX_FACES], normal)
 
 
 def hull_polytope(vert):
