@@ -142,3 +142,30 @@ def test_tilted_boxes_on_a_mesh():
         assert_same_contacts(ours, theirs, ("tilted box", trial))
         counts.append(len(ours))
     assert max(counts) == 4 and min(counts) < 4, counts        # both full patches and partial ones
+
+
+def test_cylinders_and_capsules_on_boxes_and_meshes():
+    """A cylinder or a capsule lying, standing or tilted on a box or a box-shaped mesh: the
+    tilts give MuJoCo's contact count (1 on a rim, 2 along a line, 4 on a disk)."""
+    rng = np.random.default_rng(1)
+    counts = set()
+    for k in range(24):
+        kind, base = ("cylinder", "capsule")[k % 2], ("box", "mesh")[(k // 2) % 2]
+        r, h = rng.uniform(0.02, 0.06), rng.uniform(0.05, 0.15)
+        lying = k % 3 != 0
+        tilt = rng.choice([0.0, 0.0, rng.uniform(-20, 20)])
+        euler = f"{90 if lying else 0} {tilt} {rng.uniform(-90, 90)}"
+        below = ('<geom type="box" size="0.1 0.1 0.1" pos="0 0 0.1"/>' if base == "box"
+                 else '<geom type="mesh" mesh="cube" pos="0 0 0.1"/>')
+        z = 0.2 + (r if lying else h if kind == "cylinder" else h + r) - rng.uniform(0, 0.002)
+        x, y = rng.uniform(-0.02, 0.02, 2)
+        xml = (f'<mujoco><asset>{CUBE.format(name="cube", s=0.1)}</asset><worldbody>{below}'
+               f'<body pos="{x} {y} {z}" euler="{euler}"><freejoint/><geom type="{kind}" size="{r} {h}"/>'
+               '</body></worldbody></mujoco>')
+        model, m = rbd.load_model(xml), mujoco.MjModel.from_xml_string(xml)
+        data, d = rbd.Data(model), mujoco.MjData(m)
+        ours = rbd.collision.detect(model, data)
+        mujoco.mj_forward(m, d)
+        assert len(ours) == d.ncon, (k, xml, len(ours), d.ncon)
+        counts.add(d.ncon)
+    assert {1, 2, 4} <= counts, counts

@@ -40,6 +40,7 @@ TOL = 1e-12          # GJK: distance below which the origin counts as inside
 MAX_ITER = 500
 EPA_TOL = 1e-10      # EPA: relative gap between polytope and shape (then polished)
 EPA_ITER = 150
+POLYTOPE_CORES = {SPHERE, CAPSULE, BOX, MESH}     # a point, a segment, polytopes
 
 
 # --------------------------------------------------------------------- support functions --
@@ -220,13 +221,14 @@ def _face_result(pts, P, f, n, dist):
 
 
 # --------------------------------------------------------------------------- colliders ----
-def signed_distance(model, gpos, gmat, g1, g2):
-    """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points."""
+def signed_distance(model, gpos, gmat, g1, g2, smooth=True):
+    """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points
+    (``smooth=False``: GJK/EPA's answer, not polished)."""
     def supp(d):
         a = support(model, gpos, gmat, g1, d, core=True)
         b = support(model, gpos, gmat, g2, -d, core=True)
         return (a - b, a, b)
-    out = core_distance(supp, gpos[g1] - gpos[g2])
+    out = core_distance(supp, gpos[g1] - gpos[g2], smooth)
     if out is None:
         return None
     dist, n, a, b = out
@@ -330,7 +332,9 @@ def convex(model, gpos, gmat, g1, g2, margin):
     >>> round(dist, 9), np.round(n, 9) + 0.0
     (-0.05, array([1., 0., 0.]))
     """
-    out = signed_distance(model, gpos, gmat, g1, g2)
+    # cores that are polytopes (a point, a segment, a box, a mesh): GJK/EPA are exact
+    smooth = not POLYTOPE_CORES >= {model.geom_type[g1], model.geom_type[g2]}
+    out = signed_distance(model, gpos, gmat, g1, g2, smooth)
     if out is None:
         return []
     dist, n, a, b = out
@@ -345,7 +349,7 @@ def convex(model, gpos, gmat, g1, g2, margin):
             cons = face_contacts(P1, gpos[g1], gmat[g1], P2, gpos[g2], gmat[g2], n) or cons
         else:
             cons = perturbed_contacts(model, gpos, gmat, g1, g2, margin, first,
-                                      lambda P, R: signed_distance(model, P, R, g1, g2))
+                                      lambda P, R: signed_distance(model, P, R, g1, g2, smooth=False))
     return [(d, pos, m, np.zeros(3)) for d, pos, m in cons]
 
 
