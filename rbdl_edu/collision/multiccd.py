@@ -75,8 +75,8 @@ def perturbed_contacts(model, gpos, gmat, g1, g2, margin, first, distance):
 
 def _inside(p, others, tol):
     """Whether ``p`` is within ``tol`` of a segment or a triangle spanned by ``others``:
-    the closest point :math:`a + B\lambda` (:math:`B = [b - a, c - a]`, least squares),
-    with :math:`\lambda \ge 0`, :math:`\sum\lambda \le 1`."""
+    the closest point :math:`a + B\\lambda` (:math:`B = [b - a, c - a]`, least squares),
+    with :math:`\\lambda \\ge 0`, :math:`\\sum\\lambda \\le 1`."""
     for k in (2, 3):
         for corners in itertools.combinations(others, k):
             a = corners[0]
