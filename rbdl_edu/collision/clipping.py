@@ -154,7 +154,7 @@ def face_contacts(P1, p1, R1, P2, p2, R2, n):
             # geom 2's face is the reference: geom 1's face is clipped to it
             cons = clipped_contacts(W2(F2[j]), N2[j], W1(F1[i]), -N2[j], side=-N1[i])
             return [(d, (x1 + x2) / 2, _unit(x2 - x1, -N2[j])) for d, x1, x2 in cons]
-    # 2. an edge on a face: the shape with the smaller feature gives the edge
+    # 2. an edge on a face: an edge of geom 1 first (if its feature is the smaller), then of geom 2
     if len(f1) < 3 and len(f1) <= len(f2) and len(F2):
         for e in P1.edges_at(f1):
             E = p1 + P1.vert[list(e)] @ R1.T
@@ -163,7 +163,6 @@ def face_contacts(P1, p1, R1, P2, p2, R2, n):
                 cons = clipped_contacts(W2(F2[j]), N2[j], E, -N2[j])
                 # the edge belongs to geom 1: its points are the x1, the face's the x2
                 return [(d, (x1 + x2) / 2, _unit(x2 - x1, -N2[j])) for d, x1, x2 in cons]
-        return []
     if len(f2) < 3 and len(F1):
         for e in P2.edges_at(f2):
             E = p2 + P2.vert[list(e)] @ R2.T
@@ -175,12 +174,12 @@ def face_contacts(P1, p1, R1, P2, p2, R2, n):
 
 
 def _parallel_face(E, N):
-    """Index of the first face normal in ``N`` perpendicular to edge ``E`` (within EDGE_TOL)."""
+    """Index of the face normal in ``N`` most nearly perpendicular to edge ``E``, if within
+    EDGE_TOL; else ``None``."""
     e = (E[1] - E[0]) / np.linalg.norm(E[1] - E[0])
-    for i, nf in enumerate(N):
-        if abs(e @ nf) < EDGE_TOL:
-            return i
-    return None
+    cos = np.abs(N @ e)
+    i = int(np.argmin(cos))
+    return i if cos[i] < EDGE_TOL else None
 
 
 def _unit(v, fallback):
