@@ -8,14 +8,17 @@ contact there lets it rock. MuJoCo 4.0 then looks at the *features* that touch
 along :math:`\\pm n`, and the faces that hold them.
 
 1. **Face on face.** A face :math:`F_1` of geom 1 and a face :math:`F_2` of geom 2 whose
-   outward normals oppose, :math:`n_1\\cdot n_2 < -0.996` (within 5 degrees): the polygon
-   :math:`F_2` is clipped to the prism over :math:`F_1` (Sutherland-Hodgman, one side plane
-   per edge of :math:`F_1`) and every clipped vertex :math:`v` below the plane of
-   :math:`F_1` is a contact with depth :math:`d = n_1\\cdot(v - a_1)` (:math:`a_1` a vertex of
-   :math:`F_1`), normal :math:`-n_2` and position :math:`v - n_2 |d|/2`.
+   outward normals oppose, :math:`n_1\cdot n_2 < -0.996` (within 5 degrees): the polygon
+   :math:`F_1` is clipped to the prism over :math:`F_2` (Sutherland-Hodgman; the side plane
+   through each edge of :math:`F_2` holds :math:`n_1`) and every clipped vertex :math:`v`
+   below the plane of :math:`F_2` is a contact with depth :math:`d = n_2\cdot(v - a_2)`
+   (:math:`a_2` a vertex of :math:`F_2`), normal :math:`-n_2` and position
+   :math:`v + n_2 |d|/2`: geom 2's face is the reference, as MuJoCo 4.0 (found by
+   comparing with it: its 3.12 source clips the other way).
 2. **Edge on face.** Otherwise, an edge of one shape (:math:`e`) nearly parallel to a face of
-   the other, :math:`|\\hat e\\cdot n_f| < 0.0888`: the edge is clipped to the face's prism,
-   its two ends are the contacts, the normal is the face's.
+   the other, :math:`|\\hat e\\cdot n_f| < 0.0888` (geom 1's edge first, if its feature is
+   not larger; the most perpendicular face): the edge is clipped to the face's prism, its
+   two ends are the contacts, the normal is the face's.
 3. More than four clipped points are pruned to the quadrilateral of largest area
    (:func:`polygon_quad`, MuJoCo's search), so a pair gives at most 4.
 
@@ -116,7 +119,8 @@ def clipped_contacts(face, n, polygon, direction, maxcon=MAXCON, side=None):
     """Contacts ``(dist, x1, x2)`` from clipping ``polygon`` to ``face``: each clipped vertex
     :math:`v` with :math:`d = n\\cdot(v - a) \\le 0` gives :math:`x_2 = v`,
     :math:`x_1 = v - |d|\\,\\mathrm{direction}`; more than ``maxcon`` are pruned to the largest
-    quadrilateral, an edge's to its two farthest points."""
+    quadrilateral, an edge's to its two farthest points. The side planes hold ``side``
+    (default ``n``)."""
     V = clip(face, n if side is None else side, polygon)
     if len(V):
         V = V[(V - face[0]) @ n <= 0]
