@@ -8,10 +8,10 @@ contact there lets it rock. MuJoCo 4.0 then looks at the *features* that touch
 along :math:`\\pm n`, and the faces that hold them.
 
 1. **Face on face.** A face :math:`F_1` of geom 1 and a face :math:`F_2` of geom 2 whose
-   outward normals oppose, :math:`n_1\cdot n_2 < -0.996` (within 5 degrees): the polygon
+   outward normals oppose, :math:`n_1\\cdot n_2 < -0.996` (within 5 degrees): the polygon
    :math:`F_1` is clipped to the prism over :math:`F_2` (Sutherland-Hodgman; the side plane
    through each edge of :math:`F_2` holds :math:`n_1`) and every clipped vertex :math:`v`
-   below the plane of :math:`F_2` is a contact with depth :math:`d = n_2\cdot(v - a_2)`
+   below the plane of :math:`F_2` is a contact with depth :math:`d = n_2\\cdot(v - a_2)`
    (:math:`a_2` a vertex of :math:`F_2`), normal :math:`-n_2` and position
    :math:`v + n_2 |d|/2`: geom 2's face is the reference, as MuJoCo 4.0 (found by
    comparing with it: its 3.12 source clips the other way).
