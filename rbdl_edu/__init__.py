@@ -20,6 +20,7 @@ from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.rnea import bias, rnea
+from rbdl_edu.setconst import set_const
 from rbdl_edu.simulation.forward import forward
 from rbdl_edu.simulation.inverse import inverse
 from rbdl_edu.simulation.rollout import Trajectory, rollout
@@ -28,5 +29,5 @@ from rbdl_edu.simulation.step import reset, step
 __all__ = ["Model", "Data", "Option", "ModelSpec", "models", "rnea", "bias", "crba", "aba",
            "integrate_pos", "random_qpos", "forward_kinematics", "com_positions", "center_of_mass",
            "body_velocities", "body_jacobian", "point_jacobian", "kinetic_energy",
-           "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "ModelError",
+           "potential_energy", "momentum", "load_model", "load_mjcf", "load_urdf", "set_const", "ModelError",
            "collision", "io", "forward", "step", "reset", "inverse", "rollout", "Trajectory"]

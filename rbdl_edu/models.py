@@ -19,6 +19,7 @@ import numpy as np
 import sympy as sp
 
 from rbdl_edu.model.spec import ModelSpec
+from rbdl_edu.setconst import set_const
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 
@@ -82,7 +83,7 @@ def pendulum(symbolic=False):
     b = spec.add_body(0, "pole", mass=p["m"], ipos=[0, 0, -p["l"]], inertia=[p["Ix"], p["Iy"], p["Iz"]])
     spec.add_joint(b, "hinge", "hinge", axis=[0, 1, 0])
     _draw_link(spec, b, 1.0)
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def double_pendulum(symbolic=False):
@@ -109,7 +110,7 @@ def _two_links(symbolic, names, m1, m2, l1, c1, c2, I1, I2):
     b2 = spec.add_body(b1, names[1], pos=[0, 0, -l1], mass=m2, ipos=[0, 0, -c2], inertia=[I2, I2, I2])
     spec.add_joint(b2, "hinge", "elbow", axis=[0, 1, 0])
     _draw_link(spec, b1, 1.0), _draw_link(spec, b2, 1.0)
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def acrobot(symbolic=False):
@@ -142,7 +143,7 @@ def cart_pole(symbolic=False):
     spec.add_joint(pole, "hinge", "hinge", axis=[0, 1, 0])
     spec.add_geom(cart, "box", [0.2, 0.1, 0.05], rgba=(0.3, 0.5, 0.8, 1))
     spec.add_geom(pole, "capsule", [0.02, 0.5, 0], pos=[0, 0, 0.5], rgba=(0.8, 0.4, 0.2, 1))
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def planar_chain(n, symbolic=False):
@@ -164,7 +165,7 @@ def planar_chain(n, symbolic=False):
         spec.add_joint(b, "hinge", f"joint{k}", axis=[0, 1, 0])
         _draw_link(spec, b, 1.0)
         parent, prev_len = b, l
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def skew_arm(symbolic=False):
@@ -193,7 +194,7 @@ def skew_arm(symbolic=False):
                           inertia=[p[f"I{k}x"], p[f"I{k}y"], p[f"I{k}z"]])
         spec.add_joint(b, "hinge", f"joint{k}", axis=ax)
         parent, offset = b, [p[f"l{k}"] * x for x in d]
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def slide_hinge_chain(symbolic=False):
@@ -214,7 +215,7 @@ def slide_hinge_chain(symbolic=False):
     spec.add_joint(b3, "slide", "telescope", axis=[0, 0, -1])
     b4 = spec.add_body(b3, "hand", mass=p["m4"], ipos=[0, p["c4"], 0], inertia=[p["I4"]] * 3)
     spec.add_joint(b4, "hinge", "wrist", axis=[1, 0, 0])
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def branched_tree(symbolic=False):
@@ -237,7 +238,7 @@ def branched_tree(symbolic=False):
         lo = spec.add_body(up, f"{side}_lower", pos=[q[f"l_{side}"], 0, 0], mass=q[f"m_{side}2"],
                            ipos=[q[f"c_{side}2"], 0, 0], inertia=[q[f"I_{side}2"]] * 3)
         spec.add_joint(lo, "hinge", f"{side}_elbow", axis=[0, 0, 1])
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, multi_joint=False,
@@ -307,7 +308,7 @@ def auto_tree(nb, bf=1.0, skew=0.0, taper=1.0, joint_types=("hinge",), seed=0, m
                            pos=rng.normal(scale=0.1, size=3) if kind in ("hinge", "ball") else None,
                            ref=rng.uniform(-0.5, 0.5) if kind in ("hinge", "slide") else 0.0,
                            armature=rng.uniform(0, armature))
-    return spec.compile()
+    return _compile(spec, symbolic)
 
 
 def floating_base(model):
@@ -316,8 +317,22 @@ def floating_base(model):
 
     >>> floating_base(double_pendulum()).nq
     9
+
+    The new base has no mass of its own, so the model is for kinematics and the equations of
+    motion: it has no constants at ``qpos0`` (:func:`~rbdl_edu.setconst.set_const`, which
+    refuses a mass matrix that is singular there, as it is when a root's first joint turns
+    about the base's origin).
     """
     return ModelSpec.from_model(model).with_floating_base().compile()
+
+
+
+def _compile(spec, symbolic):
+    """The model, with its constants at ``qpos0`` (:func:`~rbdl_edu.setconst.set_const`, as
+    :func:`~rbdl_edu.load_model` and MuJoCo's compiler do) when its numbers are floats: a
+    symbolic model has no numbers to simulate."""
+    model = spec.compile()
+    return model if symbolic else set_const(model)
 
 
 _R = sp.Rational

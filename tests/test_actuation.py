@@ -223,12 +223,13 @@ def test_infinite_control_is_clamped_when_limited_and_refused_otherwise():
 
 
 @pytest.mark.parametrize("attributes, message", [
-    ('joint="j" dyntype="muscle"', 'dyntype="muscle" is not supported'),
-    ('joint="j" gaintype="muscle"', 'gaintype="muscle" is not supported'),
+    ('joint="j" dyntype="user"', 'dyntype="user" is not supported'),
+    ('joint="j" gaintype="dcmotor"', 'gaintype="dcmotor" is not supported'),
+    ('joint="j" biastype="so3"', 'biastype="so3" is not supported'),
+    ('joint="j" dyntype="pid"', 'dyntype="pid" is not supported'),
     ('joint="j" biastype="user"', 'biastype="user" is not supported'),
     ('joint="j" dyntype="filter" actdim="2"', "actdim"),
     ('joint="j" delay="0.01"', "delayed controls"),
-    ('body="b"', "body transmission"),
 ])
 def test_unsupported_actuators_are_refused_at_load(attributes, message):
     xml = f"""<mujoco><worldbody><body name="b"><joint name="j"/><geom size=".1"/></body></worldbody>

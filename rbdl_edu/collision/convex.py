@@ -18,17 +18,21 @@ attained at the contact normal :math:`n` (from A towards B).
   normal is :math:`n`.
 
 In both cases the witness points :math:`a\\in A`, :math:`b\\in B` come from the barycentric
-coordinates of the closest point, and the contact point is their midpoint. One contact is
-returned per pair (the deepest); MuJoCo's multi-contact extensions (see the tests) are not
-reproduced. A mesh collides as its convex hull: the support point over all its vertices is
-the support point of the hull, so no hull needs to be built (the tests check contact
-points against the hull from ``scipy.spatial.ConvexHull``).
+coordinates of the closest point, and the contact point is their midpoint. This gives one
+contact, the deepest; :func:`convex` then adds MuJoCo 4.0's other contacts (face clipping,
+small tilts). A mesh collides as its convex hull: the support point over all its vertices
+is the support point of the hull, so GJK and EPA need no hull (the tests check contact
+points against the hull from ``scipy.spatial.ConvexHull``; the face clipping builds it,
+:mod:`~rbdl_edu.collision.polytope`).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.collision.geometry import geom_rbound, mesh_vertices
+from rbdl_edu.collision.clipping import face_contacts, plane_face
+from rbdl_edu.collision.geometry import mesh_vertices
+from rbdl_edu.collision.multiccd import perturbed_contacts
+from rbdl_edu.collision.polytope import geom_polytope
 from rbdl_edu.collision.simplex import closest_on_simplex
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
 
@@ -36,6 +40,7 @@ TOL = 1e-12          # GJK: distance below which the origin counts as inside
 MAX_ITER = 500
 EPA_TOL = 1e-10      # EPA: relative gap between polytope and shape (then polished)
 EPA_ITER = 150
+POLYTOPE_CORES = {SPHERE, CAPSULE, BOX, MESH}     # a point, a segment, polytopes
 
 
 # --------------------------------------------------------------------- support functions --
@@ -216,13 +221,14 @@ def _face_result(pts, P, f, n, dist):
 
 
 # --------------------------------------------------------------------------- colliders ----
-def signed_distance(model, gpos, gmat, g1, g2):
-    """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points."""
+def signed_distance(model, gpos, gmat, g1, g2, smooth=True):
+    """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points
+    (``smooth=False``: GJK/EPA's answer, not polished)."""
     def supp(d):
         a = support(model, gpos, gmat, g1, d, core=True)
         b = support(model, gpos, gmat, g2, -d, core=True)
         return (a - b, a, b)
-    out = core_distance(supp, gpos[g1] - gpos[g2])
+    out = core_distance(supp, gpos[g1] - gpos[g2], smooth)
     if out is None:
         return None
     dist, n, a, b = out
@@ -313,7 +319,10 @@ def _unit(v):
 
 
 def convex(model, gpos, gmat, g1, g2, margin):
-    """Convex-convex contact (one point): GJK if apart, EPA if penetrating.
+    """Convex-convex contacts: GJK if apart, EPA if penetrating, then MuJoCo 4.0's extra
+    points: face clipping for two boxes or meshes (no margin,
+    :mod:`~rbdl_edu.collision.clipping`), small tilts for the other pairs
+    (:mod:`~rbdl_edu.collision.multiccd`), unless ``<flag multiccd="disable"/>``.
 
     >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec()
@@ -323,19 +332,32 @@ def convex(model, gpos, gmat, g1, g2, margin):
     >>> round(dist, 9), np.round(n, 9) + 0.0
     (-0.05, array([1., 0., 0.]))
     """
-    out = signed_distance(model, gpos, gmat, g1, g2)
+    # cores that are polytopes (a point, a segment, a box, a mesh): GJK/EPA are exact
+    smooth = not POLYTOPE_CORES >= {model.geom_type[g1], model.geom_type[g2]}
+    out = signed_distance(model, gpos, gmat, g1, g2, smooth)
     if out is None:
         return []
     dist, n, a, b = out
     if dist > margin:
         return []
-    return [(float(dist), (a + b) / 2, n, np.zeros(3))]
+    first = (float(dist), (a + b) / 2, n)
+    cons = [first]
+    if not model.opt.disabled("multiccd"):
+        polytopes = {BOX, MESH} >= {model.geom_type[g1], model.geom_type[g2]}
+        if polytopes and margin <= 0:
+            P1, P2 = geom_polytope(model, g1), geom_polytope(model, g2)
+            cons = face_contacts(P1, gpos[g1], gmat[g1], P2, gpos[g2], gmat[g2], n) or cons
+        else:
+            cons = perturbed_contacts(model, gpos, gmat, g1, g2, margin, first,
+                                      lambda P, R: signed_distance(model, P, R, g1, g2, smooth=False))
+    return [(d, pos, m, np.zeros(3)) for d, pos, m in cons]
 
 
 def plane_convex(model, gpos, gmat, g1, g2, margin):
     """Plane and a convex geom (ellipsoid, mesh): the support point along ``-n`` is the
-    deepest point, :math:`d = n\\cdot(s(-n) - p_1)`. A mesh adds up to two more vertices
-    below ``margin`` that are at least ``0.3 rbound`` from the first (MuJoCo's rule).
+    deepest point, :math:`d = n\\cdot(s(-n) - p_1)`. A mesh adds the other vertices
+    below ``margin``: the rest of the face at the deepest vertex
+    (:func:`~rbdl_edu.collision.clipping.plane_face`, MuJoCo 4.0).
 
     >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec()
@@ -349,14 +371,9 @@ def plane_convex(model, gpos, gmat, g1, g2, margin):
     dist = n @ (s - p1)
     if dist > margin:
         return []
-    out = [(float(dist), s - n * dist / 2, n, np.zeros(3))]
+    out = []
     if model.geom_type[g2] == MESH:
-        far = 0.3 * geom_rbound(model)[g2]
-        for v in mesh_vertices(model, g2):
-            if len(out) >= 3:
-                break
-            x = gpos[g2] + gmat[g2] @ v
-            d = n @ (x - p1)
-            if d < margin and np.linalg.norm(x - out[0][1]) >= far:
-                out.append((float(d), x - n * d / 2, n, np.zeros(3)))
-    return out
+        P = geom_polytope(model, g2)
+        deepest = int(np.argmax(P.vert @ (gmat[g2].T @ -n)))
+        out = plane_face(P, gpos[g2], gmat[g2], p1, n, margin, deepest)
+    return [(d, x, m, np.zeros(3)) for d, x, m in out or [(float(dist), s - n * dist / 2, n)]]

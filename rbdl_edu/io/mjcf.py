@@ -39,6 +39,7 @@ import numpy as np
 from rbdl_edu.io import mjcf_objects
 from rbdl_edu.io.errors import ModelError, remember_sources
 from rbdl_edu.io.mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
+from rbdl_edu.io.mjcf_camera import add_camera
 from rbdl_edu.io.mjcf_geoms import add_geom, add_site, read_geom
 from rbdl_edu.io.mjcf_hfield import load_hfields
 from rbdl_edu.io.mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
@@ -129,7 +130,7 @@ class MJCFCompiler:
         self.materials = mjcf_objects.add_materials(self)
         self.meshes, self.mesh_id = load_meshes(self)
         self.hfield_id = load_hfields(self)
-        self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}}
+        self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}, "camera": {}}
         self.body_mass_nodes = {0: root}   # body id -> its element (for error messages)
         self.joint_nodes = []              # joint id -> its element
         self.body_has_joint = [False]
@@ -178,11 +179,11 @@ class MJCFCompiler:
                 pos = fpos + quat_to_mat(fquat) @ child.floats("pos", 3, default=np.zeros(3))
                 quat = quat_mul(fquat, self.orientation(child))
                 yield from self.contents(child, sub_cls, pos, quat)
-            elif child.tag in ("camera", "light"):                # visual only; no children
+            elif child.tag == "light":                            # visual only; no children
                 if child.children:
                     raise child.children[0].error(f"<{child.children[0].tag}> cannot be inside <{child.tag}>")
                 continue
-            elif child.tag in ("body", "joint", "freejoint", "geom", "site", "inertial"):
+            elif child.tag in ("body", "joint", "freejoint", "geom", "site", "camera", "inertial"):
                 if child.tag in ("joint", "freejoint", "inertial") and child.parent is not node:
                     raise child.error(f"<{child.tag}> cannot be inside a <frame>")
                 yield child, cls, fpos, fquat
@@ -251,4 +252,6 @@ class MJCFCompiler:
                 add_geom(self, bid, read_geom(self, child, cls, fpos, fquat))
             elif child.tag == "site":
                 add_site(self, bid, child, cls, fpos, fquat)
+            elif child.tag == "camera":
+                add_camera(self, bid, child, cls, fpos, fquat)
 

@@ -10,6 +10,9 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``velocity``     ``gainprm[0] = kv``; ``biasprm[:3] = (0, 0, -kv)``
 ``intvelocity``  an integrator (``dyntype="integrator"``) driving a position servo
 ``damper``       ``gaintype="affine"``, ``gainprm[:3] = (0, 0, -kv)``
+``adhesion``     ``body`` transmission, ``gainprm[0] = gain``, ``ctrllimited``, ``ctrlrange`` >= 0
+``muscle``       ``dyn/gain/biastype="muscle"``; ``dynprm = (timeconst, tausmooth)``,
+                 ``gainprm = biasprm = (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)``
 ``general``      everything written out
 =============== ======================================================================
 
@@ -32,9 +35,9 @@ from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
 
 TRANSMISSIONS = ("joint", "jointinparent", "tendon", "site", "body")
-DYNTYPES = ("none", "integrator", "filter", "filterexact", "muscle", "user")
-GAINTYPES = ("fixed", "affine", "muscle", "user")
-BIASTYPES = ("none", "affine", "muscle", "user")
+DYNTYPES = ("none", "integrator", "filter", "filterexact", "pid", "dcmotor", "muscle", "user")
+GAINTYPES = ("fixed", "affine", "muscle", "dcmotor", "pid", "so3", "user")
+BIASTYPES = ("none", "affine", "muscle", "dcmotor", "so3", "user")
 
 
 def _sections(c, tag):
@@ -121,13 +124,75 @@ def _servo_bias(a, kp):
     return _fill([0.0, -kp, a.float("dampratio")])
 
 
+#: MuJoCo's actuators that are not reproduced here, and why
+REFUSED = {
+    "dcmotor": "MuJoCo 4.0's DC motor (electrical dynamics, cogging, LuGre friction, on-board controller)",
+    "orientation": "the SO(3) transmission of MuJoCo 4.0 (a 3-output geodesic servo)",
+    "cylinder": "the pneumatic cylinder's area and bias",
+    "pid": "MuJoCo 4.0's PID controller states",
+    "plugin": "actuator plugins",
+}
+
+#: what MuJoCo writes for a muscle attribute that is not given (a negative value means: not given)
+MUSCLE = {"timeconst": (0.01, 0.04), "range": (0.75, 1.05), "force": -1.0, "scale": 200.0, "lmin": 0.5,
+          "lmax": 1.6, "vmax": 1.5, "fpmax": 1.3, "fvmax": 1.2}
+
+
+def _muscle_prm(a):
+    """A muscle's ``dynprm`` and ``gainprm`` (= ``biasprm``), as MuJoCo's ``mjs_setToMuscle``:
+    a value that is not given, or negative, keeps the muscle's default."""
+    def value(key, n=1):
+        given = a.floats(key, n, default=[-1.0] * n)
+        default = MUSCLE[key] if n > 1 else (MUSCLE[key],)
+        return [g if g >= 0 else d for g, d in zip(given, default)]
+    tausmooth = a.float("tausmooth", 0.0)
+    if tausmooth < 0:
+        raise a.error("muscle tausmooth cannot be negative", "tausmooth")
+    force = a.float("force", -1.0)
+    gainprm = value("range", 2) + [force if force >= 0 else -1.0] + [
+        value(k)[0] for k in ("scale", "lmin", "lmax", "vmax", "fpmax", "fvmax")]
+    return _fill(value("timeconst", 2) + [tausmooth]), _fill(gainprm)
+
+
+def _adhesion_ctrlrange(a):
+    """An adhesion's control range: required, increasing and not negative (it only pulls)."""
+    lo, hi = a.floats("ctrlrange", 2, default=[0.0, 0.0])
+    if lo < 0 or hi < 0:
+        raise a.error("adhesion control range cannot be negative", "ctrlrange")
+    if not lo < hi:
+        raise a.error("an adhesion needs ctrlrange (lower < upper)", "ctrlrange")
+    return (float(lo), float(hi))
+
+
+def _length_range(c, a, trn, target, gain, bias, given):
+    """The actuator's ``lengthrange`` after MuJoCo's compiler step (``mj_setLengthRange``):
+    ``<compiler><lengthrange mode>`` says which actuators need one (by default the muscles);
+    an existing increasing range is kept (``useexisting``); with ``uselimit`` a limited
+    joint's or tendon's range is copied. MuJoCo finds any other by simulating the model,
+    which is not reproduced here: such an actuator is refused."""
+    s = c.settings
+    muscle, user = "muscle" in (gain, bias), "user" in (gain, bias)
+    if (s.lengthrange_mode == "none" or (s.lengthrange_mode == "muscle" and not muscle)
+            or (s.lengthrange_mode == "muscleuser" and not (muscle or user))):
+        return given
+    if s.lengthrange_useexisting and given[0] < given[1]:
+        return given
+    if s.lengthrange_uselimit and trn in ("joint", "jointinparent") and c.spec.joints[target]["limited"]:
+        return tuple(float(x) for x in c.spec.joints[target]["range"])
+    if s.lengthrange_uselimit and trn == "tendon" and c.spec.objects["tendon"][target]["limited"]:
+        return tuple(float(x) for x in c.spec.objects["tendon"][target]["range"])
+    raise a.error("this actuator needs lengthrange (lower < upper): MuJoCo computes a missing one by "
+                  "simulating the model (compiler/lengthrange), which is not supported; give lengthrange, "
+                  'or <compiler><lengthrange uselimit="true"/> with a limited joint or tendon', "lengthrange")
+
+
 def _refuse_unsupported(a, dyn, gain, bias):
-    """Muscles, user callbacks, extra activations and delayed controls change the physics
-    in ways not reproduced here: refuse them, naming the attribute."""
+    """User callbacks, extra activations and delayed controls change the physics in ways not
+    reproduced here: refuse them, naming the attribute."""
     for key, value in (("dyntype", dyn), ("gaintype", gain), ("biastype", bias)):
-        if value in ("muscle", "user"):
-            raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact '
-                          'dynamics, fixed/affine gains and none/affine biases)', key)
+        if value not in ("none", "integrator", "filter", "filterexact", "muscle", "fixed", "affine"):
+            raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact/muscle '
+                          'dynamics, fixed/affine/muscle gains and none/affine/muscle biases)', key)
     if a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
         raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
     for key in ("delay", "nsample"):
@@ -139,6 +204,8 @@ def read_actuators(c):
     """Add the ``<actuator>`` section's actuators to the spec; returns their names -> ids."""
     c.names["actuator"] = {}
     for raw in _sections(c, "actuator"):
+        if raw.tag in REFUSED:
+            raise raw.error(f"<{raw.tag}> actuators are not supported: {REFUSED[raw.tag]}")
         if raw.tag not in ACTUATORS:
             raise raw.error(f"<{raw.tag}> actuators are not supported")
         check_attributes(raw)
@@ -150,8 +217,6 @@ def read_actuators(c):
             raise a.error("an actuator needs exactly one of joint, jointinparent, tendon, site, "
                           "body, cranksite")
         trn = given[0]
-        if trn == "body":
-            raise a.error("body transmission (adhesion) needs contacts: not supported", "body")
         cranklength = 0.0
         if trn == "slidercrank":
             # a rod of length cranklength from the crank site pushes along the slider site's z
@@ -193,8 +258,17 @@ def read_actuators(c):
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        elif raw.tag == "adhesion":
+            gainprm = _fill([a.float("gain", 1.0)])
+        elif raw.tag == "muscle":
+            dyn, gain, bias = "muscle", "muscle", "muscle"
+            dynprm, gainprm = _muscle_prm(a)
+            biasprm = gainprm
         _refuse_unsupported(a, dyn, gain, bias)
-        ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
+        if raw.tag == "adhesion":
+            ctrllimited, ctrlrange = True, _adhesion_ctrlrange(a)
+        else:
+            ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
         forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
         if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
@@ -207,6 +281,8 @@ def read_actuators(c):
                 ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
             else:
                 actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
+        lengthrange = _length_range(c, a, trn, trnid[0], gain, bias,
+                                    tuple(a.floats("lengthrange", 2, default=[0.0, 0.0])))
         name = c.unique_name("actuator", a)
         with located(raw):
             k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
@@ -215,6 +291,6 @@ def read_actuators(c):
                                     forcelimited=forcelimited, forcerange=forcerange,
                                     actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
                                     cranklength=cranklength, actearly=a.bool("actearly", False),
-                                    lengthrange=a.floats("lengthrange", 2, default=[0.0, 0.0]))
+                                    lengthrange=lengthrange)
         c.names["actuator"][name or f"#{k}"] = k
     return c.names["actuator"]

@@ -40,6 +40,9 @@ SCHEMA = {
                  "boundinertia", "balanceinertia", "settotalmass", "meshdir", "assetdir",
                  "texturedir", "coordinate", "inertiagrouprange", "strippath", "discardvisual",
                  "usethread", "fitaabb", "saveinertial", "alignfree", "fusestatic"},
+    # (only mode, useexisting and uselimit matter: the simulation the others tune is refused)
+    "lengthrange": {"mode", "useexisting", "uselimit", "accel", "maxforce", "timeconst", "timestep",
+                    "inttotal", "interval", "tolrange"},
     "option": {"timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
                "tolerance", "ls_tolerance", "noslip_tolerance", "ccd_tolerance", "integrator",
                "cone", "jacobian", "solver", "iterations", "ls_iterations", "noslip_iterations",
@@ -67,6 +70,8 @@ SCHEMA = {
              "fluidshape", "fluidcoef"} | _CONTACT | _ORIENT,
     "site": {"name", "class", "type", "group", "pos", "material", "size", "fromto", "rgba",
              "user"} | _ORIENT,
+    "camera": {"name", "class", "mode", "target", "projection", "fovy", "resolution", "output", "sensorsize",
+               "focal", "focalpixel", "principal", "principalpixel", "ipd", "pos", "user"} | _ORIENT,
     "mesh": {"name", "class", "file", "content_type", "scale", "refpos", "refquat", "inertia",
              "vertex", "normal", "texcoord", "face", "smoothnormal", "maxhullvert", "builtin",
              "params", "material"},
@@ -76,6 +81,12 @@ SCHEMA = {
     "velocity": _ACTUATOR | {"kv"},
     "intvelocity": _ACTUATOR | {"kp", "kv", "dampratio", "inheritrange"},
     "damper": _ACTUATOR | {"kv"},
+    "adhesion": {"name", "class", "group", "delay", "nsample", "interp", "forcelimited", "ctrlrange",
+                 "forcerange", "user", "body", "gain"},
+    # a muscle has no site, body or refsite transmission and no activation range (as MuJoCo)
+    "muscle": (_ACTUATOR - {"site", "body", "refsite", "actlimited", "actrange", "actdim"})
+              | {"timeconst", "tausmooth", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax",
+                 "fvmax"},
     "general": _ACTUATOR | {"dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
                             "actearly"},
     "pair": {"name", "class", "geom1", "geom2", "condim", "friction", "solref", "solreffriction",
@@ -107,7 +118,8 @@ SCHEMA = {
 # sensors: all share one attribute set
 _SENSOR = {"name", "noise", "cutoff", "user", "site", "joint", "actuator", "tendon", "body",
            "objtype", "objname", "reftype", "refname", "geom1", "geom2", "body1", "body2",
-           "nsample", "interp", "delay", "interval"}
+           "nsample", "interp", "delay", "interval", "camera", "enclosed", "data", "num", "reduce",
+           "subtree1", "subtree2"}
 SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
            "rangefinder", "camprojection", "jointpos", "jointvel", "tendonpos", "tendonvel",
            "actuatorpos", "actuatorvel", "actuatorfrc", "jointactuatorfrc", "tendonactuatorfrc",
@@ -117,7 +129,7 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "framelinacc", "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom",
            "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
            "contact", "tactile"}
-ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "general")
+ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
@@ -128,7 +140,7 @@ DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "g
 
 
 # elements that hold no elements (MuJoCo's schema; a <plugin> child is not supported)
-LEAVES = ({"joint", "freejoint", "geom", "site", "inertial", "mesh", "pair", "exclude", "connect",
+LEAVES = ({"lengthrange", "joint", "freejoint", "geom", "site", "inertial", "mesh", "pair", "exclude", "connect",
            "weld", "equality_joint", "equality_tendon", "_equality", "tendon_joint", "tendon_site",
            "tendon_geom", "tendon_pulley", "key", "flag", "size", "include", "camera", "light"}
           | set(ACTUATORS) | SENSORS)
@@ -223,9 +235,9 @@ class Defaults:
                 continue
             if child.tag not in DEFAULTABLE:
                 raise child.error(f"<{child.tag}> cannot appear in <default>")
-            if child.tag in ("camera", "light", "material", "flex", "flexcomp"):
+            if child.tag in ("light", "material", "flex", "flexcomp"):
                 continue
-            if child.tag in ("cylinder", "muscle", "adhesion"):
+            if child.tag == "cylinder":
                 raise child.error(f"<{child.tag}> actuators are not supported")
             key = child.tag
             check_attributes(child, {"tendon": "fixed", "equality": "_equality"}.get(key, key))

@@ -14,6 +14,7 @@ import numpy as np
 
 from rbdl_edu.io.mjcf_actuators import lookup, read_actuators, read_limited
 from rbdl_edu.io.mjcf_defaults import check_attributes
+from rbdl_edu.io.mjcf_sensors import SPECIAL, special_sensor
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
 from rbdl_edu.model.enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ,
@@ -68,8 +69,12 @@ def _sensors(c):
             if raw.has(key) and raw.floats(key).any():
                 raise raw.error(f"{key}: sensor history (delayed or sampled readings) is not supported", key)
         kind = SENSORS[raw.tag].obj
-        obj, objtype, ref, reftype = None, kind, None, None
-        if kind == "frame":                      # frame sensors name any frame
+        obj, objtype, ref, reftype, intprm = None, kind, None, None, None
+        if raw.tag in SPECIAL:                   # two objects, or a data layout
+            objtype, obj, reftype, ref, intprm = special_sensor(c, raw)
+            objtype, reftype = objtype or None, reftype or None
+            obj, ref = (obj if obj >= 0 else None), (ref if ref >= 0 else None)
+        elif kind == "frame":                      # frame sensors name any frame
             objtype = raw.keyword("objtype", tuple(_FRAME_KINDS) + ("camera",))
             if objtype is None or objtype == "camera":
                 raise raw.error(f"a <{raw.tag}> sensor needs objtype body, xbody, geom or site", "objtype")
@@ -95,11 +100,12 @@ def _sensors(c):
         cutoff = raw.float("cutoff", 0.0)
         if cutoff < 0:
             raise raw.error("cutoff must not be negative", "cutoff")
-        if cutoff > 0 and SENSORS[raw.tag].datatype in (DATATYPE_AXIS, DATATYPE_QUATERNION):
+        # (a normal sensor's cutoff is its search distance, as MuJoCo's collision sensors)
+        if cutoff > 0 and SENSORS[raw.tag].datatype in (DATATYPE_AXIS, DATATYPE_QUATERNION) and raw.tag != "normal":
             raise raw.error(f"a <{raw.tag}> sensor gives a unit vector or quaternion: no cutoff", "cutoff")
         with located(raw):
             c.spec.add_sensor(raw.tag, obj, raw.get("name"), objtype=objtype or None, ref=ref,
-                              reftype=reftype, noise=noise, cutoff=cutoff)
+                              reftype=reftype, noise=noise, cutoff=cutoff, intprm=intprm)
 
 
 def _contacts(c):

@@ -30,6 +30,11 @@ class CompilerSettings:
     settotalmass: float = -1.0
     meshdir: str = ""
     assetdir: str = ""
+    # <compiler><lengthrange>: which actuators get a length range, and from what (the
+    # simulation MuJoCo runs for the rest is not reproduced: the actuator reader refuses it)
+    lengthrange_mode: str = "muscle"     # none, muscle, muscleuser, all
+    lengthrange_useexisting: bool = True
+    lengthrange_uselimit: bool = False
 
 
 def read_compiler(sections):
@@ -37,8 +42,13 @@ def read_compiler(sections):
     s = CompilerSettings()
     for node in sections:
         check_attributes(node)
-        if node.children:
-            raise node.children[0].error(f"<{node.children[0].tag}> inside <compiler> is not supported")
+        for child in node.children:
+            if child.tag != "lengthrange":
+                raise child.error(f"<{child.tag}> inside <compiler> is not supported")
+            check_attributes(child)
+            s.lengthrange_mode = child.keyword("mode", ("none", "muscle", "muscleuser", "all"), s.lengthrange_mode)
+            s.lengthrange_useexisting = child.bool("useexisting", s.lengthrange_useexisting)
+            s.lengthrange_uselimit = child.bool("uselimit", s.lengthrange_uselimit)
         s.degrees = node.keyword("angle", ("degree", "radian"), "degree" if s.degrees else "radian") == "degree"
         if node.has("eulerseq"):
             s.eulerseq = check_eulerseq(node, node.get("eulerseq"))

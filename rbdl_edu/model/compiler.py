@@ -26,7 +26,8 @@ import numpy as np
 import sympy as sp
 
 from rbdl_edu.arrays import is_symbolic
-from rbdl_edu.model.enums import BALL, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, SENSOR_NAMES, SENSORS, SLIDE
+from rbdl_edu.model.enums import (BALL, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, OBJ_CAMERA, SENSOR_NAMES,
+                                  SENSORS, SLIDE, sensor_dim, sensor_stage)
 from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
 
@@ -68,11 +69,11 @@ def compile_spec(spec) -> Model:
         option["gravity"] = _exact(option["gravity"])
     kw = dict(name=spec.name, opt=Option(**option))
     kw.update(_tree(B, J, symbolic))
-    kw.update(_geoms_sites(O["geom"], O["site"], len(B)))
+    kw.update(_geoms_sites(O["geom"], O["site"], len(B)), **_cameras(O["cam"]))
     kw.update(_meshes(O["mesh"]), **_hfields(O["hfield"]), nmat=len(O["mat"]),
               mat_names=[m["name"] for m in O["mat"]], mat_rgba=_stack(O["mat"], "rgba", (4,)))
     for part in (_pairs(O["pair"], O["geom"]), _excludes(O["exclude"]), _equalities(O["eq"]),
-                 _tendons(O["tendon"]), _actuators(O["actuator"]), _sensors(O["sensor"])):
+                 _tendons(O["tendon"]), _actuators(O["actuator"]), _sensors(O["sensor"], O["cam"])):
         kw.update(part)
     kw.update(_keys(O["key"], kw, B))
     return Model(**kw)
@@ -158,6 +159,15 @@ def _tree(B, J, symbolic):
         dof_frictionloss=_stack(per_dof, "frictionloss"),
         dof_armature=_stack(per_dof, "armature", (), num),
         dof_damping=damping[:, 0], dof_dampingpoly=damping[:, 1:])
+
+
+def _cameras(C):
+    out = dict(ncam=len(C), cam_names=[c["name"] for c in C])
+    for key, shape, dtype in (("bodyid", (), int), ("pos", (3,), float), ("quat", (4,), float), ("mode", (), int),
+                              ("fovy", (), float), ("resolution", (2,), int), ("sensorsize", (2,), float),
+                              ("intrinsic", (4,), float), ("projection", (), int)):
+        out["cam_" + key] = _stack(C, key, shape, dtype)
+    return out
 
 
 def _count_and_first(owner, n):
@@ -287,13 +297,17 @@ def _actuators(A):
     return out
 
 
-def _sensors(S):
+def _sensors(S, C):
     kinds = [SENSORS[SENSOR_NAMES[s["type"]]] for s in S]
-    dim = np.array([k.dim for k in kinds], dtype=int)
+    names = [SENSOR_NAMES[s["type"]] for s in S]
+    # a rangefinder on a camera casts a ray through each pixel
+    nray = [int(np.prod(C[s["objid"]]["resolution"])) if s["objtype"] == OBJ_CAMERA else 1 for s in S]
+    dim = np.array([sensor_dim(n, s["intprm"], r) for n, s, r in zip(names, S, nray)], dtype=int)
     out = dict(nsensor=len(S), nsensordata=int(dim.sum()), sensor_names=[s["name"] for s in S],
                sensor_dim=dim, sensor_adr=np.concatenate([[0], np.cumsum(dim)[:-1]]).astype(int) if S else np.zeros(0, int),
                sensor_datatype=np.array([k.datatype for k in kinds], dtype=int),
-               sensor_needstage=np.array([k.needstage for k in kinds], dtype=int))
+               sensor_needstage=np.array([sensor_stage(n, s["intprm"]) for n, s in zip(names, S)], dtype=int),
+               sensor_intprm=_stack(S, "intprm", (3,), int))
     for key, dtype in (("type", int), ("objtype", int), ("objid", int), ("reftype", int),
                        ("refid", int), ("cutoff", float), ("noise", float)):
         out["sensor_" + key] = _stack(S, key, (), dtype)

@@ -62,7 +62,7 @@ def spec_from_model(spec, model):
                       m.site_size[s], int(m.site_type[s]), m.site_group[s], m.site_rgba[s],
                       int(m.site_matid[s]))
     # the other objects are copied record by record: their keys are the field suffixes
-    for kind, prefix, n in (("pair", "pair_", m.npair), ("eq", "eq_", m.neq),
+    for kind, prefix, n in (("cam", "cam_", m.ncam), ("pair", "pair_", m.npair), ("eq", "eq_", m.neq),
                             ("actuator", "actuator_", m.nu), ("sensor", "sensor_", m.nsensor)):
         derived = {"signature", "actadr", "actnum", "dim", "adr", "datatype", "needstage",
                    "acc0", "length0"}
@@ -106,6 +106,8 @@ def floating_base_spec(spec, new):
     for kind in ("geom", "site"):
         for r in spec.objects[kind]:
             new._add(kind, dict(r, body=new_id[r["body"]]))
+    for r in spec.objects["cam"]:
+        new._add("cam", dict(r, bodyid=new_id[r["bodyid"]]))
     for kind in ("mesh", "hfield", "mat"):
         for r in spec.objects[kind]:
             new._add(kind, dict(r))

@@ -92,7 +92,8 @@ SENSORS = {
     "force": SensorKind(4, 3, _R, _ACC, "site"),
     "torque": SensorKind(5, 3, _R, _ACC, "site"),
     "magnetometer": SensorKind(6, 3, _R, _POS, "site"),
-    "rangefinder": SensorKind(7, 1, _R, _POS, "site"),
+    "rangefinder": SensorKind(7, 1, _R, _POS, "site"),       # dim: by its data and rays (sensor_dim)
+    "camprojection": SensorKind(8, 2, _R, _POS, "site"),
     "jointpos": SensorKind(9, 1, _R, _POS, "joint"),
     "jointvel": SensorKind(10, 1, _R, _VEL, "joint"),
     "tendonpos": SensorKind(11, 1, _R, _POS, "tendon"),
@@ -123,6 +124,10 @@ SENSORS = {
     "subtreelinvel": SensorKind(36, 3, _R, _VEL, "body"),
     "subtreeangmom": SensorKind(37, 3, _R, _VEL, "body"),
     "insidesite": SensorKind(38, 1, _P, _POS, "frame"),
+    "distance": SensorKind(39, 1, _R, _POS, "geompair"),
+    "normal": SensorKind(40, 3, _A, _POS, "geompair"),
+    "fromto": SensorKind(41, 6, _R, _POS, "geompair"),
+    "contact": SensorKind(42, 1, _R, _POS, "contact"),       # dim, stage: by its data (sensor_dim)
     "e_potential": SensorKind(43, 1, _R, _POS, ""),
     "e_kinetic": SensorKind(44, 1, _R, _POS, ""),
     "clock": SensorKind(45, 1, _R, _POS, ""),
@@ -131,10 +136,37 @@ SENSOR_NAMES = {s.type: name for name, s in SENSORS.items()}
 
 #: sensors MuJoCo has that :mod:`rbdl_edu.simulation.sensors` does not compute, with the reason; the
 #: compiler refuses them (an MJCF sensor type not in :data:`SENSORS` is refused as well)
-SENSORS_NOT_SIMULATED = {
-    "rangefinder": "it casts a ray against the geoms (mj_ray)",
-    "insidesite": "it tests a point against a site's volume (mj_insideSite)",
-}
+SENSORS_NOT_SIMULATED = {}
+
+#: ``sensor_intprm[0]`` of a contact sensor: bits of the fields it reports (``mjtConData``), and
+#: each field's length; ``sensor_intprm[1]`` its reduction, ``[2]`` its number of slots
+CONDATA = {"found": 1, "force": 3, "torque": 3, "dist": 1, "pos": 3, "normal": 3, "tangent": 3,
+           "linvel": 3, "angvel": 3}
+CONTACT_REDUCE = ("none", "mindist", "maxforce", "netforce")
+#: ``sensor_intprm[0]`` of a rangefinder: bits of the fields it reports (``mjtRayData``), lengths
+RAYDATA = {"dist": 1, "dir": 3, "origin": 3, "point": 3, "normal": 3, "depth": 1}
+
+
+def sensor_dim(name, intprm, nray=1):
+    """The number of a sensor's outputs: a contact sensor's ``num`` slots of its data fields,
+    a rangefinder's data fields for each of its ``nray`` rays (a camera's pixels), else
+    :data:`SENSORS`' ``dim``."""
+    fields = CONDATA if name == "contact" else RAYDATA if name == "rangefinder" else None
+    if fields is None:
+        return SENSORS[name].dim
+    size = sum(n for k, (field, n) in enumerate(fields.items()) if int(intprm[0]) >> k & 1)
+    return size * (int(intprm[2]) if name == "contact" else nray)
+
+
+def sensor_stage(name, intprm):
+    """The stage a sensor needs: for a contact sensor, acceleration if it reports forces or
+    reduces by them, velocity if it reports velocities, else position (as MuJoCo)."""
+    if name != "contact":
+        return SENSORS[name].needstage
+    bits, reduce = int(intprm[0]), int(intprm[1])
+    if bits & 0b110 or reduce in (2, 3):
+        return STAGE_ACC
+    return STAGE_VEL if bits & 0b110000000 else STAGE_POS
 
 # MuJoCo's numerical constants (mjmodel.h), one owner for the whole engine
 MINVAL = 1e-15    #: mjMINVAL: a smaller mass, pivot, norm or time constant counts as zero

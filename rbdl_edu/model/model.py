@@ -40,7 +40,7 @@ def _names(size):
 
 
 I, B = int, bool
-SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "nmesh", "nmeshvert", "nmeshface", "nhfield",
+SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "ncam", "nmesh", "nmeshvert", "nmeshface", "nhfield",
          "nhfielddata", "nmat",
          "npair", "nexclude", "neq", "ntendon", "nwrap", "nu", "na", "nsensor", "nsensordata",
          "nkey", "nmocap")
@@ -64,6 +64,7 @@ class Model(ModelRecords):
     njnt: int = 0
     ngeom: int = 0
     nsite: int = 0
+    ncam: int = 0
     nmesh: int = 0
     nmeshvert: int = 0
     nmeshface: int = 0
@@ -176,6 +177,17 @@ class Model(ModelRecords):
     site_pos: np.ndarray = _a(("nsite", 3), "position in the body frame")
     site_quat: np.ndarray = _a(("nsite", 4), "orientation in the body frame")
     site_rgba: np.ndarray = _a(("nsite", 4), "color")
+    # cameras (for the sensors that look through them) ----------------------------------
+    cam_names: tuple = _names("ncam")
+    cam_bodyid: np.ndarray = _a(("ncam",), "its body", I)
+    cam_pos: np.ndarray = _a(("ncam", 3), "position in the body frame")
+    cam_quat: np.ndarray = _a(("ncam", 4), "orientation in the body frame (looks along -z)")
+    cam_mode: np.ndarray = _a(("ncam",), "0 fixed (track, trackcom, targetbody...: refused)", I)
+    cam_fovy: np.ndarray = _a(("ncam",), "vertical field of view (degrees; orthographic: a length)")
+    cam_resolution: np.ndarray = _a(("ncam", 2), "width, height in pixels", I)
+    cam_sensorsize: np.ndarray = _a(("ncam", 2), "sensor size (0: use fovy)")
+    cam_intrinsic: np.ndarray = _a(("ncam", 4), "focal lengths, principal point (length units)")
+    cam_projection: np.ndarray = _a(("ncam",), "0 perspective, 1 orthographic", I)
     # meshes and materials ----------------------------------------------------------------
     mesh_names: tuple = _names("nmesh")
     mesh_vertadr: np.ndarray = _a(("nmesh",), "first vertex in mesh_vert", I)
@@ -284,6 +296,7 @@ class Model(ModelRecords):
     sensor_adr: np.ndarray = _a(("nsensor",), "first number in sensordata", I)
     sensor_cutoff: np.ndarray = _a(("nsensor",), "clamp to +-cutoff (0: none)")
     sensor_noise: np.ndarray = _a(("nsensor",), "noise standard deviation (not simulated)")
+    sensor_intprm: np.ndarray = _a(("nsensor", 3), "contact, rangefinder: data bits, reduction, slots", I)
     # keyframes ---------------------------------------------------------------------------
     key_names: tuple = _names("nkey")
     key_time: np.ndarray = _a(("nkey",), "time")
@@ -293,6 +306,7 @@ class Model(ModelRecords):
     key_mpos: np.ndarray = _a(("nkey", "3*nmocap"), "mocap positions")
     key_mquat: np.ndarray = _a(("nkey", "4*nmocap"), "mocap orientations")
     key_ctrl: np.ndarray = _a(("nkey", "nu"), "controls")
+
 
     def __post_init__(self):
         """Fill the arrays a builder left out with zeros, and check every shape."""

@@ -204,7 +204,7 @@ class ModelRecords:
 
     #: the kinds of named objects and the prefix of their fields (``"joint"``: ``jnt_names``,
     #: ``jnt_type``, ...), as MuJoCo's ``mjtObj``
-    KINDS = {"body": "body", "joint": "jnt", "geom": "geom", "site": "site", "mesh": "mesh",
+    KINDS = {"body": "body", "joint": "jnt", "geom": "geom", "site": "site", "camera": "cam", "mesh": "mesh",
              "hfield": "hfield", "material": "mat", "pair": "pair", "exclude": "exclude",
              "equality": "eq", "tendon": "tendon", "actuator": "actuator", "sensor": "sensor",
              "keyframe": "key"}

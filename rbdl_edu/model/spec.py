@@ -107,7 +107,7 @@ class ModelSpec:
     ``option`` keywords are :class:`~rbdl_edu.model.Option` fields (``gravity``,
     ``timestep``, ``integrator``, ...)."""
 
-    KINDS = ("body", "joint", "geom", "site", "mesh", "hfield", "mat", "pair", "exclude", "eq",
+    KINDS = ("body", "joint", "geom", "site", "cam", "mesh", "hfield", "mat", "pair", "exclude", "eq",
              "tendon", "actuator", "sensor", "key")
 
     def __init__(self, gravity=(0.0, 0.0, -9.81), timestep=0.002, name="", **option):
@@ -245,6 +245,18 @@ class ModelSpec:
             type=_code(GEOM_NAMES, type, "site type"), group=int(group), rgba=_fill(rgba, 4),
             matid=self.id("mat", material)))
 
+    def add_camera(self, body, name=None, pos=None, quat=None, mode=0, fovy=45.0, resolution=(1, 1),
+                   sensorsize=(0.0, 0.0), intrinsic=(0.01, 0.01, 0.0, 0.0), projection=0):
+        """Add a camera (a frame on a body looking along its -z axis, x right, y up): ``mode``
+        0 is fixed to the body; ``fovy`` (degrees, or a length for an orthographic
+        ``projection`` 1), ``resolution`` (pixels), ``sensorsize`` and ``intrinsic``
+        (focal lengths and principal point, in length units) as MuJoCo's ``cam_*``."""
+        return self._add("cam", dict(
+            name=name, bodyid=self.id("body", body), pos=_vec(pos, 3, "pos"),
+            quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"), mode=int(mode), fovy=float(fovy),
+            resolution=tuple(int(r) for r in resolution), sensorsize=_fill(sensorsize, 2),
+            intrinsic=_fill(intrinsic, 4), projection=int(projection)))
+
     # -- assets --------------------------------------------------------------------------------
     def add_mesh(self, name, vert, face, pos=None, quat=None):
         """Add a triangle mesh: ``vert (n, 3)`` in its principal frame, ``face (m, 3)``
@@ -358,22 +370,29 @@ class ModelSpec:
             lengthrange=_fill(lengthrange, 2)))
 
     def add_sensor(self, type, obj=None, name=None, objtype=None, ref=None, reftype=None,
-                   noise=0.0, cutoff=0.0):
+                   noise=0.0, cutoff=0.0, intprm=None):
         """Add a sensor of ``type`` (its MJCF element name, ``"jointpos"``, ``"framequat"``,
         ...) reading ``obj`` (a ``objtype`` object; the type says which kind unless it is a
-        frame sensor) in the frame of ``ref`` (frame sensors)."""
+        frame, contact or geom-pair sensor) in the frame of ``ref`` (frame sensors; the second
+        object of contact and geom-pair sensors). ``intprm``: a contact sensor's data bits,
+        reduction and slots (default: ``found``, one slot), a rangefinder's data bits
+        (default: ``dist``)."""
         if type not in SENSORS:
             raise ValueError(f"unknown sensor type {type!r}; expected one of {sorted(SENSORS)}")
         kind = SENSORS[type].obj
-        objtype = objtype or ("" if kind == "frame" else kind)
-        if kind == "frame" and objtype not in ("body", "xbody", "geom", "site"):
-            raise ValueError(f"{type} sensor: objtype must be body, xbody, geom or site, not {objtype!r}")
+        objtype = objtype or ("" if kind in ("frame", "contact", "geompair") else kind)
+        if intprm is None:
+            intprm = {"contact": (1, 0, 1), "rangefinder": (1, 0, 0)}.get(type, (0, 0, 0))
+        frames = ("body", "xbody", "geom", "site") + (("camera",) if type == "insidesite" else ())
+        if kind == "frame" and objtype not in frames:
+            raise ValueError(f"{type} sensor: objtype must be one of {', '.join(frames)}, not {objtype!r}")
         def ident(t, x):
-            return self.id({"xbody": "body"}.get(t, t), x) if t else -1
+            return self.id({"xbody": "body", "camera": "cam"}.get(t, t), x) if t else -1
         return self._add("sensor", dict(
             name=name, type=SENSORS[type].type, objtype=_code(OBJ_NAMES, objtype, "object type"),
             objid=ident(objtype, obj), reftype=_code(OBJ_NAMES, reftype or "", "object type"),
-            refid=ident(reftype, ref), noise=float(noise), cutoff=float(cutoff)))
+            refid=ident(reftype, ref), noise=float(noise), cutoff=float(cutoff),
+            intprm=tuple(int(x) for x in intprm)))
 
     def add_key(self, name=None, time=0.0, qpos=None, qvel=None, act=None, ctrl=None, mpos=None,
                 mquat=None):

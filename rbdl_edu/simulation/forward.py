@@ -48,7 +48,6 @@ from rbdl_edu.constraint.solver import fwd_constraint
 from rbdl_edu.crba import crba
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.model.enums import WRAP_SITE
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
@@ -56,6 +55,7 @@ from rbdl_edu.smooth.actuation import actuation, actuator_velocity
 from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
 from rbdl_edu.smooth.passive import apply_ft, passive
 from rbdl_edu.smooth.tendon import tendon, tendon_velocity
+from rbdl_edu.smooth.tendon_armature import tendon_bias
 from rbdl_edu.smooth.transmission import transmission
 
 
@@ -63,8 +63,19 @@ def forward(model, data):
     """Run every stage at the current state (MuJoCo's ``mj_forward``); the state is not
     changed. A state that is not finite is refused (:func:`check_finite`)."""
     check_not_mujoco(model, data)
+    check_constants(model)
     check_finite(model, data)
     stages(model, data)
+
+
+def check_constants(model):
+    """A ValueError if the model's constants at ``qpos0`` were never computed: a model from
+    ``ModelSpec.compile()`` or ``read_mjcf`` has no ``dof_M0``, ``body_invweight0``, actuator
+    damping from ``dampratio``, … yet (MuJoCo's compiler runs ``mj_setConst`` itself), and
+    would simulate other physics without a word."""
+    if model.set_const is None:
+        raise ValueError("the model's constants at qpos0 were not computed (ModelSpec.compile() and read_mjcf "
+                         "only compile): simulate rbd.set_const(model), or load with rbd.load_model")
 
 
 def stages(model, data, sensors=True):
@@ -119,9 +130,6 @@ def mass_matrix(model, data):
     and ``mj_factorM``)."""
     M = crba(model, data.qpos)
     for t in np.flatnonzero(model.tendon_armature > 0):
-        if np.any(model.wrap_type[model.tendon_adr[t]:model.tendon_adr[t] + model.tendon_num[t]] == WRAP_SITE):
-            raise NotImplementedError(f"tendon {model.tendon_names[t] or t}: armature on a spatial tendon "
-                                      "(its velocity-product force) is not simulated")
         M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
@@ -139,8 +147,12 @@ def velocity(model, data, sensors=True):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.qfrc_bias = P.tau
     data.cvel = np.array([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)])
+    # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
+    data.qfrc_bias = P.tau
+    if np.any(model.tendon_armature > 0):
+        cacc = np.array([P.a[0]] + [to_cframe(model, data, i, P.a[i]) for i in range(1, model.nbody)])
+        data.qfrc_bias = P.tau + tendon_bias(model, data, cacc)
     passive(model, data)
     # a_ref = -b J q̇ - k d r (and -J̇q̇ on connect and weld rows, from the same RNEA pass)
     reference(model, data, jdotv(model, data, P))

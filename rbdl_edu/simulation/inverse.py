@@ -13,7 +13,7 @@ import numpy as np
 
 from rbdl_edu.constraint.cost import update
 from rbdl_edu.model.model import check_not_mujoco
-from rbdl_edu.simulation.forward import check_finite, position, velocity
+from rbdl_edu.simulation.forward import check_constants, check_finite, position, velocity
 from rbdl_edu.simulation.integrators import implicit_matrix
 from rbdl_edu.simulation.sensors import sensor_acc
 
@@ -33,6 +33,7 @@ def inverse(model, data):
     (:func:`discrete_acc`).
     """
     check_not_mujoco(model, data)
+    check_constants(model)
     check_finite(model, data)
     position(model, data)
     velocity(model, data)

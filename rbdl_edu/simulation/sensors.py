@@ -11,7 +11,9 @@ position       ``jointpos``, ``ballquat`` (qpos); ``tendonpos``, ``actuatorpos``
                ``framepos``, ``framequat``, ``framexaxis/yaxis/zaxis`` (poses, optionally
                in a reference frame); ``subtreecom``; ``magnetometer`` (``opt.magnetic`` in
                the site frame); ``clock`` (time); ``e_potential``, ``e_kinetic`` (energies);
-               ``jointlimitpos``, ``tendonlimitpos`` (a limit row's distance past its margin)
+               ``jointlimitpos``, ``tendonlimitpos`` (a limit row's distance past its margin);
+               ``rangefinder``, ``camprojection``, ``insidesite``, ``distance``, ``normal``, ``fromto``
+               (:mod:`~rbdl_edu.simulation.geometric_sensors`)
 velocity       ``jointvel``, ``ballangvel``, ``tendonvel``, ``actuatorvel``; ``gyro``,
                ``velocimeter`` (a site's angular and linear velocity in its own axes);
                ``framelinvel``, ``frameangvel`` (optionally relative to a moving frame);
@@ -22,6 +24,8 @@ acceleration   ``actuatorfrc``, ``jointactuatorfrc``, ``tendonactuatorfrc``;
                ``framelinacc``, ``frameangacc``; ``force``, ``torque`` (the wrench a
                site's body gets from its parent, site axes); ``touch`` (the normal forces of
                contacts within the site's volume); ``jointlimitfrc``, ``tendonlimitfrc``
+any of these   ``contact`` (:mod:`~rbdl_edu.simulation.contact_sensor`): acceleration if it
+               reports or reduces by forces, velocity if it reports velocities, else position
 =============  ===========================================================================
 
 The acceleration sensors that need body accelerations and joint wrenches call
@@ -59,6 +63,8 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   DATATYPE_REAL, EQ_TENDON, FREE, OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY,
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
+from rbdl_edu.simulation.contact_sensor import contact_sensor
+from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
 from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
@@ -104,7 +110,8 @@ def _read(model, data, stage):
 def cutoff(model, s, value):
     """``value`` of sensor ``s`` limited by its ``sensor_cutoff`` ``c`` (0: none), as MuJoCo: a
     real reading is clipped to ``[-c, c]``, a positive one is capped at ``c`` (from above
-    only); unit vectors and quaternions are not changed.
+    only); unit vectors and quaternions are not changed, nor are ``contact`` and ``fromto``
+    sensors.
 
     >>> import rbdl_edu as rbd
     >>> m = rbd.load_model('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
@@ -113,8 +120,8 @@ def cutoff(model, s, value):
     array([-2.])
     """
     c = model.sensor_cutoff[s]
-    if c <= 0:
-        return value
+    if c <= 0 or SENSOR_NAMES[int(model.sensor_type[s])] in ("contact", "fromto"):
+        return value                       # (fromto's cutoff is its search distance, as distance's)
     if model.sensor_datatype[s] == DATATYPE_REAL:
         return np.clip(value, -c, c)
     if model.sensor_datatype[s] == DATATYPE_POSITIVE:
@@ -334,6 +341,10 @@ _READERS = {
     "magnetometer": lambda m, d, s: d.site_xmat[m.sensor_objid[s]].T @ m.opt.magnetic,
     "clock": lambda m, d, s: d.time,
     "e_potential": _e_potential, "e_kinetic": _e_kinetic,
+    "rangefinder": rangefinder, "insidesite": inside_site, "camprojection": cam_projection,
+    "distance": geom_pair, "normal": geom_pair, "fromto": geom_pair,
+    # a contact sensor is read at the stage its data needs (position, velocity or acceleration)
+    "contact": contact_sensor,
     # a limit's row: its distance beyond the margin, its velocity, its force
     "jointlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     "tendonlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_pos[j] - d.efc_margin[j]),

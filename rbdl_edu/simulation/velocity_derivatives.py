@@ -43,11 +43,12 @@ import numpy as np
 
 from rbdl_edu.cache import per_model
 from rbdl_edu.factor import tree_pattern
-from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT,
-                                  TRN_TENDON)
+from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, GAIN_MUSCLE, HINGE, SLIDE, TRN_JOINT,
+                                  TRN_JOINTINPARENT, TRN_TENDON)
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
 from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, unlimited_force
+from rbdl_edu.smooth.muscle import muscle_gain_vel
 from rbdl_edu.smooth.passive import damper_slope
 
 
@@ -107,7 +108,9 @@ def actuator_slope(model, data):
 
     .. math:: \frac{\partial F}{\partial\dot l} = g_2\,w + b_2
 
-    (``affine`` gain and bias; ``w`` from :func:`~rbdl_edu.smooth.actuation.gain_input`: the
+    (``affine`` gain and bias; a muscle's gain slope is
+    :func:`~rbdl_edu.smooth.muscle.muscle_gain_vel`, its passive force does not depend on
+    :math:`\dot l`; ``w`` from :func:`~rbdl_edu.smooth.actuation.gain_input`: the
     *clamped* control, or the activation). A saturated force does not respond, so the slope
     is zero (MuJoCo 4.0) when the force is at or beyond its ``forcerange``, when the actuator
     drives a joint (``joint``, ``jointinparent``) whose total actuator force is at or beyond
@@ -117,6 +120,9 @@ def actuator_slope(model, data):
     u = clamped_ctrl(m, data)
     gain_vel = np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0)
     bias_vel = np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0)
+    for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):      # the velocity curve's slope
+        gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
+                                      m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
     slope = gain_vel * gain_input(m, data, u) + bias_vel
     return np.where(_saturated(m, data, u), 0.0, slope)
 

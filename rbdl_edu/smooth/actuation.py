@@ -23,7 +23,11 @@ an actuator without dynamics, or its state ``act`` otherwise, which follows
 ``integrator``     :math:`u`                                   ``intvelocity`` servos
 ``filter``         :math:`(u - w)/\tau`                        a first-order lag
 ``filterexact``    the same, integrated exactly over a step    ``position`` with ``timeconst``
+``muscle``         :math:`(u - w)/\tau(u, w)`                  ``muscle`` (two time constants)
 =================  ==========================================  ===========================
+
+A muscle's gain and bias are its force–length–velocity curve and its passive spring
+(``gaintype``/``biastype="muscle"``, :mod:`rbdl_edu.smooth.muscle`).
 
 A position servo is ``gain = kp``, ``bias = -kp l - kv l̇``: :math:`f = k_p (u - l) - k_v \dot l`,
 a PD loop; a velocity servo ``gain = kv``, ``bias = -kv l̇``.
@@ -52,9 +56,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.model.enums import (BIAS_AFFINE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, GAIN_AFFINE,
-                                  JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
+from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_MUSCLE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR,
+                                  DYN_MUSCLE, GAIN_AFFINE, GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
+from rbdl_edu.smooth.muscle import muscle_bias, muscle_dynamics, muscle_gain
 from rbdl_edu.smooth.transmission import transmission
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
@@ -174,12 +179,17 @@ def unlimited_force(model, data, u):
     g, b = m.actuator_gainprm, m.actuator_biasprm
     gain = g[:, 0] + np.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
     bias = np.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
+    for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):
+        gain[i] = muscle_gain(l[i], ldot[i], m.actuator_lengthrange[i], m.actuator_acc0[i], g[i])
+    for i in np.flatnonzero(m.actuator_biastype == BIAS_MUSCLE):
+        bias[i] = muscle_bias(l[i], m.actuator_lengthrange[i], m.actuator_acc0[i], b[i])
     return gain * gain_input(model, data, u) + bias
 
 
 def activation_rate(model, u, act):
     r"""``act_dot (na,)`` of the controls ``u (nu,)`` and activations ``act (na,)``:
-    :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter."""
+    :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter,
+    :func:`~rbdl_edu.smooth.muscle.muscle_dynamics` for a muscle."""
     m = model
     act_dot = np.zeros(m.na)
     for i in range(m.nu):
@@ -190,6 +200,8 @@ def activation_rate(model, u, act):
             act_dot[a] = u[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
             act_dot[a] = (u[i] - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
+        elif m.actuator_dyntype[i] == DYN_MUSCLE:
+            act_dot[a] = muscle_dynamics(u[i], act[a], m.actuator_dynprm[i])
     return act_dot
 
 

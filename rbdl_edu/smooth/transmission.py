@@ -24,9 +24,10 @@ actuator is a force :math:`g f` on what it drives.
                     :math:`l = a\cdot v - \sqrt{(a\cdot v)^2 + r^2 - v\cdot v}`,
                     :math:`v = c - s`, differentiated by the chain rule through :math:`v`
                     and :math:`a`.
+``body``            adhesion: minus the mean normal Jacobian of the body's contacts,
+                    :math:`l = 0` (:mod:`rbdl_edu.smooth.adhesion`; needs the contacts).
 ==================  ========================================================================
 
-``body`` (adhesion) needs contacts and is refused by the compiler.
 
 Reference: chapter 8 (Simulation: actuators); MuJoCo's documentation, Computation,
 "Actuation model", and XML reference ``actuator/general``.
@@ -45,9 +46,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.model.enums import (BALL, FREE, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK,
-                                  TRN_TENDON)
+from rbdl_edu.model.enums import (BALL, FREE, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE,
+                                  TRN_SLIDERCRANK, TRN_TENDON)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
+from rbdl_edu.smooth.adhesion import body_transmission
 from rbdl_edu.smooth.comframe import jac, path_dofs
 
 
@@ -69,6 +71,8 @@ def transmission(model, data):
             length[i], moment[i] = site_transmission(m, data, i)
         elif trn == TRN_SLIDERCRANK:
             length[i], moment[i] = slider_crank(m, data, i)
+        elif trn == TRN_BODY:
+            length[i], moment[i] = body_transmission(m, data, i)
         else:
             raise ValueError(f"actuator {m.actuator_names[i] or i}: transmission type {trn} is not supported")
     data.actuator_length, data.actuator_moment = length, moment
