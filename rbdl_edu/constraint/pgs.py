@@ -22,6 +22,8 @@ The simulation stages are float-only (NumPy).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from rbdl_edu.constraint.blocks import blocks, elliptic_cones, one_sided_rows
@@ -40,20 +42,20 @@ def solve_pgs(model, data):
     steps = []
     for adr, n, kind, _ in blocks(model, data):
         steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
-    order, rng = list(range(len(steps))), Pcg32()
+    sets = ForceSets(model, data)               # each row's set, once for the whole solve
+    orders = sweep_orders(len(steps), model.opt.iterations)
     s, f_prev, k = scale(data), f.copy(), 0
     for it in range(model.opt.iterations):
         # Nesterov: extrapolate f + beta (f - f_prev), then back into the sets
         beta = (k - 1) / (k + 2) if it > 0 else 0.0
         if beta > 0:
-            f, f_prev = project(model, data, f + beta * (f - f_prev)), f
+            f, f_prev = project(model, data, f + beta * (f - f_prev), sets), f
         else:
             f_prev = f.copy()
         f_momentum = f.copy()
-        rng.shuffle(order)                     # each sweep shuffles the last sweep's order
-        improvement = sweep(data, AR, f, [steps[j] for j in order])
+        improvement = sweep(data, AR, f, [steps[j] for j in orders[it]], sets)
         data.efc_force = f
-        update_state(model, data)
+        update_state(model, data, sets)
         data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
         # restart the momentum when the sweep went against the extrapolation
         k = 0 if it > 0 and (f - f_momentum) @ (f_momentum - f_prev) < 0 else k + 1
@@ -62,25 +64,37 @@ def solve_pgs(model, data):
     data.solver_niter = it + 1 if model.opt.iterations else 0
 
 
-def sweep(data, AR, f, steps):
+class ForceSets:
+    r"""Where each force may lie, read once per solve: the scalar rows' bounds ``lo <= f_i <= hi``
+    (free for equalities, :math:`\pm` frictionloss for friction loss, :math:`\ge 0` for
+    limits and pyramid edges), the one-sided rows, and each elliptic contact's block with its
+    contact (:func:`~rbdl_edu.constraint.blocks.elliptic_cones`)."""
+
+    def __init__(self, model, data):
+        ne, nf, floss = data.ne, data.nf, data.efc_frictionloss
+        lo, hi = np.full(data.nefc, -np.inf), np.full(data.nefc, np.inf)
+        lo[ne:ne + nf], hi[ne:ne + nf] = -floss[ne:ne + nf], floss[ne:ne + nf]
+        lo[ne + nf:] = 0.0
+        self.lo, self.hi = lo.tolist(), hi.tolist()
+        self.one_sided = one_sided_rows(data)
+        self.cones = list(elliptic_cones(model, data))
+
+
+def sweep(data, AR, f, steps, sets):
     """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
-    ne, nf, b, floss = data.ne, data.nf, data.efc_b, data.efc_frictionloss
+    b, diag, lo, hi = data.efc_b.tolist(), AR.diagonal().tolist(), sets.lo, sets.hi
     improvement = 0.0
     for i, n in steps:
         if n == 1:
             # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
-            res, Aii, old = b[i] + AR[i] @ f, AR[i, i], f[i]
-            new = old - res * (1 / Aii)
-            if ne <= i < ne + nf:
-                new = min(floss[i], max(-floss[i], new))
-            elif i >= ne + nf:
-                new = max(new, 0.0)
+            res, Aii, old = b[i] + float(AR[i] @ f), diag[i], float(f[i])
+            new = min(hi[i], max(lo[i], old - res * (1 / Aii)))
             delta = new - old
             change = 0.5 * delta * delta * Aii + delta * res
         else:
             old = f[i:i + n].copy()
-            res = b[i:i + n] + AR[i:i + n] @ f                     # the gradient of the dual cost
+            res = data.efc_b[i:i + n] + AR[i:i + n] @ f             # the gradient of the dual cost
             A = AR[i:i + n, i:i + n]
             new = cone_step(data.contact[data.efc_id[i]], A, res, old)
             delta = new - old
@@ -90,6 +104,22 @@ def sweep(data, AR, f, steps):
             f[i:i + n] = new
             improvement -= change
     return improvement
+
+
+@functools.lru_cache(maxsize=64)
+def sweep_orders(n, iterations):
+    """The order of each sweep over ``n`` constraints: each sweep shuffles the last sweep's
+    order with :class:`Pcg32`, seeded afresh for every solve, so the orders depend on ``n``
+    alone and are made once per ``n``.
+
+    >>> sweep_orders(5, 2)
+    ((3, 2, 1, 4, 0), (4, 1, 2, 3, 0))
+    """
+    order, rng, orders = list(range(n)), Pcg32(), []
+    for _ in range(iterations):
+        rng.shuffle(order)
+        orders.append(tuple(order))
+    return tuple(orders)
 
 
 class Pcg32:
@@ -173,15 +203,16 @@ def qcqp(A, b, d, r):
     return y
 
 
-def project(model, data, f):
+def project(model, data, f, sets=None):
     """``f`` with each force back in its set: friction loss within its bounds, limits and
     edges non-negative, an elliptic contact's normal non-negative and friction in its ellipse."""
+    sets = sets or ForceSets(model, data)
     f = f.copy()
     ne, nf = data.ne, data.nf
     f[ne:ne + nf] = np.clip(f[ne:ne + nf], -data.efc_frictionloss[ne:ne + nf], data.efc_frictionloss[ne:ne + nf])
-    rest = one_sided_rows(data)                       # limits, frictionless contacts, pyramid edges
+    rest = sets.one_sided                             # limits, frictionless contacts, pyramid edges
     f[rest] = np.maximum(f[rest], 0.0)
-    for (i, n, _, _), con in elliptic_cones(model, data):      # onto the cone |f_t / mu| <= f_n
+    for (i, n, _, _), con in sets.cones:              # onto the cone |f_t / mu| <= f_n
         mu = con.friction[:n - 1]
         if f[i] < 0:
             f[i:i + n] = 0.0
@@ -192,7 +223,7 @@ def project(model, data, f):
     return f
 
 
-def update_state(model, data):
+def update_state(model, data, sets=None):
     r"""``efc_state`` of the dual forces (MuJoCo's ``dualState``): friction loss linear at its
     bounds, quadratic inside; limits and edges quadratic when pushing; an elliptic contact's
     zone of its force's cone (:func:`~rbdl_edu.constraint.cost.cone_zone`, ``dual``), with
@@ -202,9 +233,10 @@ def update_state(model, data):
     fr = slice(ne, ne + nf)
     state[fr] = np.where(f[fr] <= -floss[fr], CNSTRSTATE_LINEARPOS,
                          np.where(f[fr] >= floss[fr], CNSTRSTATE_LINEARNEG, CNSTRSTATE_QUADRATIC))
-    rest = one_sided_rows(data)
+    sets = sets or ForceSets(model, data)
+    rest = sets.one_sided
     state[rest] = np.where(f[rest] > 0, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
-    for (i, n, _, _), con in elliptic_cones(model, data):
+    for (i, n, _, _), con in sets.cones:
         N, T = f[i] / con.mu, np.linalg.norm(f[i + 1:i + n] / con.friction[:n - 1])
         state[i:i + n] = cone_zone(N, T, con.mu, dual=True)
     data.efc_state = state
