@@ -138,29 +138,34 @@ class LineCost:
             quad = (0.5 * D @ x ** 2, D @ (x * v), 0.5 * D @ v ** 2)
             self.cones.append((i, n, con.mu, quad, U[0], V[0], U[1:] @ U[1:], U[1:] @ V[1:], V[1:] @ V[1:],
                                D[0] / (con.mu ** 2 * (1 + con.mu ** 2))))
+        # what does not depend on alpha, once per line: each kind of row's x0, v, D, and
+        # its cost at alpha = 0
+        x0, v, D, ne, nf = Jaref, self.Jv, data.efc_D, data.ne, data.nf
+        self.q = (self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne]), self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2)
+        fr = slice(ne, ne + nf)
+        f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
+        self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr]))
+        rows = one_sided_rows(data)
+        xs, Ds = x0[rows], D[rows]
+        self.one_sided = (xs, v[rows], Ds, np.sum(np.where(xs < 0, 0.5 * Ds * xs * xs, 0.0)))
 
     def __call__(self, alpha):
-        data, x0, v, D = self.data, self.x0, self.Jv, self.D
-        ne, nf = data.ne, data.nf
         self.n_eval += 1
         # Gauss and equality rows: quadratics (shifted: their value at alpha = 0 dropped)
-        q1 = self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne])
-        q2 = self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2
+        q1, q2 = self.q
         cost, d1, d2 = alpha * q1 + alpha ** 2 * q2, q1 + 2 * alpha * q2, 2 * q2
         # friction loss: the Huber function of x = x0 + alpha v
-        f, Rf = data.efc_frictionloss[ne:ne + nf], data.efc_R[ne:ne + nf] * data.efc_frictionloss[ne:ne + nf]
-        xs, vs, Ds = x0[ne:ne + nf], v[ne:ne + nf], D[ne:ne + nf]
+        xs, vs, Ds, f, Rf, huber0 = self.friction
         x = xs + alpha * vs
-        cost += float(np.sum(_huber(x, f, Rf, Ds) - _huber(xs, f, Rf, Ds)))
+        cost += float(np.sum(_huber(x, f, Rf, Ds) - huber0))
         inside = (-Rf < x) & (x < Rf)
         d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
         d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
-        rows = one_sided_rows(data)
-        xs, vs, Ds = x0[rows], v[rows], D[rows]
+        xs, vs, Ds, cost0 = self.one_sided
         x = xs + alpha * vs
         on = x < 0
-        cost += float(np.sum(np.where(on, 0.5 * Ds * x * x, 0.0)) - np.sum(np.where(xs < 0, 0.5 * Ds * xs * xs, 0.0)))
+        cost += float(np.sum(np.where(on, 0.5 * Ds * x * x, 0.0)) - cost0)
         d1 += float(np.sum(np.where(on, Ds * x * vs, 0.0)))
         d2 += float(np.sum(np.where(on, Ds * vs * vs, 0.0)))
         for cone in self.cones:
