@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.constraint.blocks import blocks
-from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG,
-                                  CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
+from rbdl_edu.constraint.blocks import elliptic_cones, one_sided_rows
+from rbdl_edu.model.enums import (CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC,
+                                  CNSTRSTATE_SATISFIED)
 
 
 def update(model, data, jar, cost=False, cone_hessian=False):
@@ -38,31 +38,26 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
     s = 0.5 * float(D[:ne] @ jar[:ne] ** 2)
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
-    for i in range(ne, ne + nf):
-        if jar[i] <= -R[i] * floss[i]:
-            s += -0.5 * R[i] * floss[i] ** 2 - floss[i] * jar[i]
-            force[i], state[i] = floss[i], CNSTRSTATE_LINEARNEG
-        elif jar[i] >= R[i] * floss[i]:
-            s += -0.5 * R[i] * floss[i] ** 2 + floss[i] * jar[i]
-            force[i], state[i] = -floss[i], CNSTRSTATE_LINEARPOS
-        else:
-            s += 0.5 * D[i] * jar[i] ** 2
+    fr = slice(ne, ne + nf)
+    x, Rf, fl = jar[fr], R[fr], floss[fr]
+    neg, pos = x <= -Rf * fl, x >= Rf * fl
+    s += float(np.sum(np.where(neg, -0.5 * Rf * fl ** 2 - fl * x,
+                               np.where(pos, -0.5 * Rf * fl ** 2 + fl * x, 0.5 * D[fr] * x ** 2))))
+    force[fr] = np.where(neg, fl, np.where(pos, -fl, force[fr]))
+    state[fr] = np.where(neg, CNSTRSTATE_LINEARNEG, np.where(pos, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC))
+    # limits, frictionless contacts, pyramid edges: only a push, only when violated
+    rows = one_sided_rows(data)
+    x = jar[rows]
+    s += float(np.sum(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0)))
+    force[rows[x >= 0]], state[rows[x >= 0]] = 0.0, CNSTRSTATE_SATISFIED
     if cone_hessian:
         data.cone_H = {}
-    for adr, n, kind, k in blocks(model, data, ne + nf):
+    for (adr, n, _, k), con in elliptic_cones(model, data):
         rows = slice(adr, adr + n)
-        if kind == CNSTR_CONTACT_ELLIPTIC:
-            cone_cost, H = _cone(data.contact[k], D[rows], jar[rows], force[rows], state[rows], cone_hessian)
-            s += cone_cost
-            if H is not None:
-                data.cone_H[adr] = H
-        else:
-            # limits, frictionless contacts, pyramid edges: only a push, only when violated
-            for i in range(adr, adr + n):
-                if jar[i] >= 0:
-                    force[i], state[i] = 0.0, CNSTRSTATE_SATISFIED
-                else:
-                    s += 0.5 * D[i] * jar[i] ** 2
+        cone_cost, H = _cone(con, D[rows], jar[rows], force[rows], state[rows], cone_hessian)
+        s += cone_cost
+        if H is not None:
+            data.cone_H[adr] = H
     data.efc_force, data.efc_state = force, state
     data.qfrc_constraint = data.efc_J.T @ force
     return s if cost else None
