@@ -69,6 +69,8 @@ def blocks(model, data, first=0):
 def elliptic_cones(model, data):
     """Each elliptic contact's block with its contact, as ``(block, con)``: rows ``block.adr``
     (the normal force) to ``block.adr + block.n``, ``block.n = con.dim``."""
+    if model.opt.cone != "elliptic":                  # then every contact is a pyramid or frictionless
+        return
     for block in blocks(model, data, data.ne + data.nf):
         if block.type == CNSTR_CONTACT_ELLIPTIC:
             yield block, data.contact[block.id]

@@ -144,7 +144,7 @@ class LineCost:
         self.q = (self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne]), self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2)
         fr = slice(ne, ne + nf)
         f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
-        self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr]))
+        self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr])) if nf else None
         rows = one_sided_rows(data)
         xs, Ds = x0[rows], D[rows]
         self.one_sided = (xs, v[rows], Ds, np.sum(np.where(xs < 0, 0.5 * Ds * xs * xs, 0.0)))
@@ -155,12 +155,13 @@ class LineCost:
         q1, q2 = self.q
         cost, d1, d2 = alpha * q1 + alpha ** 2 * q2, q1 + 2 * alpha * q2, 2 * q2
         # friction loss: the Huber function of x = x0 + alpha v
-        xs, vs, Ds, f, Rf, huber0 = self.friction
-        x = xs + alpha * vs
-        cost += float(np.sum(_huber(x, f, Rf, Ds) - huber0))
-        inside = (-Rf < x) & (x < Rf)
-        d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
-        d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
+        if self.friction:
+            xs, vs, Ds, f, Rf, huber0 = self.friction
+            x = xs + alpha * vs
+            cost += float(np.sum(_huber(x, f, Rf, Ds) - huber0))
+            inside = (-Rf < x) & (x < Rf)
+            d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
+            d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
         xs, vs, Ds, cost0 = self.one_sided
         x = xs + alpha * vs
