@@ -338,10 +338,11 @@ def contact_rows(model, data, rows):
             pos[0], margin[0] = con.dist, con.includemargin
             rows.add(J, pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
         else:
-            # the pyramid's edges: J_n + mu_k J_k and J_n - mu_k J_k
-            for j in range(1, dim):
-                edges = np.array([J[0] + con.friction[j - 1] * J[j], J[0] - con.friction[j - 1] * J[j]])
-                rows.add(edges, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
+            # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
+            muJ = con.friction[:dim - 1, None] * J[1:]
+            edges = np.empty((2 * (dim - 1), m.nv))
+            edges[0::2], edges[1::2] = J[0] + muJ, J[0] - muJ
+            rows.add(edges, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
 
 
 def contact_force(model, data, k):
