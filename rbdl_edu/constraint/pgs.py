@@ -83,12 +83,12 @@ class ForceSets:
 def sweep(data, AR, f, steps, sets):
     """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
-    b, diag, lo, hi = data.efc_b.tolist(), AR.diagonal().tolist(), sets.lo, sets.hi
+    b, diag, lo, hi, AR_rows = data.efc_b.tolist(), AR.diagonal().tolist(), sets.lo, sets.hi, list(AR)
     improvement = 0.0
     for i, n in steps:
         if n == 1:
             # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
-            res, Aii, old = b[i] + float(AR[i] @ f), diag[i], float(f[i])
+            res, Aii, old = b[i] + float(AR_rows[i].dot(f)), diag[i], float(f[i])
             new = min(hi[i], max(lo[i], old - res * (1 / Aii)))
             delta = new - old
             change = 0.5 * delta * delta * Aii + delta * res
@@ -101,7 +101,10 @@ def sweep(data, AR, f, steps, sets):
             change = 0.5 * delta @ A @ delta + delta @ res
         # keep the step only if it lowers 1/2 f^T A f + f^T b
         if change <= 1e-10:
-            f[i:i + n] = new
+            if n == 1:
+                f[i] = new                  # one number: an item, cheaper than a slice
+            else:
+                f[i:i + n] = new
             improvement -= change
     return improvement
 
