@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance
 from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
@@ -52,7 +53,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FR
                                   EQ_JOINT, EQ_WELD, HINGE, MINVAL, OBJ_BODY, SLIDE)
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
-from rbdl_edu.smooth.comframe import jac, posed, to_cframe
+from rbdl_edu.smooth.comframe import jac, path_dofs, posed, to_cframe
 
 
 class Rows:
@@ -312,25 +313,19 @@ def contact_rows(model, data, rows):
     if m.opt.disabled("contact") or m.nv == 0:
         return
     elliptic = m.opt.cone == "elliptic"
-    at_com = {}                  # per body: its Jacobians at its tree's c (the point c-frames use)
-
-    def point_jac(b, p):         # J_p = J_c + J_w x (p - c): jac(), from each body's J_c, J_w
-        if b not in at_com:
-            at_com[b] = jac(m, data, b, data.subtree_com[m.body_rootid[b]])
-        Jc, Jw = at_com[b]
-        return Jc + cross(Jw.T, p - data.subtree_com[m.body_rootid[b]]).T, Jw
-    for k, con in enumerate(data.contact):
-        if con.exclude:
-            continue
+    live = [(k, con) for k, con in enumerate(data.contact) if not con.exclude]
+    if not live:
+        return
+    # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame
+    points = np.array([con.pos for _, con in live])
+    frame = np.array([con.frame for _, con in live])
+    (Jp1, Jr1), (Jp2, Jr2) = (point_jacobians(m, data, m.geom_bodyid[[getattr(con, g) for _, con in live]], points)
+                              for g in ("geom1", "geom2"))
+    Jt, Jr = frame @ (Jp2 - Jp1), frame @ (Jr2 - Jr1)
+    for (k, con), Jt_k, Jr_k in zip(live, Jt, Jr):
         con.efc_address = len(rows.type)
-        dim, frame = con.dim, con.frame
-        b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
-        jacp1, jacr1 = point_jac(b1, con.pos)
-        jacp2, jacr2 = point_jac(b2, con.pos)
-        # the point's velocity on body 2 relative to body 1, in the contact frame
-        J = frame[:min(dim, 3)] @ (jacp2 - jacp1)
-        if dim > 3:
-            J = np.concatenate([J, frame[:dim - 3] @ (jacr2 - jacr1)])
+        dim = con.dim
+        J = Jt_k[:min(dim, 3)] if dim <= 3 else np.concatenate([Jt_k, Jr_k[:dim - 3]])
         if dim == 1:
             rows.add(J, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
         elif elliptic:
@@ -343,6 +338,26 @@ def contact_rows(model, data, rows):
             edges = np.empty((2 * (dim - 1), m.nv))
             edges[0::2], edges[1::2] = J[0] + muJ, J[0] - muJ
             rows.add(edges, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
+
+
+def point_jacobians(model, data, bodies, points):
+    r"""``(jacp, jacr)``, each ``(n, 3, nv)``: the Jacobians of the world points ``points (n, 3)``
+    moving with ``bodies (n,)`` (MuJoCo's ``mj_jac`` for n points at once). With
+    :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c) on the path from the
+    world to the body: :math:`J_r = [\omega_j]`, :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
+    on = path_mask(model)[bodies][:, :, None]                       # (n, nv, 1)
+    w, v = np.where(on, data.cdof[:, :3], 0.0), np.where(on, data.cdof[:, 3:], 0.0)
+    r = points - data.subtree_com[model.body_rootid[bodies]]
+    return (v + cross(w, r[:, None, :])).transpose(0, 2, 1), w.transpose(0, 2, 1)
+
+
+@per_model
+def path_mask(model):
+    """``(nbody, nv)`` booleans: dof ``j`` on the path from the world to body ``b``."""
+    mask = np.zeros((model.nbody, model.nv), dtype=bool)
+    for b in range(1, model.nbody):
+        mask[b, path_dofs(model, b)] = True
+    return mask
 
 
 def contact_force(model, data, k):
