@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.constraint.blocks import blocks, equality_bodies
+from rbdl_edu.cache import per_model
+from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON,
                                   CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_JOINT, EQ_WELD,
@@ -135,8 +136,22 @@ def stiffness_damping(solref, dwidth):
 def row_params(model, data, i):
     """``(solref, solreffriction, solimp)`` of row ``i`` from the object it constrains (MuJoCo's
     ``getsolparam``), after :func:`safe_solref` and :func:`clamp_solimp`."""
-    m, kind, k = model, data.efc_type[i], data.efc_id[i]
-    solreffriction = np.zeros(2)
+    kind, k = int(data.efc_type[i]), int(data.efc_id[i])
+    if kind not in CONTACT_TYPES:
+        return object_params(model, kind, k)
+    con = data.contact[k]
+    what = f"contact of geoms {con.geom1} and {con.geom2}"
+    solreffriction = con.solreffriction
+    solreffriction = safe_solref(model, solreffriction, what + " (solreffriction)") if np.any(solreffriction) \
+        else solreffriction
+    return safe_solref(model, con.solref, what), solreffriction, clamp_solimp(con.solimp)
+
+
+@per_model
+def object_params(model, kind, k):
+    """:func:`row_params` of a row that is not a contact's, of kind ``kind`` and object ``k``:
+    the model's numbers, so once per model."""
+    m = model
     if kind == CNSTR_EQUALITY:
         solref, solimp, what = m.eq_solref[k], m.eq_solimp[k], f"equality {m.eq_names[k] or k}"
     elif kind == CNSTR_LIMIT_JOINT:
@@ -145,15 +160,9 @@ def row_params(model, data, i):
         solref, solimp, what = m.dof_solref[k], m.dof_solimp[k], f"dof {k}"
     elif kind == CNSTR_LIMIT_TENDON:
         solref, solimp, what = m.tendon_solref_lim[k], m.tendon_solimp_lim[k], f"tendon {m.tendon_names[k] or k}"
-    elif kind == CNSTR_FRICTION_TENDON:
-        solref, solimp, what = m.tendon_solref_fri[k], m.tendon_solimp_fri[k], f"tendon {m.tendon_names[k] or k}"
     else:
-        con = data.contact[k]
-        solref, solimp, solreffriction = con.solref, con.solimp, con.solreffriction
-        what = f"contact of geoms {con.geom1} and {con.geom2}"
-    solreffriction = safe_solref(model, solreffriction, what + " (solreffriction)") if np.any(solreffriction) \
-        else solreffriction
-    return safe_solref(model, solref, what), solreffriction, clamp_solimp(solimp)
+        solref, solimp, what = m.tendon_solref_fri[k], m.tendon_solimp_fri[k], f"tendon {m.tendon_names[k] or k}"
+    return safe_solref(model, solref, what), np.zeros(2), clamp_solimp(solimp)
 
 
 def violation(model, data, block):
