@@ -6,6 +6,7 @@ turns each into a :class:`Contact` by attaching the geom ids and the mixed param
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,13 +100,13 @@ def make_frame(normal, tangent=None) -> np.ndarray:
            [-1.,  0.,  0.]])
     """
     n = np.asarray(normal, dtype=float)
-    n = n / np.linalg.norm(n)
+    n = n / math.sqrt(n @ n)                  # (|n| as np.linalg.norm computes it, without its overhead)
     t = np.zeros(3) if tangent is None else np.array(tangent, dtype=float)
     if t @ t < 0.25:
         t = np.array([0.0, 1.0, 0.0]) if -0.5 < n[1] < 0.5 else np.array([0.0, 0.0, 1.0])
     # Gram-Schmidt: t ← (t - (n·t) n) / |…|; a tangent along the normal leaves nothing:
     # then (1, 0, 0), as MuJoCo's mju_normalize3 makes a zero vector
     t = t - n * (n @ t)
-    length = np.linalg.norm(t)
+    length = math.sqrt(t @ t)
     t = t / length if length >= 1e-15 else np.array([1.0, 0.0, 0.0])
     return np.array([n, t, cross(n, t)])

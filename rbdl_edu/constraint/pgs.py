@@ -212,7 +212,8 @@ def project(model, data, f, sets=None):
     sets = sets or ForceSets(model, data)
     f = f.copy()
     ne, nf = data.ne, data.nf
-    f[ne:ne + nf] = np.clip(f[ne:ne + nf], -data.efc_frictionloss[ne:ne + nf], data.efc_frictionloss[ne:ne + nf])
+    if nf:
+        f[ne:ne + nf] = np.clip(f[ne:ne + nf], -data.efc_frictionloss[ne:ne + nf], data.efc_frictionloss[ne:ne + nf])
     rest = sets.one_sided                             # limits, frictionless contacts, pyramid edges
     f[rest] = np.maximum(f[rest], 0.0)
     for (i, n, _, _), con in sets.cones:              # onto the cone |f_t / mu| <= f_n
@@ -233,9 +234,10 @@ def update_state(model, data, sets=None):
     :math:`N = f_0/\mu`, :math:`T = |f_j/\mu_j|`."""
     f, floss, ne, nf = data.efc_force, data.efc_frictionloss, data.ne, data.nf
     state = np.full(data.nefc, CNSTRSTATE_QUADRATIC)
-    fr = slice(ne, ne + nf)
-    state[fr] = np.where(f[fr] <= -floss[fr], CNSTRSTATE_LINEARPOS,
-                         np.where(f[fr] >= floss[fr], CNSTRSTATE_LINEARNEG, CNSTRSTATE_QUADRATIC))
+    if nf:
+        fr = slice(ne, ne + nf)
+        state[fr] = np.where(f[fr] <= -floss[fr], CNSTRSTATE_LINEARPOS,
+                             np.where(f[fr] >= floss[fr], CNSTRSTATE_LINEARNEG, CNSTRSTATE_QUADRATIC))
     sets = sets or ForceSets(model, data)
     rest = sets.one_sided
     state[rest] = np.where(f[rest] > 0, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)

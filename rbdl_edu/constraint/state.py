@@ -103,4 +103,4 @@ def scale(data):
 
 def nactive(data):
     """The number of rows whose constraint acts (state not SATISFIED)."""
-    return int(np.sum(data.efc_state != CNSTRSTATE_SATISFIED))
+    return int(np.count_nonzero(data.efc_state != CNSTRSTATE_SATISFIED))
