@@ -49,7 +49,7 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     # limits, frictionless contacts, pyramid edges: only a push, only when violated
     rows = one_sided_rows(data)
     x = jar[rows]
-    s += float(np.sum(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0)))
+    s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
     force[rows[x >= 0]], state[rows[x >= 0]] = 0.0, CNSTRSTATE_SATISFIED
     if cone_hessian:
         data.cone_H = {}

@@ -158,17 +158,17 @@ class LineCost:
         if self.friction:
             xs, vs, Ds, f, Rf, huber0 = self.friction
             x = xs + alpha * vs
-            cost += float(np.sum(_huber(x, f, Rf, Ds) - huber0))
+            cost += float((_huber(x, f, Rf, Ds) - huber0).sum())
             inside = (-Rf < x) & (x < Rf)
             d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
         xs, vs, Ds, cost0 = self.one_sided
         x = xs + alpha * vs
-        on = x < 0
-        cost += float(np.sum(np.where(on, 0.5 * Ds * x * x, 0.0)) - cost0)
-        d1 += float(np.sum(np.where(on, Ds * x * vs, 0.0)))
-        d2 += float(np.sum(np.where(on, Ds * vs * vs, 0.0)))
+        Don = np.where(x < 0, Ds, 0.0)                 # D on the rows that push, else 0
+        cost += float((0.5 * Don * x * x).sum() - cost0)
+        d1 += float((Don * x * vs).sum())
+        d2 += float((Don * vs * vs).sum())
         for cone in self.cones:
             c, e1, e2 = _cone_along(alpha, *cone[2:])
             cost, d1, d2 = cost + c, d1 + e1, d2 + e2
