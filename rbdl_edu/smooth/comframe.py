@@ -188,12 +188,12 @@ def object_acceleration(model, data, objtype, objid, local=False):
     vel = _at_object(model, data, data.cvel, objtype, objid, False)
     acc = _at_object(model, data, data.cacc, objtype, objid, False)
     # the classical acceleration adds ω × v to the spatial one
-    acc = np.concatenate([acc[:3], acc[3:] + cross(vel[:3], vel[3:])])
-    return np.concatenate([mat.T @ acc[:3], mat.T @ acc[3:]]) if local else acc
+    acc = concat(acc[:3], acc[3:] + cross(vel[:3], vel[3:]))
+    return concat(mat.T @ acc[:3], mat.T @ acc[3:]) if local else acc
 
 
 def _at_object(model, data, cvec, objtype, objid, local):
     """A c-frame spatial vector of the object's body, moved to the object's origin."""
     pos, mat, b = frame_of(model, data, objtype, objid)
     w, v = cvec[b, :3], cvec[b, 3:] + cross(cvec[b, :3], pos - data.subtree_com[model.body_rootid[b]])
-    return np.concatenate([mat.T @ w, mat.T @ v]) if local else np.concatenate([w, v])
+    return concat(mat.T @ w, mat.T @ v) if local else concat(w, v)
