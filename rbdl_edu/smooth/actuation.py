@@ -244,13 +244,15 @@ def _tendon_force_limits(model, force):
     their sum lies in the tendon's ``actuatorfrcrange`` (each by the same factor)."""
     m = model
     on_tendon = m.actuator_trntype == TRN_TENDON
-    total = np.zeros(m.ntendon)
+    total = [0.0] * m.ntendon
     for i in np.flatnonzero(on_tendon):
-        total[m.actuator_trnid[i, 0]] += force[i]
-    force = force.copy()
+        total[m.actuator_trnid[i, 0]] = total[m.actuator_trnid[i, 0]] + force[i]
     for i in np.flatnonzero(on_tendon):
         t = m.actuator_trnid[i, 0]
         lo, hi = m.tendon_actfrcrange[t]
-        if m.tendon_actfrclimited[t] and total[t] != 0 and not lo <= total[t] <= hi:
-            force[i] *= (lo if total[t] < lo else hi) / total[t]
+        if m.tendon_actfrclimited[t]:
+            # a total outside [lo, hi] is scaled to the nearer end (written with where: it traces)
+            T, xp = total[t], namespace(total[t])
+            outside = (T != 0) & ((T < lo) | (T > hi))
+            force = put(force, i, force[i] * xp.where(outside, xp.where(T < lo, lo, hi) / xp.where(outside, T, 1.0), 1.0))
     return force

@@ -228,7 +228,8 @@ def tendon_spring_damper(model, data, spring=True, damper=True):
                              "qpos_spring) has not been computed (set_const with the tendon stage)")
         length, velocity = data.ten_length[t], data.ten_velocity[t]
         # the dead band: no force between lo and hi, a spring towards the nearer end outside
-        x = length - hi if length > hi else (length - lo if length < lo else 0.0)
+        xp = namespace(length)
+        x = xp.where(length > hi, length - hi, xp.where(length < lo, length - lo, 0.0))
         qfrc_spring = qfrc_spring + data.ten_J[t] * (-x * poly_force(k, kpoly, x))
         qfrc_damper = qfrc_damper + data.ten_J[t] * (-velocity * poly_force(b, bpoly, velocity, odd=True))
     return qfrc_spring, qfrc_damper
