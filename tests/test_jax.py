@@ -152,7 +152,8 @@ def test_derivatives_equal_pinocchio(path):
 #: and on a site, one with filter dynamics and affine gain and bias, and sensors of every stage
 STEP_XML = """<mujoco><option viscosity="0.1" integrator="{integrator}"><flag constraint="disable"/></option>
 <worldbody><body pos="0 0 1"><freejoint/><geom type="capsule" size=".05 .2"/>
-  <body pos="0 0 -.3"><joint name="ball" type="ball" damping=".3" stiffness="2"/><geom size=".08"/><site name="s" pos="0 .1 0"/>
+  <body pos="0 0 -.3"><joint name="ball" type="ball" damping=".3" stiffness="2"/><geom size=".08"/>
+    <site name="s" pos="0 .1 0"/>
     <body pos="0 0 -.3"><joint name="hinge" axis="0 1 0" damping=".5" stiffness="3" springref=".2"/>
       <geom type="box" size=".05 .05 .1"/>
       <body pos="0 0 -.2"><joint name="slide" type="slide" axis="1 0 0" damping="1"/><geom size=".04"/></body>

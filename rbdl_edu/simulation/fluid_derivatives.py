@@ -74,7 +74,8 @@ def inertia_box_vel(vel, box, density, viscosity):
     diag = np.zeros(6)
     if viscosity > 0:
         d = s.sum() / 3.0
-        diag = diag + np.concatenate([np.full(3, -np.pi * d ** 3 * viscosity), np.full(3, -3.0 * np.pi * d * viscosity)])
+        diag = diag + np.concatenate([np.full(3, -np.pi * d ** 3 * viscosity),
+                                      np.full(3, -3.0 * np.pi * d * viscosity)])
     if density > 0:
         diag = diag + concat(-density * s * (s[j] ** 4 + s[k] ** 4) * 2 * abs(w) / 64.0,
                              -0.5 * density * s[j] * s[k] * 2 * abs(v))

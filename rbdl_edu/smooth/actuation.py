@@ -167,7 +167,8 @@ def gain_input(model, data, u):
     w = asarray(u)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
         a = m.actuator_actadr[i]
-        w = put(w, i, _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a])
+        w_i = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+        w = put(w, i, w_i)
     return w
 
 
@@ -254,5 +255,6 @@ def _tendon_force_limits(model, force):
             # a total outside [lo, hi] is scaled to the nearer end (written with where: it traces)
             T, xp = total[t], namespace(total[t])
             outside = (T != 0) & ((T < lo) | (T > hi))
-            force = put(force, i, force[i] * xp.where(outside, xp.where(T < lo, lo, hi) / xp.where(outside, T, 1.0), 1.0))
+            scale = xp.where(outside, xp.where(T < lo, lo, hi) / xp.where(outside, T, 1.0), 1.0)
+            force = put(force, i, force[i] * scale)
     return force
