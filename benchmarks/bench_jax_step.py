@@ -12,8 +12,8 @@ number of bodies.
    ``crba`` and the Euler step (goal: ≤ 30 s up to 64 bodies).
 
 JAX calls are timed by the wall clock with ``block_until_ready`` (XLA runs its own threads,
-so process CPU time over-counts); MuJoCo and Pinocchio by this process's CPU time, as
-``bench_dynamics.py``. CPU only: no accelerator is used. Nothing here asserts a time.
+so process CPU time over-counts), best of several loops; MuJoCo and Pinocchio by this
+process's CPU time, medians, as ``bench_dynamics.py``. CPU only: no accelerator is used. Nothing here asserts a time.
 
 Run: ``make bench`` or ``python benchmarks/bench_jax_step.py [--quick]`` (--quick: a few
 assets, Euler only, N up to 32).
@@ -41,13 +41,36 @@ from rbdl_edu.simulation.step import pure_step  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import bench_dynamics as bd  # noqa: E402
-from bench_jax import compile_time, panda, wall  # noqa: E402
+from bench_jax import compile_time, panda  # noqa: E402
 from test_mjcf import GYM  # noqa: E402
 
 jax = compiled.jax
 INTEGRATORS = {"Euler": mujoco.mjtIntegrator.mjINT_EULER, "RK4": mujoco.mjtIntegrator.mjINT_RK4,
                "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST}
 NBATCH = 4096
+
+
+def wall(f, min_time=0.1, repeat=7):
+    """Wall-clock seconds per call of ``f`` (blocking on JAX results): the best of ``repeat``
+    loops of at least ``min_time`` (on a shared machine the best loop is the one least
+    disturbed; ``bench_jax.py`` reports medians)."""
+    g = lambda: jax.block_until_ready(f())
+    g()
+    n, t = 1, 0.0
+    while t < min_time:
+        t0 = time.perf_counter()
+        for _ in range(n):
+            g()
+        t = time.perf_counter() - t0
+        n *= 2
+    n //= 2
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            g()
+        samples.append((time.perf_counter() - t0) / n)
+    return min(samples)
 
 
 def smooth(model, integrator):
