@@ -68,6 +68,7 @@ lab: $(LAB_STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
 	$(PY) benchmarks/bench_jax.py
+	$(PY) benchmarks/bench_jax_step.py
 	$(PY) benchmarks/bench_step.py
 	$(PY) benchmarks/bench_speed.py
 	$(PY) benchmarks/bench_mouse.py

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import put
 from rbdl_edu.constraint.blocks import blocks, equality_bodies
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON,
@@ -252,7 +253,7 @@ def reference(model, data, jdotv=None):
     K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]
     aref = -B * data.efc_vel - K * d * (data.efc_pos - data.efc_margin)
     if jdotv is not None:
-        aref[:data.ne] -= jdotv
+        aref = put(aref, slice(0, data.ne), aref[:data.ne] - jdotv)
     data.efc_aref = aref
 
 
