@@ -458,17 +458,23 @@ def test_speed_slider_is_linked_to_the_animation(viz_page):
     buttons.nth(1).click()
 
 
-def test_stepper_text_follows_the_step_slider(viz_page):
+def test_stepper_text_and_picture_follow_the_step_slider(viz_page):
     p = viz_page.page
     box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="step")).first
     text = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true")
     assert "forward pass, body 1" in text.first.inner_text()
+
+    def picture():
+        return box.locator(".widget-image").locator("visible=true").first.get_attribute("src")
+
+    first = picture()
     handle = _slider(box, "step").locator(".noUi-handle").first
     handle.focus()
     handle.press("End")                                           # the last step: backward pass at the root
     shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first
     wait_until(shown.inner_text, lambda t: "backward pass, body 1" in t and "rnea" in t,
                "the stepper's text did not follow the step slider to its last step")
+    wait_until(picture, lambda src: src != first, "the stepper's picture did not follow the step slider")
 
 
 def test_tree_builder_pictures_follow_the_sliders(browser, server):
