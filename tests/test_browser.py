@@ -257,7 +257,8 @@ TOO_WIDE = r"""() => {
 # {numref}, {cite}), not the permalinks of headings; and links out of it.
 LINKS = r"""() => {
   const root = document.querySelector('article') || document.body;
-  const internal = [...root.querySelectorAll('a.reference.internal')].filter(a => !a.classList.contains('headerlink'));
+  const internal = [...root.querySelectorAll('a.reference.internal')]       // to another page, not this one's anchors
+    .filter(a => !a.classList.contains('headerlink') && !(a.getAttribute('href') || '#').startsWith('#'));
   const entries = [...root.querySelectorAll('.citation')].filter(c => c.querySelector('.label, span'));
   return {internal: internal.length,
           external: root.querySelectorAll('a.reference.external[href^="http"]').length,

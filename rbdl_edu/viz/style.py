@@ -19,7 +19,7 @@ Legends: put them where there is no data (``loc=`` a free corner), or outside th
 >>> use_book_style()
 >>> fig = plt.figure(figsize=(12, 3))
 >>> [float(x) for x in fig.get_size_inches()], fig.dpi
-([6.6, 3.0], 100.0)
+([6.4, 3.0], 100.0)
 >>> plt.close(fig)
 """
 from __future__ import annotations
@@ -28,8 +28,9 @@ import matplotlib as mpl
 
 #: pixels per inch of every figure (on screen and saved)
 DPI = 100
-#: the widest figure, in inches: 660 px, inside the 688 px column
-COLUMN_IN = 6.6
+#: the widest figure, in inches: 640 px, and with the 0.1 in margins that Jupyter adds when it
+#: saves a figure (``bbox_inches="tight"``) at most 660 px, inside the 688 px column
+COLUMN_IN = 6.4
 #: the book's matplotlib settings (:func:`use_book_style`)
 STYLE = {
     "figure.dpi": DPI,
