@@ -20,9 +20,12 @@ Legends: put them where there is no data (``loc=`` a free corner), or outside th
 >>> fig = plt.figure(figsize=(12, 3))
 >>> [float(x) for x in fig.get_size_inches()], fig.dpi
 ([6.4, 3.0], 100.0)
+>>> fig.tight_layout()                 # allowed: that figure switches to tight layout, silently
 >>> plt.close(fig)
 """
 from __future__ import annotations
+
+import warnings
 
 import matplotlib as mpl
 
@@ -59,8 +62,11 @@ def fit_column(fig):
 
 
 def use_book_style():
-    """Apply :data:`STYLE` to matplotlib's settings (``rcParams``)."""
+    """Apply :data:`STYLE` to matplotlib's settings (``rcParams``). A cell that still calls
+    ``fig.tight_layout()`` gets tight layout for that figure, without matplotlib's notice that
+    the layout engine changed (which would print under the figure on the page)."""
     mpl.rcParams.update(STYLE)
+    warnings.filterwarnings("ignore", message="The figure layout has changed to tight", category=UserWarning)
 
 
 __all__ = ["DPI", "COLUMN_IN", "STYLE", "fit_column", "use_book_style"]
