@@ -24,7 +24,6 @@ from matplotlib.patches import FancyArrowPatch
 
 from rbdl_edu.kinematics import forward_kinematics
 from rbdl_edu.rnea import rnea_passes
-from rbdl_edu.viz import geometry as geo
 from rbdl_edu.viz.plots import draw_planar
 from rbdl_edu.viz.style import DPI
 
@@ -80,20 +79,6 @@ def rnea_trace(model, q, qd, qdd):
         steps[-1].equation += "<br>τ += armature · q̈ (the rotors' inertia on M's diagonal)"
     steps[-1].equation += f"<br><b>τ = {_fmt(P.tau)}</b> (= rnea(model, q, qd, qdd))"
     return steps, P.tau
-
-
-def step_arrows(step, xpos, xmat, extent):
-    """World-frame arrows for a step: for each spatial vector ``[angular; linear]`` in body
-    coordinates, the angular part (light) and the linear part (dark) at the body origin."""
-    i, R, out = step.body, np.asarray(xmat[step.body]), []
-    for key, vec in step.vectors.items():
-        light, dark = COLORS[key]
-        for part, color in ((vec[:3], light), (vec[3:], dark)):
-            n = float(np.linalg.norm(part))
-            if n > 1e-9:
-                length = 0.35 * extent * min(1.0, 0.3 + 0.7 * np.tanh(n))   # readable, monotone in |x|
-                out.append(geo.arrow(xpos[i], R @ part / n, color, scale=length, radius=0.012 * extent))
-    return out
 
 
 PLANE = {"xz": (0, 2, 1), "xy": (0, 1, 2), "yz": (1, 2, 0)}      # (across, up, out of the picture)
