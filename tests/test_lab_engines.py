@@ -188,3 +188,24 @@ def test_a_vector_of_mice_is_the_mice_one_by_one():
         r = sum(env.step(a[i])[1] for a in actions)
         np.testing.assert_array_equal(env._obs(), obs[i])
         assert r == pytest.approx(total[i], abs=1e-12)
+
+
+def test_residual_actions_correct_the_trot():
+    # zero residual: exactly the trot (the gait action's zero); a residual moves the targets by
+    # residual_scale radians per unit, inside ctrlrange
+    a = MouseEnv(engine="mujoco", action="residual", noise=0.0)
+    b = MouseEnv(engine="mujoco", action="gait", noise=0.0)
+    assert a.action_space.shape == (12,)
+    a.reset(seed=0), b.reset(seed=0)
+    for _ in range(5):
+        oa, ra, *_ = a.step(np.zeros(12, np.float32))
+        ob, rb, *_ = b.step(ZERO)
+    np.testing.assert_array_equal(oa, ob)
+    u = np.zeros(12, np.float32)
+    u[1] = 0.5                                                       # the fore-left knee
+    target = a.trot.table[1, a.trot.step % a.trot.steps_per_period]
+    a.step(u)
+    k = a.trot.ids[1]
+    last = a.trot.table[1, (a.trot.step - 1) % a.trot.steps_per_period]
+    lo, hi = a.model.actuator_ctrlrange[k]
+    assert a.data.ctrl[k] == pytest.approx(np.clip(last + 0.15, lo, hi), abs=1e-12) and target != last

@@ -25,9 +25,9 @@ def test_search_space():
     assert g.phases == pytest.approx((0.0, np.pi, np.pi + 0.6, 0.6))
     with pytest.raises(ValueError, match="12 numbers"):
         gait_from_z(np.zeros(8))
-    # a gait the legs cannot follow scores worse than any walk
-    low = np.zeros(n)
-    low[[1, 5]] = 1.0, -1.0                                          # long strides, fore ovals low
+    # a gait the legs cannot follow scores worse than any walk: a corner of the box where the
+    # hind ovals sit low, far back and leaning, with long strides (a foot 70.04 mm from its hip)
+    low = np.array([1, 1, 1, -1, -1, -1, -1, -1, -1, 1, 1, 1], dtype=float)
     with pytest.raises(ValueError, match="out of reach|ctrlrange"):
         obstacle_trial(gait_from_z(low), 0)
     assert score(low, [0]) == INFEASIBLE > score(np.zeros(n), [0])

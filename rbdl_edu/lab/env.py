@@ -8,7 +8,11 @@ action         ``action="gait"`` (default): eight gait parameters scaled to :mat
                (:data:`GAIT_ACTION`; all zeros is the lab's trot), the trot controller
                turns them into joint targets every simulation step;
                ``action="joints"``: the twelve joint targets directly, each actuator's
-               ``ctrlrange`` scaled to :math:`[-1, 1]`, in the model's actuator order
+               ``ctrlrange`` scaled to :math:`[-1, 1]`, in the model's actuator order;
+               ``action="residual"``: corrections to the lab's trot, every simulation step
+               the trot's targets plus ``residual_scale`` radians times the action (the
+               controller's order, :attr:`TrotController.names`), kept in ``ctrlrange``
+               (as both engines clamp a limited control anyway); all zeros is the trot
 reward         forward progress: how far the IMU moved along :math:`x` during the step
                (metres), so an episode's return is the distance travelled
 terminated     the mouse fell over: its body's up axis points below the horizon
@@ -117,7 +121,9 @@ class MouseEnv(gymnasium.Env):
     engine : str or engine
         ``"rbdl_edu"`` (default) or ``"mujoco"`` (:data:`rbdl_edu.lab.engine.ENGINES`), or an
         engine object (:mod:`rbdl_edu.lab.engine`).
-    action : {"gait", "joints"}
+    action : {"gait", "joints", "residual"}
+    residual_scale : float
+        Radians per unit of a residual action.
     control_dt, episode_seconds, noise : float
         Seconds per environment step, seconds per episode, standard deviation of the initial
         joint velocities (rad/s).
@@ -131,16 +137,17 @@ class MouseEnv(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, scene="flat", engine="rbdl_edu", action="gait", control_dt=0.1, episode_seconds=10.0,
-                 noise=0.01, obstacle=None, start_spread=0.01, render_mode=None):
+                 noise=0.01, obstacle=None, start_spread=0.01, residual_scale=0.3, render_mode=None):
         engine = get_engine(engine)
         require_contacts(engine)
         if render_mode is not None:
             raise ValueError(f"MouseEnv draws nothing on screen: render_mode must be None, not {render_mode!r}")
-        if action not in ("gait", "joints"):
-            raise ValueError(f"action must be 'gait' or 'joints', not {action!r}")
+        if action not in ("gait", "joints", "residual"):
+            raise ValueError(f"action must be 'gait', 'joints' or 'residual', not {action!r}")
         self.render_mode, self.engine, self.action_kind = None, engine, action
         self.control_dt, self.episode_seconds = float(control_dt), float(episode_seconds)
         self.noise, self.start_spread = float(noise), float(start_spread)
+        self.residual_scale = float(residual_scale)
         self.scenes = _choices("scene", scene, SCENES)
         self.obstacles = None if obstacle is None else _choices("obstacle", obstacle, OBSTACLES)
         for o in self.obstacles or ():
@@ -152,7 +159,7 @@ class MouseEnv(gymnasium.Env):
         self.sensor_slices = {n: slice(int(m.sensor_adr[s]), int(m.sensor_adr[s] + m.sensor_dim[s]))
                               for s, n in enumerate(m.sensor_names)}
         self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (m.nsensordata,), np.float64)
-        n_act = len(GAIT_ACTION) if action == "gait" else m.nu
+        n_act = len(GAIT_ACTION) if action == "gait" else m.nu if action == "joints" else len(self.trot.ids)
         self.action_space = gymnasium.spaces.Box(-1.0, 1.0, (n_act,), np.float32)
         self.actuator_names = tuple(m.actuator_names)
         self.obstacle, self._steps = None, 0
@@ -256,17 +263,21 @@ class MouseEnv(gymnasium.Env):
             i = int(np.argmax(~(np.abs(action) <= 1)))
             raise ValueError(f"action[{i}] = {float(action[i])!r} is outside the action box [-1, 1] "
                              "(MouseEnv clips nothing: clip or squash the policy's output)")
+        lo, hi = np.asarray(m.actuator_ctrlrange, dtype=float).T
         if self.action_kind == "gait":
             self.trot.set_gait(gait_from_action(action))
-        else:
-            lo, hi = np.asarray(m.actuator_ctrlrange, dtype=float).T
+        elif self.action_kind == "joints":
             ctrl = lo + (action + 1) / 2 * (hi - lo)
+        ids = self.trot.ids
         x0 = self._x()
         for _ in range(self.n_substeps):
             if self.action_kind == "gait":
                 self.trot(d)
-            else:
+            elif self.action_kind == "joints":
                 d.ctrl[:] = ctrl
+            else:                                      # the trot, corrected
+                self.trot(d)
+                d.ctrl[ids] = np.clip(d.ctrl[ids] + self.residual_scale * action, lo[ids], hi[ids])
             e.step(m, d)
         e.forward(m, d)                                # sensors at the new state
         self._steps += 1
