@@ -88,7 +88,11 @@ def main():
         for n in sizes:
             print(f"{engine + f', {n} mice':32s} {vector(engine, n, steps):19.1f}", flush=True)
     if not args.no_ray:
-        started, wall, rows, cpus = ray_sweep()
+        try:
+            started, wall, rows, cpus = ray_sweep()
+        except Exception as e:                             # Ray waits a fixed 30 s for its processes
+            print(f"Ray sweep: Ray did not start here ({str(e).splitlines()[0]})")
+            return
         ok = sum(r["status"] == "ok" for r in rows)
         print(f"Ray sweep, local ({cpus:g} CPUs): ray.init {started:.1f} s; {len(rows)} gait searches "
               f"({ok} ok) in {wall:.1f} s: {60 * len(rows) / wall:.1f} trials per minute")

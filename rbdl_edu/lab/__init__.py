@@ -15,6 +15,9 @@
                                        ``from rbdl_edu.lab import MouseEnv`` imports it on first use)
 :mod:`~rbdl_edu.lab.registration`      ``"rbdl_edu/Mouse-v0"`` in gymnasium's registry (done by
                                        ``import rbdl_edu.lab`` when gymnasium is installed)
+:mod:`~rbdl_edu.lab.search`            CMA-ES over the trot's parameters, obstacle trials (``cma``)
+:mod:`~rbdl_edu.lab.sweep`             the search and its sweeps as Ray tasks (``ray``)
+:mod:`~rbdl_edu.lab.ppo`               PPO from skrl with its JAX backend (``skrl``, ``flax``)
 =====================================  ==========================================================
 
 In a fresh interpreter ``gymnasium.make("rbdl_edu.lab:rbdl_edu/Mouse-v0")`` imports this package
