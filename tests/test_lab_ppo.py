@@ -25,8 +25,8 @@ def short_training():
 def test_short_training_is_finite_and_seeded(short_training):
     agent, history = short_training
     for tag in ("Loss / Policy loss", "Loss / Value loss"):
-        assert len(history[tag]) == 2 * 4 * 2 // 2 and np.all(np.isfinite(history[tag])), tag   # 2 updates x 4 epochs x 2 batches / ...
-    assert len(history["episode return"]) == 2 and np.all(np.isfinite(history["episode return"]))
+        assert len(history[tag]) == 64 // 32 and np.all(np.isfinite(history[tag])), tag   # one per update
+    assert len(history["episode return"]) >= 2 and np.all(np.isfinite(history["episode return"]))   # falls end some early
     again, history2 = train(timesteps=64, seed=0, n_envs=2, rollouts=32)
     assert history2["Loss / Policy loss"] == history["Loss / Policy loss"]
     assert history2["episode return"] == history["episode return"]
@@ -48,11 +48,15 @@ def test_policy_written_and_read_back(short_training, tmp_path):
 
 
 def test_the_committed_policy_beats_the_trot_on_the_plank():
+    # the ten held-out starts on MuJoCo (a second): the policy's mean action gets farther, and
+    # past the plank more often, than the scripted trot; the numbers are the committed ones
     meta = json.loads(COMMITTED.with_suffix(".json").read_text())
     env = MouseEnv(engine="mujoco", obstacle="plank", action="residual", episode_seconds=4.0)
     act = load_policy(COMMITTED, env)
-    seed = meta["held_out_seeds"][0]
-    policy, _ = evaluate(act, env, seed)
-    trot, _ = evaluate(lambda obs: np.zeros(12, np.float32), env, seed)
-    assert policy == pytest.approx(meta["evaluation"]["policy, mujoco"]["return"][0], abs=1e-9)
-    assert policy > trot
+    runs = {"policy": [evaluate(act, env, s) for s in meta["held_out_seeds"]],
+            "trot": [evaluate(lambda obs: np.zeros(12, np.float32), env, s) for s in meta["held_out_seeds"]]}
+    for name, res in runs.items():
+        np.testing.assert_allclose([r for r, _ in res], meta["evaluation"][f"{name}, mujoco"]["return"], atol=1e-9)
+    ret = {name: np.mean([r for r, _ in res]) for name, res in runs.items()}
+    past = {name: sum(i["past"] for _, i in res) for name, res in runs.items()}
+    assert ret["policy"] > ret["trot"] and past["policy"] > past["trot"]
