@@ -165,10 +165,13 @@ def test_the_lab_refuses_what_it_does_not_know():
 
 
 def test_a_vector_of_mice_is_the_mice_one_by_one():
-    # N mice in N processes (AsyncVectorEnv through make_vec); gymnasium seeds env i with seed + i
+    # N mice in N processes (AsyncVectorEnv through make_vec); gymnasium seeds env i with seed + i.
+    # The processes start from a fork server, not by forking this one: the test session may
+    # have imported JAX, whose threads a plain fork would copy half-way
     n, seed, steps = 3, 11, 8
     vec = gymnasium.make_vec(ENV_ID, num_envs=n, vectorization_mode="async", engine="mujoco",
-                             obstacle=["plank", "bar"], episode_seconds=5.0)
+                             obstacle=["plank", "bar"], episode_seconds=5.0,
+                             vector_kwargs={"context": "forkserver"})
     try:
         assert isinstance(vec, gymnasium.vector.AsyncVectorEnv) and vec.action_space.shape == (n, 8)
         obs, infos = vec.reset(seed=seed)
