@@ -26,12 +26,12 @@ def test_a_nan_state_is_reset_said_once_and_time_goes_on_as_in_mujoco():
     mujoco.mj_step(m, d)
     assert data.time == d.time == m.opt.timestep          # reset to 0, then the step went on
     np.testing.assert_array_equal(data.qpos, d.qpos)
-    assert data.warning[-1].quantity == "qpos" and data.warning[-1].time == 1.0
+    assert data.warning["qpos"].last.quantity == "qpos" and data.warning["qpos"].last.time == 1.0
     data.qpos[0] = np.nan
     with warnings.catch_warnings():
         warnings.simplefilter("error")                   # said once per kind: no second warning
         rbd.step(model, data)
-    assert len(data.warning) == 2
+    assert data.warning["qpos"].number == 2 and data.warning.number == 2
     data.qvel[0] = np.inf
     with pytest.warns(DivergenceWarning, match=r"qvel\[0\] = inf"):
         rbd.step(model, data)
@@ -165,3 +165,32 @@ def test_a_diverging_step_resets_with_every_integrator(integrator):
         for _ in range(40):
             rbd.step(model, data)
     assert data.warning and np.all(np.isfinite(data.qpos)) and np.all(np.isfinite(data.qvel))
+
+
+def test_warnings_are_counted_in_bounded_memory_as_in_mujoco():
+    """A simulation that resets at every other step keeps, per kind, a count and the first and
+    last record (MuJoCo's ``warning[k].number`` and ``lastinfo``), not one entry per step; the
+    kinds are MuJoCo's. (MuJoCo's reset clears its counters, so after an autoreset its count
+    reads 1; ours counts every reset since the last ``rbd.reset``: the appendix says so.)"""
+    xml = """<mujoco><option timestep="0.5"/><worldbody><body>
+        <joint stiffness="1e9" type="slide"/><geom size=".1"/></body></worldbody></mujoco>"""
+    model, m = rbd.load_model(xml), mujoco.MjModel.from_xml_string(xml)
+    data, d = rbd.Data(model), mujoco.MjData(m)
+    data.qpos[:] = d.qpos[:] = 0.1
+    with pytest.warns(DivergenceWarning) as said:
+        rbd.step(model, data, 300)
+    mujoco.mj_step(m, d, 300)
+    assert len(said) == 1                                          # said once
+    kinds = {"qpos": mujoco.mjtWarning.mjWARN_BADQPOS, "qvel": mujoco.mjtWarning.mjWARN_BADQVEL,
+             "qacc": mujoco.mjtWarning.mjWARN_BADQACC}
+    assert [k for k in kinds if data.warning[k].number] == [k for k, w in kinds.items() if d.warning[w].number]
+    assert data.warning.number == data.warning["qacc"].number == 150 and list(data.warning) == ["qacc"]
+    first, last = data.warning["qacc"].first, data.warning["qacc"].last
+    assert (first.time, last.time) == (0.5, 1.0) and abs(last.value) > 1e10
+    assert data.time == d.time and data.qpos[0] == pytest.approx(d.qpos[0], rel=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        traj = rbd.rollout(model, data, 10)                        # the rollout's own count, added to data's
+    assert traj.warning["qacc"].number == 5 and data.warning["qacc"].number == 155
+    rbd.reset(model, data)
+    assert not data.warning and data.warning["qacc"].number == 0

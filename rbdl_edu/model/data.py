@@ -23,6 +23,7 @@ import numpy as np
 
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.model.records import data_record
+from rbdl_edu.model.warning_log import WarningLog
 
 
 class Data:
@@ -70,9 +71,12 @@ class Data:
     ============================  ===========================================================
 
     ``qacc_warmstart (nv,)`` is part of the state: the last step's ``qacc``, where the
-    constraint solver starts. ``warning`` lists what went wrong, each with its time: a
-    diverging simulation (:class:`~rbdl_edu.simulation.step.Divergence`), an ``implicitfast`` step
-    whose :math:`M - hD` was not positive definite (:class:`~rbdl_edu.simulation.integrators.InertiaWarning`).
+    constraint solver starts. ``warning`` (a :class:`~rbdl_edu.model.warning_log.WarningLog`)
+    counts what went wrong, by kind, with the first and the last record of each, as MuJoCo's
+    ``mjData.warning`` (bounded memory however long the run): a diverging simulation
+    (kinds ``"qpos"``, ``"qvel"``, ``"qacc"``; :class:`~rbdl_edu.simulation.step.Divergence`), an
+    ``implicitfast`` step whose :math:`M - hD` was not positive definite (kind ``"inertia"``;
+    :class:`~rbdl_edu.simulation.integrators.InertiaWarning`).
     """
 
     def __init__(self, model):
@@ -142,8 +146,7 @@ class Data:
         self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))
         self.cfrc_int, self.cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
         self.energy = np.zeros(2)
-        self.warning = []
-        self.warned = set()                # kinds of warning already said (once per kind)
+        self.warning = WarningLog()
 
     #: the inputs a user assigns, with their shapes in the model's sizes: an assignment is
     #: copied into a float64 array of that shape (as MuJoCo's bindings copy into ``mjData``),

@@ -138,7 +138,7 @@ def solve_qH(model, data, qH, f):
     r""":math:`\hat M^{-1} f` for the modified mass matrix :math:`\hat M = M - hD` (``qH``),
     from its tree-sparse :math:`L^TDL` factor, as MuJoCo: :math:`\hat M` need not be
     positive definite (a force that grows with velocity), and a pivot below ``MINVAL`` is
-    raised to it and recorded as an :class:`InertiaWarning` in ``data.warning`` (the huge
+    raised to it and recorded as an :class:`InertiaWarning` in ``data.warning["inertia"]`` (the huge
     acceleration that follows makes the next step reset the state). Dense when tendon
     armature couples branches of the tree (as :func:`~rbdl_edu.simulation.forward.solve_M`)."""
     if np.any(model.tendon_armature > 0):
@@ -147,7 +147,7 @@ def solve_qH(model, data, qH, f):
     raised = np.flatnonzero(qLD[model.dof_Madr] == MINVAL)
     if len(raised):
         k = int(raised[-1])                                # the first one eliminated
-        data.warning.append(InertiaWarning(float(data.time), k, float(qH[k, k])))
+        data.warning.record("inertia", InertiaWarning(float(data.time), k, float(qH[k, k])))
     return solve_ltdl(model, qLD, f)
 
 

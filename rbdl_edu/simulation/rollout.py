@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from tqdm.auto import tqdm
 
+from rbdl_edu.model.warning_log import WarningLog
 from rbdl_edu.simulation.forward import forward
 from rbdl_edu.simulation.step import step
 
@@ -24,14 +25,15 @@ class Trajectory(NamedTuple):
     """A simulated trajectory: the state and the sensors at the start and after each step,
     ``time (n+1,)``, ``qpos (n+1, nq)``, ``qvel (n+1, nv)``, ``act (n+1, na)``,
     ``sensordata (n+1, nsensordata)``, and the controls used by each step, ``ctrl (n, nu)``.
-    ``warning`` lists the divergences met on the way (:class:`~rbdl_edu.simulation.step.Divergence`)."""
+    ``warning`` counts what went wrong on the way (a :class:`~rbdl_edu.model.warning_log.WarningLog`:
+    ``traj.warning["qacc"].number``, ``.first``, ``.last``; also added to ``data.warning``)."""
     time: np.ndarray
     qpos: np.ndarray
     qvel: np.ndarray
     act: np.ndarray
     sensordata: np.ndarray
     ctrl: np.ndarray
-    warning: list
+    warning: WarningLog
 
 
 def rollout(model, data, nstep, control=None, progress=None):
@@ -55,7 +57,7 @@ def rollout(model, data, nstep, control=None, progress=None):
             raise ValueError(f"control has shape {control.shape}; expected (nstep, nu) = ({nstep}, {model.nu})")
     rows = {k: [] for k in ("time", "qpos", "qvel", "act", "sensordata")}
     ctrl = np.zeros((nstep, model.nu))
-    first_warning = len(data.warning)
+    before, data.warning = data.warning, WarningLog()       # this run's warnings, said once per kind
 
     def record(*names):
         for k in names:
@@ -64,6 +66,18 @@ def rollout(model, data, nstep, control=None, progress=None):
     steps = range(nstep)
     if progress or (progress is None and nstep >= PROGRESS_STEPS):
         steps = tqdm(steps, desc="simulating", unit="step")
+    try:
+        _run(model, data, steps, control, ctrl, record)
+    finally:
+        during, data.warning = data.warning, before
+        before.merge(during)
+    forward(model, data)
+    record(*rows)
+    return Trajectory(*(np.array(rows[k]) for k in ("time", "qpos", "qvel", "act", "sensordata")), ctrl, during)
+
+
+def _run(model, data, steps, control, ctrl, record):
+    """The steps of :func:`rollout`: controls in, state before, sensors after each step."""
     for k in steps:
         if callable(control):
             data.ctrl = np.asarray(control(model, data), dtype=float)
@@ -73,7 +87,3 @@ def rollout(model, data, nstep, control=None, progress=None):
         record("time", "qpos", "qvel", "act")
         step(model, data)                # its forward computes the sensors of the state it starts from
         record("sensordata")
-    forward(model, data)
-    record(*rows)
-    return Trajectory(*(np.array(rows[k]) for k in ("time", "qpos", "qvel", "act", "sensordata")), ctrl,
-                      list(data.warning[first_warning:]))

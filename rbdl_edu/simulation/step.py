@@ -6,7 +6,8 @@ accelerations and advances the state with ``model.opt.integrator``
 
 A simulation that diverges is never a silent NaN: as MuJoCo's ``mj_checkPos/Vel/Acc``, a
 position, velocity or acceleration that is not finite or exceeds ``MAXVAL`` resets the state
-and records a :class:`Divergence` (time, quantity, dof, value) in ``data.warning``.
+and records a :class:`Divergence` (time, quantity, dof, value) in ``data.warning`` (counted by
+kind, with the first and the last record, as MuJoCo's ``mjData.warning``).
 
 >>> import rbdl_edu as rbd
 >>> model = rbd.models.pendulum(); data = rbd.Data(model)
@@ -73,12 +74,11 @@ def check(model, data, quantity):
     if not len(bad):
         return True
     k = int(bad[0])
-    data.warning.append(Divergence(float(data.time), quantity, k, float(x[k])))
+    data.warning.record(quantity, Divergence(float(data.time), quantity, k, float(x[k])))
     autoreset = not model.opt.disabled("autoreset")
-    if quantity not in data.warned:                     # said once per kind, as MuJoCo prints it
-        data.warned.add(quantity)
+    if data.warning[quantity].number == 1:              # said once per kind, as MuJoCo prints it
         warnings.warn(f"{quantity}[{k}] = {float(x[k]):.6g} at time {data.time:.4f}: the simulation is unstable; "
-                      + ("the state was reset to qpos0 (data.warning records each time)" if autoreset
+                      + ("the state was reset to qpos0 (data.warning counts the resets)" if autoreset
                          else "<flag autoreset='disable'/>: the state was kept"), DivergenceWarning, stacklevel=3)
     if autoreset:
         reset(model, data, keep_warnings=True)
@@ -90,11 +90,11 @@ def reset(model, data, key=None, keep_warnings=False):
     (an id or a name; ``mj_resetDataKeyframe``): time, ``qpos``, ``qvel``, ``act``, ``ctrl``,
     mocap poses; applied forces and warnings cleared."""
     check_not_mujoco(model, data)
-    kept, warned = list(data.warning), set(data.warned)
+    kept = data.warning
     fresh = Data(model)
     data.__dict__.update({k: v for k, v in fresh.__dict__.items() if k != "model"})
     if keep_warnings:
-        data.warning, data.warned = kept, warned
+        data.warning = kept
     if key is not None:
         k = model.id("keyframe", key) if isinstance(key, str) else int(key)
         if not 0 <= k < model.nkey:
