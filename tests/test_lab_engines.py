@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env
 
 import rbdl_edu as rbd
 from rbdl_edu.lab import (ENGINES, OBSTACLES, SCENES, Gait, SensorLog, TrotController, get_engine, run,
-                          scene_path)
+                          scene_path, simulates_contacts)
 from rbdl_edu.lab.env import BEFORE_OBSTACLE, ENV_ID, GAIT_ACTION, MouseEnv
 from rbdl_edu.lab.mujoco_engine import MUJOCO
 
@@ -30,6 +30,7 @@ def test_engines_by_name():
     assert ENGINES == ("rbdl_edu", "mujoco")
     assert get_engine("rbdl_edu") is rbd and get_engine(None) is rbd and get_engine(rbd) is rbd
     assert get_engine("mujoco") is MUJOCO and get_engine(MUJOCO) is MUJOCO
+    assert simulates_contacts("mujoco") and simulates_contacts("rbdl_edu")
     for bad in ("MuJoCo", "bullet", 3, object()):
         with pytest.raises(ValueError, match="'rbdl_edu' and 'mujoco'"):
             get_engine(bad)

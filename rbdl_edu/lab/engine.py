@@ -78,6 +78,7 @@ def simulates_contacts(engine):
     >>> isinstance(simulates_contacts(rbd), bool)
     True
     """
+    engine = get_engine(engine)
     model = engine.load_model(_PROBE)
     data = engine.Data(model)
     engine.forward(model, data)
@@ -87,6 +88,7 @@ def simulates_contacts(engine):
 def require_contacts(engine):
     """Raise ``NotImplementedError`` if ``engine`` does not simulate contacts (the mouse would
     fall through the ground)."""
+    engine = get_engine(engine)
     if not simulates_contacts(engine):
         name = getattr(engine, "__name__", type(engine).__name__)
         raise NotImplementedError(
