@@ -1,7 +1,7 @@
 """PPO from skrl (JAX backend) on the mouse (issue 23): a short seeded training end to end
 (finite losses, the same numbers again from the same seed, the policy written and read back),
 a policy file for another environment refused, and the committed policy
-(``models/mouse/ppo_plank.pkl``, made by ``tools/train_ppo.py``) against the scripted trot.
+(``models/mouse/ppo_plank.npz``, made by ``tools/train_ppo.py``) against the scripted trot.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from rbdl_edu.lab import MODEL_DIR
 from rbdl_edu.lab.ppo import MouseEnv, evaluate, load_policy, mean_action, save_policy, train
 
-COMMITTED = MODEL_DIR / "ppo_plank.pkl"
+COMMITTED = MODEL_DIR / "ppo_plank.npz"
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +35,16 @@ def test_short_training_is_finite_and_seeded(short_training):
 def test_policy_written_and_read_back(short_training, tmp_path):
     agent, _ = short_training
     env = MouseEnv(engine="mujoco", obstacle="plank", action="residual", episode_seconds=1.0)
-    save_policy(agent, tmp_path / "p.pkl", 32, 12, note="test")
+    save_policy(agent, tmp_path / "p.npz", 32, 12, note="test")
     assert json.loads((tmp_path / "p.json").read_text())["note"] == "test"
-    act = load_policy(tmp_path / "p.pkl", env)
+    act = load_policy(tmp_path / "p.npz", env)
     obs, _ = env.reset(seed=3)
     np.testing.assert_allclose(act(obs), mean_action(agent, obs)[0], atol=1e-6)
     ret, info = evaluate(act, env, seed=3)
     assert np.isfinite(ret) and info["time"] == pytest.approx(1.0)
     with pytest.raises(ValueError, match="is for 32 observations and 12 actions; this environment has 32 "
                                          "observations and 8 actions"):
-        load_policy(tmp_path / "p.pkl", MouseEnv(engine="mujoco", action="gait"))
+        load_policy(tmp_path / "p.npz", MouseEnv(engine="mujoco", action="gait"))
 
 
 def test_the_committed_policy_beats_the_trot_on_the_plank():

@@ -1,5 +1,5 @@
 """PPO on the mouse before the 20 mm plank (``rbdl_edu.lab.ppo``, skrl with JAX), run once on
-MuJoCo; the policy and its learning curve are committed as ``models/mouse/ppo_plank.pkl`` and
+MuJoCo; the policy and its learning curve are committed as ``models/mouse/ppo_plank.npz`` and
 ``models/mouse/ppo_plank.json``, with the machine that made them (issue 23).
 
 Then the policy's mean action against the scripted trot (zero residual) from the held-out
@@ -31,7 +31,7 @@ def main():
     parser.add_argument("--timesteps", type=int, default=5000)
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=str(MODEL_DIR / "ppo_plank.pkl"))
+    parser.add_argument("--out", default=str(MODEL_DIR / "ppo_plank.npz"))
     args = parser.parse_args()
     start = time.perf_counter()
     agent, history = train(timesteps=args.timesteps, seed=args.seed, n_envs=args.envs, rollouts=64)

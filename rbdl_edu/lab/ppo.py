@@ -29,13 +29,12 @@ runs a policy's mean action on an environment.
 from __future__ import annotations
 
 import json
-import pickle
 from pathlib import Path
 
 import flax
 import flax.linen as nn
+import flax.traverse_util
 import gymnasium
-import jax
 import jax.numpy as jnp
 import numpy as np
 from skrl import config
@@ -144,12 +143,18 @@ def mean_action(agent, obs):
 
 
 def save_policy(agent, path, observation_size, action_size, **meta):
-    """The policy's parameters and its observation scaler, with the sizes they are for."""
+    """The policy's parameters and its observation scaler (an ``.npz`` file of arrays, named by
+    their place in the network: no pickle), and beside it a ``.json`` file with the sizes they
+    are for and ``meta``."""
     path = Path(path)
     scaler = agent.cfg.observation_preprocessor and agent._observation_preprocessor.state_dict.params
-    state = {"policy": flax.serialization.to_state_dict(agent.policy.state_dict.params),
-             "scaler": {k: scaler[k] for k in ("running_mean", "running_variance")} if scaler else None}
-    path.write_bytes(pickle.dumps(jax.tree_util.tree_map(np.asarray, state)))
+    params = flax.traverse_util.flatten_dict(flax.serialization.to_state_dict(agent.policy.state_dict.params),
+                                             sep="/")
+    arrays = {f"policy/{k}": np.asarray(v) for k, v in params.items()}
+    if scaler:
+        arrays.update({f"scaler/{k}": np.asarray(scaler[k]) for k in ("running_mean", "running_variance")})
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
     path.with_suffix(".json").write_text(json.dumps(
         {"observation_size": int(observation_size), "action_size": int(action_size), **meta}, indent=1) + "\n")
 
@@ -164,12 +169,15 @@ def load_policy(path, env):
         raise ValueError(f"policy {path.name} is for {meta['observation_size']} observations and "
                          f"{meta['action_size']} actions; this environment has {n_obs} observations and "
                          f"{n_act} actions ({env.action_kind!r})")
-    state = pickle.loads(path.read_bytes())
+    with np.load(path, allow_pickle=False) as f:
+        arrays = dict(f)
     space = gymnasium.spaces.Box(-np.inf, np.inf, (n_obs,))
     policy = Policy(space, env.action_space)
     policy.init_state_dict(role="policy")
-    params = flax.serialization.from_state_dict(policy.state_dict.params, state["policy"])
-    scaler = state["scaler"]
+    flat = {k[len("policy/"):]: v for k, v in arrays.items() if k.startswith("policy/")}
+    params = flax.serialization.from_state_dict(policy.state_dict.params,
+                                                flax.traverse_util.unflatten_dict(flat, sep="/"))
+    scaler = {k[len("scaler/"):]: v for k, v in arrays.items() if k.startswith("scaler/")} or None
 
     def act(obs):
         x = np.asarray(obs, dtype=np.float32)[None]
