@@ -194,6 +194,21 @@ def put(x, index, value):
     return y
 
 
+def write(x, index, value):
+    """``x[index] = value`` in ``x`` itself, which is returned: a NumPy buffer keeps its
+    identity, so a view a caller holds follows it (as a slice of MuJoCo's ``mjData`` does);
+    JAX's arrays are immutable, so there it is :func:`put`'s new array.
+
+    >>> x = np.zeros(3); view = x[1:]
+    >>> write(x, 1, 5.0) is x, view
+    (True, array([5., 0.]))
+    """
+    if is_jax(x) or is_jax(value):
+        return put(x, index, value)
+    x[index] = value
+    return x
+
+
 def stacked(parts, shape, *like):
     """``parts`` (numbers or arrays) stacked along a new first axis and reshaped to ``shape``,
     an array of the kind of ``like`` and ``parts`` (NumPy or JAX); ``shape`` gives the empty
