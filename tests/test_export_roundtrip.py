@@ -73,3 +73,73 @@ def roundtrip(m0, model, what, steps=100):
                          ids=lambda p: p.name)
 def test_file_roundtrip(path):
     roundtrip(mujoco.MjModel.from_xml_path(str(path)), rbd.load_model(path), path.name)
+
+
+# hand-written models for what the files above lack: tendons (fixed, spatial with a wrapped
+# geom and a pulley), equalities of each kind, every actuator dynamics, sensors, keyframes
+HAND = {
+    "tendons_equalities": """<mujoco><option cone="elliptic" impratio="3" integrator="implicitfast" timestep="0.005">
+      <flag energy="enable" warmstart="disable"/></option>
+      <worldbody><site name="top" pos="0 0 1"/>
+        <body name="a" pos="0 0 0.5"><joint name="j1" axis="0 1 0" damping="0.3" stiffness="2" springref="0.2"
+            range="-1 1" armature="0.01" frictionloss="0.05" margin="0.01"/>
+          <geom name="ga" type="capsule" fromto="0 0 0 0 0 -0.4" size="0.05"/><site name="sa" pos="0 0 -0.4"/>
+          <body name="b" pos="0 0 -0.4"><joint name="j2" axis="0 1 0" solreflimit="0.05 1.2" range="-2 2"/>
+            <geom name="wrap" type="cylinder" size="0.05 0.05" quat="0.707 0.707 0 0"/>
+            <site name="side" pos="0.1 0 0"/>
+            <geom name="gb" type="sphere" size="0.07" pos="0 0 -0.3"/><site name="sb" pos="0 0 -0.3"/></body></body>
+        <body name="c" pos="0.5 0 0.5"><joint name="j3" type="slide" axis="1 0 0"/><joint name="j4" axis="0 0 1"/>
+          <geom name="gc" type="box" size="0.1 0.1 0.1"/><site name="sc"/></body>
+        <body name="d" pos="-0.5 0 0.5"><freejoint/><geom type="sphere" size="0.1"/><site name="sd"/></body>
+      </worldbody>
+      <tendon><fixed name="t1" stiffness="1" springlength="0.1" range="-1 1"><joint joint="j1" coef="1"/>
+          <joint joint="j2" coef="-0.5"/></fixed>
+        <spatial name="t2" damping="0.2" frictionloss="0.01"><site site="top"/><site site="sa"/>
+          <geom geom="wrap" sidesite="side"/><site site="sb"/></spatial>
+        <spatial name="t3" limited="true" range="0 2"><site site="top"/><site site="sc"/><pulley divisor="2"/>
+          <site site="top"/><site site="sd"/></spatial></tendon>
+      <equality><connect body1="d" body2="world" anchor="0 0 0.1"/><weld site1="sc" site2="sd" torquescale="2"/>
+        <joint joint1="j3" joint2="j4" polycoef="0 0.5 0 0 0" solref="0.03 1"/>
+        <tendon tendon1="t1" active="false"/></equality>
+      <actuator><motor joint="j1" gear="2" ctrlrange="-1 1"/><position joint="j2" kp="10" kv="1"/>
+        <velocity tendon="t1" kv="3"/><general site="sc" refsite="top" gear="1 0 0 0 0 1" dyntype="filterexact"
+          dynprm="0.1" gainprm="2" biastype="affine" biasprm="0 -1 -0.1"/>
+        <intvelocity joint="j4" kp="5" actrange="-1 1"/><muscle tendon="t2" lengthrange="1 1.5"/>
+        <adhesion body="c" gain="3" ctrlrange="0 1"/></actuator>
+      <sensor><jointpos joint="j1"/><jointvel joint="j2" noise="0.1"/><tendonpos tendon="t2"/>
+        <actuatorfrc actuator="act0" cutoff="5"/><accelerometer site="sa"/><gyro site="sb"/><touch site="sc"/>
+        <framepos objtype="body" objname="b" reftype="site" refname="top"/><framequat objtype="xbody" objname="c"/>
+        <subtreecom body="a"/><jointlimitpos joint="j1"/><e_potential/><clock/></sensor>
+      <keyframe><key name="k" qpos="0.1 0.2 0.1 0.3 -0.5 0 0.5 1 0 0 0" ctrl="0.1 0.2 0.3 0.4 0.5 0.6 0.7"/></keyframe>
+    </mujoco>""",
+    "springdamper_fluid": """<mujoco>
+      <worldbody><geom type="plane" size="2 2 0.1"/>
+        <body pos="0 0 0.3" quat="0.9 0.1 0.3 0"><freejoint/><geom type="ellipsoid" size="0.1 0.2 0.3"/></body>
+        <body pos="1 0 1"><joint axis="1 0 0" springdamper="0.2 0.7" ref="0.3"/>
+          <geom type="box" size="0.1 0.05 0.3" fluidshape="ellipsoid" fluidcoef="0.5 0.25 1.5 1 1"/></body>
+      </worldbody><option density="1.2" viscosity="0.01" wind="0.5 0 0"/></mujoco>""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HAND))
+def test_hand_written_roundtrip(name):
+    xml = HAND[name].replace('<actuatorfrc actuator="act0"', '<actuatorfrc actuator="m0"').replace(
+        '<motor joint="j1"', '<motor name="m0" joint="j1"')
+    roundtrip(mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml), name)
+
+
+def test_unwritable_sensor_is_refused():
+    """A sensor to_mjcf cannot write raises, naming it; it is never left out silently."""
+    model = rbd.load_model("""<mujoco><worldbody><body><joint/><geom name="g1" size="0.1"/></body>
+      <geom name="g2" size="0.1" pos="1 0 0"/></worldbody>
+      <sensor><distance name="gap" geom1="g1" geom2="g2"/></sensor></mujoco>""")
+    with pytest.raises(ValueError, match="'gap'.*<distance>"):
+        to_mjcf(model)
+
+
+def test_mesh_geom_is_refused():
+    model = rbd.load_model("""<mujoco><asset><mesh name="wedge" vertex="0 0 0  1 0 0  0 2 0  0 0 0.5  1 0 0.5
+      0 2 0.5"/></asset><worldbody><body><freejoint/><geom name="w" type="mesh" mesh="wedge"/></body>
+      </worldbody></mujoco>""")
+    with pytest.raises(ValueError, match="'w'.*mesh geoms"):
+        to_mjcf(model)

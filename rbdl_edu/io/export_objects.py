@@ -62,9 +62,9 @@ def _equalities(model):
             obj = "site" if model.eq_objtype[e] == OBJ_SITE else "body"
             tag = "connect" if kind == EQ_CONNECT else "weld"
             objs = f'{obj}1="{name_of(model, obj, o1)}"' + (f' {obj}2="{name_of(model, obj, o2)}"' if o2 >= 0 else "")
-            extra = "" if obj == "site" else f' anchor="{f(data[:3])}"'
+            extra = "" if obj == "site" else f' anchor="{f(data[:3])}"'     # sites carry their frames
             if kind == EQ_WELD:
-                extra += f' relpose="{f(data[3:10])}" torquescale="{f(data[10])}"'
+                extra += ("" if obj == "site" else f' relpose="{f(data[3:10])}"') + f' torquescale="{f(data[10])}"'
             out.append(f"<{tag} {head} {objs}{extra}/>")
         elif kind in (EQ_JOINT, EQ_TENDON):
             tag, obj = ("joint", "jnt") if kind == EQ_JOINT else ("tendon", "tendon")
