@@ -4,7 +4,8 @@ Used by the book's "Checking against MuJoCo" page and by the cross-check tests. 
 compiled model holds that changes the physics is written, as explicit numbers: the options and
 flags, the tree (bodies with their inertials, gravity compensation and mocap flag; joints with
 ref, springref, stiffness, damping, armature, friction loss, limits and their softness;
-geoms with every contact parameter and the fluid model; sites), the height fields geoms use, and, in :mod:`~rbdl_edu.io.export_objects`, tendons, actuators, sensors,
+geoms with every contact parameter and the fluid model; sites), the assets geoms use (meshes,
+height fields), and, in :mod:`~rbdl_edu.io.export_objects`, tendons, actuators, sensors,
 equalities, contact pairs/excludes and keyframes. What cannot be written is refused with a
 :class:`ValueError` naming the field; nothing is dropped silently. Drawing-only data
 (colors, materials, cameras) is left out, except each geom's and site's ``rgba``.
@@ -21,6 +22,7 @@ from rbdl_edu.io.export_objects import object_sections
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES
 from rbdl_edu.model.option import CHOICES
+from rbdl_edu.rotation import quat_conj, quat_mul, quat_to_mat
 
 
 def to_mjcf(model, name="rbdl_edu") -> str:
@@ -105,14 +107,17 @@ def _joint(model, j):
 
 def _geom(model, g):
     """``<geom>`` with ``mass="0"`` (the body's ``<inertial>`` holds the mass) and every contact
-    parameter; a mesh geom is refused."""
+    parameter; a mesh geom's pose is given in its file's frame (see :func:`_mesh_assets`)."""
     kind = GEOM_NAMES[model.geom_type[g]]
     pos, quat, data = model.geom_pos[g], model.geom_quat[g], ""
     if kind == "hfield":
         data = f' hfield="{name_of(model, "hfield", model.geom_dataid[g])}"'
     if kind == "mesh":
-        raise ValueError(f"to_mjcf cannot write geom {g} ({name_of(model, 'geom', g)!r}): mesh geoms are not "
-                         "exported yet (mesh_vert is in the principal frame and does not read back the same)")
+        k = model.geom_dataid[g]
+        data = f' mesh="{name_of(model, "mesh", k)}"'
+        # MuJoCo moves a mesh geom by its mesh's principal frame: pose = given ∘ (mesh_pos, mesh_quat)
+        quat = quat_mul(quat, quat_conj(model.mesh_quat[k]))
+        pos = pos - quat_to_mat(quat) @ model.mesh_pos[k]
     fluid = model.geom_fluid[g]
     fluid = f' fluidshape="ellipsoid" fluidcoef="{f(fluid[1:6])}"' if fluid[0] > 0 else ""
     return (f'<geom name="{name_of(model, "geom", g)}" type="{kind}"{data} '
@@ -132,10 +137,24 @@ def _site(model, s):
             f'rgba="{f(model.site_rgba[s])}"/>')
 
 
-# -- assets: height fields --------------------------------------------------------
+# -- assets: meshes and height fields --------------------------------------------------------
 def _assets(model):
-    out = _hfield_assets(model)
+    out = _mesh_assets(model) + _hfield_assets(model)
     return ["  <asset>", *out, "  </asset>"] if out else []
+
+
+def _mesh_assets(model):
+    """Each mesh, its vertices put back in the file's frame (``mesh_pos + R(mesh_quat) v``), so
+    MuJoCo finds the same principal frame again."""
+    out = []
+    for k in range(model.nmesh):
+        v0, nv, f0, nf = (int(x[k]) for x in (model.mesh_vertadr, model.mesh_vertnum, model.mesh_faceadr,
+                                              model.mesh_facenum))
+        vert = model.mesh_vert[v0:v0 + nv] @ quat_to_mat(model.mesh_quat[k]).T + model.mesh_pos[k]
+        face = " ".join(str(int(i)) for i in np.asarray(model.mesh_face[f0:f0 + nf]).reshape(-1))
+        out.append(f'    <mesh name="{name_of(model, "mesh", k)}" vertex="{f(vert.reshape(-1))}"'
+                   + (f' face="{face}"' if nf else "") + "/>")
+    return out
 
 
 def _hfield_assets(model):
