@@ -105,13 +105,13 @@ HAND = {
       <equality><connect body1="d" body2="world" anchor="0 0 0.1"/><weld site1="sc" site2="sd" torquescale="2"/>
         <joint joint1="j3" joint2="j4" polycoef="0 0.5 0 0 0" solref="0.03 1"/>
         <tendon tendon1="t1" active="false"/></equality>
-      <actuator><motor joint="j1" gear="2" ctrlrange="-1 1"/><position joint="j2" kp="10" kv="1"/>
+      <actuator><motor name="m0" joint="j1" gear="2" ctrlrange="-1 1"/><position joint="j2" kp="10" kv="1"/>
         <velocity tendon="t1" kv="3"/><general site="sc" refsite="top" gear="1 0 0 0 0 1" dyntype="filterexact"
           dynprm="0.1" gainprm="2" biastype="affine" biasprm="0 -1 -0.1"/>
         <intvelocity joint="j4" kp="5" actrange="-1 1"/><muscle tendon="t2" lengthrange="1 1.5"/>
         <adhesion body="c" gain="3" ctrlrange="0 1"/></actuator>
       <sensor><jointpos joint="j1"/><jointvel joint="j2" noise="0.1"/><tendonpos tendon="t2"/>
-        <actuatorfrc actuator="act0" cutoff="5"/><accelerometer site="sa"/><gyro site="sb"/><touch site="sc"/>
+        <actuatorfrc actuator="m0" cutoff="5"/><accelerometer site="sa"/><gyro site="sb"/><touch site="sc"/>
         <framepos objtype="body" objname="b" reftype="site" refname="top"/><framequat objtype="xbody" objname="c"/>
         <subtreecom body="a"/><jointlimitpos joint="j1"/><e_potential/><clock/></sensor>
       <keyframe><key name="k" qpos="0.1 0.2 0.1 0.3 -0.5 0 0.5 1 0 0 0" ctrl="0.1 0.2 0.3 0.4 0.5 0.6 0.7"/></keyframe>
@@ -130,7 +130,7 @@ HAND = {
 
 @pytest.mark.parametrize("name", sorted(HAND))
 def test_hand_written_roundtrip(name):
-    xml = HAND[name].replace('<actuatorfrc actuator="act0"', '<actuatorfrc actuator="m0"').replace(
+    xml = HAND[name].replace('<actuatorfrc actuator="m0"', '<actuatorfrc actuator="m0"').replace(
         '<motor joint="j1"', '<motor name="m0" joint="j1"')
     roundtrip(mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml), name)
 
@@ -143,3 +143,17 @@ def test_unwritable_sensor_is_refused():
     with pytest.raises(ValueError, match="'gap'.*<distance>"):
         to_mjcf(model)
 
+
+
+@pytest.mark.parametrize("source", [str(p) for p in MODELS + MOUSE + GYM] + sorted(HAND.values()),
+                         ids=lambda s: Path(s).name if len(s) < 300 else "hand")
+def test_our_loader_reads_it_back(source):
+    """``load_model(to_mjcf(model))`` holds the same arrays, but for drawing-only ones
+    (cameras and materials are not written)."""
+    model = rbd.load_model(source)
+    again = rbd.load_model(to_mjcf(model))
+    for n, a in vars(model).items():
+        if isinstance(a, np.ndarray) and not n.startswith(("cam_", "mat_")) and n not in ("geom_matid", "site_matid"):
+            b = getattr(again, n)
+            assert a.shape == b.shape and np.allclose(a, b, rtol=1e-6 if model.nmesh else 1e-12,
+                                                      atol=1e-8 if model.nmesh else 1e-14), n
