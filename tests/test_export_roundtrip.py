@@ -116,6 +116,18 @@ HAND = {
         <subtreecom body="a"/><jointlimitpos joint="j1"/><e_potential/><clock/></sensor>
       <keyframe><key name="k" qpos="0.1 0.2 0.1 0.3 -0.5 0 0.5 1 0 0 0" ctrl="0.1 0.2 0.3 0.4 0.5 0.6 0.7"/></keyframe>
     </mujoco>""",
+    "two_object_sensors": """<mujoco><worldbody><geom name="floor" type="plane" size="2 2 0.1"/>
+        <site name="zone" type="box" size="1 1 0.5" pos="0 0 0.5"/>
+        <body name="ball" pos="0 0 0.3"><freejoint/><geom name="g1" type="sphere" size="0.1"/>
+          <site name="eye" zaxis="0 0 -1"/></body>
+        <body name="box" pos="0.5 0 0.3"><freejoint/><geom name="g2" type="box" size="0.1 0.1 0.1"/></body>
+      </worldbody>
+      <sensor><distance geom1="g1" geom2="g2" cutoff="1"/><normal body1="ball" geom2="g2" cutoff="1"/>
+        <fromto geom1="g1" geom2="floor" cutoff="1"/><insidesite objtype="body" objname="ball" site="zone"/>
+        <rangefinder site="eye" data="dist point normal"/>
+        <contact geom1="g1" geom2="floor" data="found force dist" reduce="mindist" num="2"/>
+        <contact subtree1="box" data="found pos" num="1"/><contact site="zone" data="found"/></sensor>
+    </mujoco>""",
     "mesh_springdamper_fluid": """<mujoco><asset><mesh name="wedge" scale="0.2 0.2 0.2"
         vertex="0 0 0  1 0 0  0 2 0  0 0 0.5  1 0 0.5  0 2 0.5"
         face="0 2 1  3 4 5  0 1 4  0 4 3  0 3 5  0 5 2  1 2 5  1 5 4"/></asset>
@@ -137,12 +149,11 @@ def test_hand_written_roundtrip(name):
 
 def test_unwritable_sensor_is_refused():
     """A sensor to_mjcf cannot write raises, naming it; it is never left out silently."""
-    model = rbd.load_model("""<mujoco><worldbody><body><joint/><geom name="g1" size="0.1"/></body>
-      <geom name="g2" size="0.1" pos="1 0 0"/></worldbody>
-      <sensor><distance name="gap" geom1="g1" geom2="g2"/></sensor></mujoco>""")
-    with pytest.raises(ValueError, match="'gap'.*<distance>"):
+    model = rbd.load_model("""<mujoco><worldbody><camera name="eye" pos="0 0 2" resolution="2 2"/>
+      <body><joint/><geom name="g1" size="0.1"/></body></worldbody>
+      <sensor><rangefinder name="ray" camera="eye"/></sensor></mujoco>""")
+    with pytest.raises(ValueError, match="'ray'.*<rangefinder> reads a camera"):
         to_mjcf(model)
-
 
 
 @pytest.mark.parametrize("source", [str(p) for p in MODELS + MOUSE + GYM] + sorted(HAND.values()),

@@ -1,9 +1,8 @@
 """The MJCF sections after ``<worldbody>`` that :func:`~rbdl_edu.io.export.to_mjcf` writes:
 ``<contact>`` (pairs, excludes), ``<equality>``, ``<tendon>``, ``<actuator>`` (each as a
 ``<general>`` with its dynamics, gain and bias written out), ``<sensor>`` and ``<keyframe>``.
-The sensors that read a data layout or two objects (``contact``, ``rangefinder``,
-``insidesite``, ``distance``, ``normal``, ``fromto``, ``camprojection``) are refused with an
-error naming the sensor.
+Sensors that need a camera (``camprojection``, a camera's ``rangefinder`` or
+``insidesite``) are refused with an error naming the sensor, as cameras are not written.
 
 >>> from rbdl_edu.models import pendulum
 >>> object_sections(pendulum())
@@ -15,8 +14,8 @@ import numpy as np
 
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.io.mjcf_sensors import SPECIAL
-from rbdl_edu.model.enums import (BIAS_NAMES, DYN_NAMES, EQ_CONNECT, EQ_JOINT, EQ_TENDON, EQ_WELD, GAIN_NAMES,
-                                  OBJ_NAMES, OBJ_SITE, SENSOR_NAMES, SENSORS, TRN_BODY, TRN_JOINT,
+from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT, EQ_TENDON, EQ_WELD, GAIN_NAMES,
+                                  OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES, SENSORS, TRN_BODY, TRN_JOINT,
                                   TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON, WRAP_JOINT,
                                   WRAP_PULLEY, WRAP_SITE)
 
@@ -149,11 +148,12 @@ def _sensors(model):
     out = []
     for s in range(model.nsensor):
         tag = SENSOR_NAMES[int(model.sensor_type[s])]
-        if tag in SPECIAL:
-            raise ValueError(f"to_mjcf cannot write sensor {s} ({name_of(model, 'sensor', s)!r}): "
-                             f"<{tag}> sensors (sensor_intprm, two objects) are not exported")
         attrs = f'name="{name_of(model, "sensor", s)}" noise="{f(model.sensor_noise[s])}" ' \
                 f'cutoff="{f(model.sensor_cutoff[s])}"'
+        if tag in SPECIAL:
+            attrs += _special(model, s, tag)
+            out.append(f"<{tag} {attrs}/>")
+            continue
         kind, obj = SENSORS[tag].obj, int(model.sensor_objid[s])
         if kind == "frame":
             objtype = OBJ_NAMES[int(model.sensor_objtype[s])]
@@ -166,6 +166,36 @@ def _sensors(model):
             attrs += f' reftype="{reftype}" refname="{name_of(model, _frame_kind(reftype), int(model.sensor_refid[s]))}"'
         out.append(f"<{tag} {attrs}/>")
     return out
+
+
+# the attribute naming each side of a two-object sensor, by object type
+_SIDE = {"geom": "geom{}", "body": "body{}", "xbody": "subtree{}", "site": "site"}
+
+
+def _special(model, s, tag):
+    """The attributes of a sensor that reads two objects (``objtype``/``reftype`` sides) or
+    a data layout (``sensor_intprm``: data bits, reduction, slots)."""
+    objtype, reftype = OBJ_NAMES[int(model.sensor_objtype[s])], OBJ_NAMES[int(model.sensor_reftype[s])]
+    obj, ref, (bits, reduce, num) = int(model.sensor_objid[s]), int(model.sensor_refid[s]), model.sensor_intprm[s]
+    if "camera" in (objtype, reftype):
+        raise ValueError(f"to_mjcf cannot write sensor {s} ({name_of(model, 'sensor', s)!r}): <{tag}> reads a "
+                         "camera, and cameras are not exported")
+    if tag == "insidesite":
+        return (f' objtype="{objtype}" objname="{name_of(model, _frame_kind(objtype), obj)}"'
+                f' site="{name_of(model, "site", ref)}"')
+    if tag == "rangefinder":
+        return f' site="{name_of(model, "site", obj)}" data="{_words(RAYDATA, bits)}"'
+    out = ""
+    for side, (kind, i) in enumerate(((objtype, obj), (reftype, ref)), start=1):
+        if i >= 0:
+            out += f' {_SIDE[kind].format(side)}="{name_of(model, _frame_kind(kind), i)}"'
+    if tag == "contact":
+        out += f' data="{_words(CONDATA, bits)}" reduce="{CONTACT_REDUCE[int(reduce)]}" num="{int(num)}"'
+    return out
+
+
+def _words(fields, bits):
+    return " ".join(w for k, w in enumerate(fields) if int(bits) >> k & 1)
 
 
 def _frame_kind(objtype):
