@@ -128,6 +128,9 @@ HAND = {
         <contact geom1="g1" geom2="floor" data="found force dist" reduce="mindist" num="2"/>
         <contact subtree1="box" data="found pos" num="1"/><contact site="zone" data="found"/></sensor>
     </mujoco>""",
+    "awkward_names": """<mujoco><worldbody><body name="a&amp;&quot;b&lt;"><joint name="geom1"/>
+        <geom name="geom1" size="0.1"/><geom size="0.1" pos="0 0 0.2"/></body></worldbody>
+      <actuator><motor joint="geom1"/></actuator></mujoco>""",
     "mesh_springdamper_fluid": """<mujoco><asset><mesh name="wedge" scale="0.2 0.2 0.2"
         vertex="0 0 0  1 0 0  0 2 0  0 0 0.5  1 0 0.5  0 2 0.5"
         face="0 2 1  3 4 5  0 1 4  0 4 3  0 3 5  0 5 2  1 2 5  1 5 4"/></asset>

@@ -4,8 +4,13 @@ object, since the other elements refer to objects by name.
 
 >>> f([1, 0.1]), b(True)
 ('1.0 0.1', 'true')
+>>> from rbdl_edu.models import pendulum
+>>> name_of(pendulum(), "geom", 0), name_of(pendulum(), "body", 0)
+('geom0', 'world')
 """
 from __future__ import annotations
+
+from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -21,7 +26,14 @@ def b(x) -> str:
 
 
 def name_of(model, kind, i) -> str:
-    """The name of object ``i`` of ``kind`` (``"body"``, ``"jnt"``, ``"geom"``, ...), or ``kindI``."""
+    """The name of object ``i`` of ``kind`` (``"body"``, ``"jnt"``, ``"geom"``, ...), or
+    ``kindI`` (with ``_`` added while another object has that name), escaped for an attribute."""
     if kind == "body" and i == 0:
         return "world"
-    return getattr(model, f"{kind}_names")[i] or f"{kind}{i}"
+    names = getattr(model, f"{kind}_names")
+    name = names[i]
+    if not name:
+        name = f"{kind}{i}"
+        while name in names:
+            name += "_"
+    return escape(name, {'"': "&quot;"})
