@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MOUSE = sorted((ROOT / "models" / "mouse").glob("*.xml"))
 
 PREFIXES = ("body_", "jnt_", "dof_", "geom_", "site_", "actuator_", "tendon_", "wrap_", "eq_", "sensor_",
-            "pair_", "exclude_", "key_", "hfield_", "mesh_vert", "mesh_face", "qpos0", "qpos_spring")
+            "pair_", "exclude_", "key_", "cam_", "hfield_", "mesh_vert", "mesh_face", "qpos0", "qpos_spring")
 # not physics: names' addresses, drawing, plugin and user slots, bounding-volume bookkeeping
 SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid", "geom_rgba", "site_rgba",
         "tendon_rgba", "tendon_width", "geom_plugin", "body_plugin", "actuator_plugin", "sensor_plugin",
@@ -118,6 +118,9 @@ HAND = {
     </mujoco>""",
     "two_object_sensors": """<mujoco><worldbody><geom name="floor" type="plane" size="2 2 0.1"/>
         <site name="zone" type="box" size="1 1 0.5" pos="0 0 0.5"/>
+        <camera name="cam" pos="0 0 2" resolution="3 2" fovy="30"/>
+        <camera name="lens" pos="1 0 1" xyaxes="0 1 0 -1 0 1" resolution="640 480" sensorsize="0.004 0.003"
+          focalpixel="500 510" principalpixel="320 240"/>
         <body name="ball" pos="0 0 0.3"><freejoint/><geom name="g1" type="sphere" size="0.1"/>
           <site name="eye" zaxis="0 0 -1"/></body>
         <body name="box" pos="0.5 0 0.3"><freejoint/><geom name="g2" type="box" size="0.1 0.1 0.1"/></body>
@@ -126,7 +129,9 @@ HAND = {
         <fromto geom1="g1" geom2="floor" cutoff="1"/><insidesite objtype="body" objname="ball" site="zone"/>
         <rangefinder site="eye" data="dist point normal"/>
         <contact geom1="g1" geom2="floor" data="found force dist" reduce="mindist" num="2"/>
-        <contact subtree1="box" data="found pos" num="1"/><contact site="zone" data="found"/></sensor>
+        <contact subtree1="box" data="found pos" num="1"/><contact site="zone" data="found"/>
+        <rangefinder camera="cam" data="dist"/><camprojection site="eye" camera="lens"/>
+        <insidesite objtype="camera" objname="cam" site="zone"/></sensor>
     </mujoco>""",
     "awkward_names": """<mujoco><worldbody><body name="a&amp;&quot;b&lt;"><joint name="geom1"/>
         <geom name="geom1" size="0.1"/><geom size="0.1" pos="0 0 0.2"/></body></worldbody>
@@ -150,12 +155,11 @@ def test_hand_written_roundtrip(name):
     roundtrip(mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml), name)
 
 
-def test_unwritable_sensor_is_refused():
-    """A sensor to_mjcf cannot write raises, naming it; it is never left out silently."""
-    model = rbd.load_model("""<mujoco><worldbody><camera name="eye" pos="0 0 2" resolution="2 2"/>
-      <body><joint/><geom name="g1" size="0.1"/></body></worldbody>
-      <sensor><rangefinder name="ray" camera="eye"/></sensor></mujoco>""")
-    with pytest.raises(ValueError, match="'ray'.*<rangefinder> reads a camera"):
+def test_unwritable_camera_is_refused():
+    """What to_mjcf cannot write raises, naming it; it is never left out silently."""
+    model = rbd.load_model("""<mujoco><worldbody><body name="b"><joint/><geom size="0.1"/></body>
+      <camera name="follow" mode="targetbody" target="b"/></worldbody></mujoco>""")
+    with pytest.raises(ValueError, match="'follow'.*cam_mode='targetbody'"):
         to_mjcf(model)
 
 
@@ -163,11 +167,11 @@ def test_unwritable_sensor_is_refused():
                          ids=lambda s: Path(s).name if len(s) < 300 else "hand")
 def test_our_loader_reads_it_back(source):
     """``load_model(to_mjcf(model))`` holds the same arrays, but for drawing-only ones
-    (cameras and materials are not written)."""
+    (materials are not written)."""
     model = rbd.load_model(source)
     again = rbd.load_model(to_mjcf(model))
     for n, a in vars(model).items():
-        if isinstance(a, np.ndarray) and not n.startswith(("cam_", "mat_")) and n not in ("geom_matid", "site_matid"):
+        if isinstance(a, np.ndarray) and not n.startswith("mat_") and n not in ("geom_matid", "site_matid"):
             b = getattr(again, n)
             assert a.shape == b.shape and np.allclose(a, b, rtol=1e-6 if model.nmesh else 1e-12,
                                                       atol=1e-8 if model.nmesh else 1e-14), n

@@ -4,11 +4,12 @@ Used by the book's "Checking against MuJoCo" page and by the cross-check tests. 
 compiled model holds that changes the physics is written, as explicit numbers: the options and
 flags, the tree (bodies with their inertials, gravity compensation and mocap flag; joints with
 ref, springref, stiffness, damping, armature, friction loss, limits and their softness;
-geoms with every contact parameter and the fluid model; sites), the assets geoms use (meshes,
+geoms with every contact parameter and the fluid model; sites; cameras, which
+sensors may look through), the assets geoms use (meshes,
 height fields), and, in :mod:`~rbdl_edu.io.export_objects`, tendons, actuators, sensors,
 equalities, contact pairs/excludes and keyframes. What cannot be written is refused with a
 :class:`ValueError` naming the field; nothing is dropped silently. Drawing-only data
-(colors, materials, cameras) is left out, except each geom's and site's ``rgba``.
+(materials, lights, textures) is left out, but each geom's and site's ``rgba`` is kept.
 
 >>> from rbdl_edu.models import pendulum
 >>> print(to_mjcf(pendulum()).splitlines()[0])
@@ -19,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.io.export_objects import object_sections
+from rbdl_edu.io.mjcf_camera import MODES
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES
 from rbdl_edu.model.option import CHOICES
@@ -33,7 +35,7 @@ def to_mjcf(model, name="rbdl_edu") -> str:
     for i in range(1, model.nbody):
         children[model.body_parentid[i]].append(i)
     lines = [f'<mujoco model="{name}">', '  <compiler angle="radian" autolimits="true"/>',
-             *_option(model.opt), *_assets(model), "  <worldbody>"]
+             *_option(model.opt), *_znear(model), *_assets(model), "  <worldbody>"]
 
     def body(i, ind):
         mocap = ' mocap="true"' if model.body_mocapid[i] >= 0 else ""
@@ -50,6 +52,7 @@ def to_mjcf(model, name="rbdl_edu") -> str:
     def contents(i, ind):
         lines.extend(ind + _geom(model, g) for g in np.flatnonzero(model.geom_bodyid == i))
         lines.extend(ind + _site(model, s) for s in np.flatnonzero(model.site_bodyid == i))
+        lines.extend(ind + _camera(model, k) for k in np.flatnonzero(model.cam_bodyid == i))
         for k in children[i]:
             body(k, ind)
 
@@ -135,6 +138,31 @@ def _site(model, s):
     return (f'<site name="{name_of(model, "site", s)}" type="{kind}" size="{f(model.site_size[s])}" '
             f'pos="{f(model.site_pos[s])}" quat="{f(model.site_quat[s])}" group="{int(model.site_group[s])}" '
             f'rgba="{f(model.site_rgba[s])}"/>')
+
+
+def _znear(model):
+    """``<visual><map znear>``, which MuJoCo keeps as the focal lengths of a camera without a
+    sensor size."""
+    plain = np.flatnonzero(~np.all(model.cam_sensorsize > 0, axis=1)) if model.ncam else []
+    return [f'  <visual><map znear="{f(model.cam_intrinsic[plain[0], 0])}"/></visual>'] if len(plain) else []
+
+
+def _camera(model, k):
+    """A ``<camera>`` (sensors may look through one): fixed or tracking its body, with a sensor
+    size, its focal lengths and principal point, otherwise its ``fovy``. A camera that
+    targets a body is refused (the model does not keep which)."""
+    mode = MODES[int(model.cam_mode[k])]
+    if mode.startswith("target"):
+        raise ValueError(f"to_mjcf cannot write camera {k} ({name_of(model, 'cam', k)!r}): cam_mode={mode!r} "
+                         "(the target body is not kept)")
+    lens = f'fovy="{f(model.cam_fovy[k])}"'
+    if np.all(model.cam_sensorsize[k] > 0):
+        lens = (f'sensorsize="{f(model.cam_sensorsize[k])}" focal="{f(model.cam_intrinsic[k][:2])}" '
+                f'principal="{f(model.cam_intrinsic[k][2:])}"')
+    projection = ("perspective", "orthographic")[int(model.cam_projection[k])]
+    return (f'<camera name="{name_of(model, "cam", k)}" mode="{mode}" pos="{f(model.cam_pos[k])}" quat="{f(model.cam_quat[k])}" '
+            f'projection="{projection}" resolution="{" ".join(str(int(r)) for r in model.cam_resolution[k])}" '
+            f'{lens}/>')
 
 
 # -- assets: meshes and height fields --------------------------------------------------------

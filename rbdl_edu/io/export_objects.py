@@ -1,8 +1,7 @@
 """The MJCF sections after ``<worldbody>`` that :func:`~rbdl_edu.io.export.to_mjcf` writes:
 ``<contact>`` (pairs, excludes), ``<equality>``, ``<tendon>``, ``<actuator>`` (each as a
 ``<general>`` with its dynamics, gain and bias written out), ``<sensor>`` and ``<keyframe>``.
-Sensors that need a camera (``camprojection``, a camera's ``rangefinder`` or
-``insidesite``) are refused with an error naming the sensor, as cameras are not written.
+Every sensor kind the loader reads is written.
 
 >>> from rbdl_edu.models import pendulum
 >>> object_sections(pendulum())
@@ -177,14 +176,13 @@ def _special(model, s, tag):
     a data layout (``sensor_intprm``: data bits, reduction, slots)."""
     objtype, reftype = OBJ_NAMES[int(model.sensor_objtype[s])], OBJ_NAMES[int(model.sensor_reftype[s])]
     obj, ref, (bits, reduce, num) = int(model.sensor_objid[s]), int(model.sensor_refid[s]), model.sensor_intprm[s]
-    if "camera" in (objtype, reftype):
-        raise ValueError(f"to_mjcf cannot write sensor {s} ({name_of(model, 'sensor', s)!r}): <{tag}> reads a "
-                         "camera, and cameras are not exported")
     if tag == "insidesite":
         return (f' objtype="{objtype}" objname="{name_of(model, _frame_kind(objtype), obj)}"'
                 f' site="{name_of(model, "site", ref)}"')
     if tag == "rangefinder":
-        return f' site="{name_of(model, "site", obj)}" data="{_words(RAYDATA, bits)}"'
+        return f' {objtype}="{name_of(model, _frame_kind(objtype), obj)}" data="{_words(RAYDATA, bits)}"'
+    if tag == "camprojection":
+        return f' site="{name_of(model, "site", obj)}" camera="{name_of(model, "cam", ref)}"'
     out = ""
     for side, (kind, i) in enumerate(((objtype, obj), (reftype, ref)), start=1):
         if i >= 0:
@@ -199,7 +197,7 @@ def _words(fields, bits):
 
 
 def _frame_kind(objtype):
-    return "body" if objtype == "xbody" else objtype
+    return {"xbody": "body", "camera": "cam"}.get(objtype, objtype)
 
 
 def _keys(model):
