@@ -1,15 +1,20 @@
 """Write a numeric :class:`~rbdl_edu.model.Model` as MJCF text, so MuJoCo can load the same model.
 
 Used by the book's "Checking against MuJoCo" page and by the cross-check tests. Everything the
-compiled model holds that changes the physics is written, as explicit numbers: the options and
-flags, the tree (bodies with their inertials, gravity compensation and mocap flag; joints with
-ref, springref, stiffness, damping, armature, friction loss, limits and their softness;
-geoms with every contact parameter and the fluid model; sites; cameras, which
-sensors may look through), the assets geoms use (meshes,
-height fields), and, in :mod:`~rbdl_edu.io.export_objects`, tendons, actuators, sensors,
-equalities, contact pairs/excludes and keyframes. What cannot be written is refused with a
-:class:`ValueError` naming the field; nothing is dropped silently. Drawing-only data
-(materials, lights, textures) is left out, but each geom's and site's ``rgba`` is kept.
+compiled model holds that changes the physics is written, as explicit numbers:
+
+- the options, every number of ``mjOption`` and each flag;
+- the tree: bodies (inertial, gravity compensation, mocap), joints (ref, springref, stiffness
+  and damping with their nonlinear terms, springdamper, armature, friction loss, limits,
+  margin, the softness of both, actuator force range, group), geoms (every contact parameter,
+  the fluid model, ``mass="0"`` as the ``<inertial>`` holds the mass), sites and cameras;
+- the assets geoms use: meshes (back in their file's frame) and height fields;
+- in :mod:`~rbdl_edu.io.export_objects`: contact pairs and excludes, equalities, tendons,
+  actuators, sensors and keyframes.
+
+What cannot be written raises a :class:`ValueError` naming it (a symbolic model, a camera
+that targets a body); nothing is dropped silently. Drawing-only data (materials, lights,
+textures) is left out, but each geom's and site's ``rgba`` is kept.
 
 >>> from rbdl_edu.models import pendulum
 >>> print(to_mjcf(pendulum()).splitlines()[0])
@@ -20,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.io.export_objects import object_sections
-from rbdl_edu.io.mjcf_camera import MODES
 from rbdl_edu.io.export_text import b, f, name_of
+from rbdl_edu.io.mjcf_camera import MODES
 from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES
 from rbdl_edu.model.option import CHOICES
 from rbdl_edu.rotation import quat_conj, quat_mul, quat_to_mat
