@@ -18,15 +18,17 @@ ROOT = Path(__file__).resolve().parents[1]
 MOUSE = sorted((ROOT / "models" / "mouse").glob("*.xml"))
 
 PREFIXES = ("body_", "jnt_", "dof_", "geom_", "site_", "actuator_", "tendon_", "wrap_", "eq_", "sensor_",
-            "pair_", "exclude_", "key_", "cam_", "hfield_", "mesh_vert", "mesh_face", "qpos0", "qpos_spring")
+            "pair_", "exclude_", "key_", "cam_", "hfield_", "mesh_", "qpos0", "qpos_spring")
 # not physics: names' addresses, drawing, plugin and user slots, bounding-volume bookkeeping
-SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid", "geom_rgba", "site_rgba",
+SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid",
         "tendon_rgba", "tendon_width", "geom_plugin", "body_plugin", "actuator_plugin", "sensor_plugin",
         "hfield_pathadr", "mesh_pathadr", "actuator_history", "actuator_historyadr", "sensor_history",
         "sensor_historyadr",
         # which shortcut (position, velocity, ...) made an actuator: our loader keeps the
         # compiled gain and bias it implies, and stepping shows the same motion without it
-        "actuator_ctrlspec"}
+        "actuator_ctrlspec",
+        # a mesh's vertices are written already scaled
+        "mesh_scale"}
 
 
 def physics_fields(m):
