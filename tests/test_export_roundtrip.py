@@ -24,8 +24,8 @@ SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid"
         "tendon_rgba", "tendon_width", "geom_plugin", "body_plugin", "actuator_plugin", "sensor_plugin",
         "hfield_pathadr", "mesh_pathadr", "actuator_history", "actuator_historyadr", "sensor_history",
         "sensor_historyadr",
-        # which shortcut (position, velocity, ...) made an actuator: our loader keeps the
-        # compiled gain and bias it implies, and stepping shows the same motion without it
+        # an actuator's input signature: MuJoCo reads it only for so3 and servo-family (pid,
+        # dcmotor) gains, which our loader refuses; the 100 steps below check the rest
         "actuator_ctrlspec",
         # a mesh's vertices are written already scaled
         "mesh_scale"}
