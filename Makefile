@@ -15,7 +15,7 @@ LAB_STAMP := $(VENV)/.lab-installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e ".[test,book,course,jax]"
+	$(PY) -m pip install -e ".[test,book,course,jax,lab]"
 	touch $(STAMP)
 
 # the widget manager, require.js, the pythreejs bundle and MathJax, served by the site
@@ -68,10 +68,12 @@ lab: $(LAB_STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_dynamics.py
 	$(PY) benchmarks/bench_jax.py
+	$(PY) benchmarks/bench_jax_step.py
 	$(PY) benchmarks/bench_step.py
 	$(PY) benchmarks/bench_speed.py
 	$(PY) benchmarks/bench_mouse.py
 	$(PY) benchmarks/bench_contacts.py
+	$(PY) benchmarks/bench_lab.py
 
 clean:
 	rm -rf _build _offline $(VENV)        # (your notebook copies in _lab/ are kept)

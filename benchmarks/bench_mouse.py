@@ -9,7 +9,7 @@ Rows:
 2. **rbdl_edu, smooth pipeline only**: the same model and controller with ``rbd.step`` as it
    is today (no collision, no constraints: the mouse falls through the floor). A lower bound
    on the cost of a step with contacts; the time per stage shows where it goes.
-3. **MuJoCo 4.0 + the lab's controller**: the same loop through ``tests/mujoco_engine.py``
+3. **MuJoCo 4.0 + the lab's controller**: the same loop through ``rbdl_edu.lab.mujoco_engine``
    (the adapter the tests use), so the Python controller's cost is in it.
 4. **MuJoCo 4.0 alone**: ``mj_step`` with the controls of a period computed beforehand.
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import sys
 import time
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -33,9 +32,7 @@ import numpy as np  # noqa: E402
 
 import rbdl_edu as rbd  # noqa: E402
 from rbdl_edu.lab import Gait, TrotController, run, scene_path, simulates_contacts  # noqa: E402
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from mujoco_engine import MUJOCO  # noqa: E402
+from rbdl_edu.lab.mujoco_engine import MUJOCO  # noqa: E402
 
 FLAT = scene_path("flat")
 

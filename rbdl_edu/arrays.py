@@ -177,3 +177,45 @@ def inv(A):
     if A.shape[-1] == 1:
         return 1.0 / A
     return namespace(A).linalg.inv(A)
+
+
+def put(x, index, value):
+    """``x`` with ``x[index] = value``, as a new array: a NumPy copy written in place, or JAX's
+    ``x.at[index].set(value)`` (its arrays are immutable), so that the same line runs on
+    numbers, symbols and traced arrays.
+
+    >>> put(np.zeros(3), slice(1, 3), 2.0)
+    array([0., 2., 2.])
+    """
+    if is_jax(x) or is_jax(value):
+        return namespace(x, value).asarray(x).at[index].set(value)
+    y = np.array(x, dtype=object if is_symbolic(x, value) else np.result_type(x, value))
+    y[index] = value
+    return y
+
+
+def write(x, index, value):
+    """``x[index] = value`` in ``x`` itself, which is returned: a NumPy buffer keeps its
+    identity, so a view a caller holds follows it (as a slice of MuJoCo's ``mjData`` does);
+    JAX's arrays are immutable, so there it is :func:`put`'s new array.
+
+    >>> x = np.zeros(3); view = x[1:]
+    >>> write(x, 1, 5.0) is x, view
+    (True, array([5., 0.]))
+    """
+    if is_jax(x) or is_jax(value):
+        return put(x, index, value)
+    x[index] = value
+    return x
+
+
+def stacked(parts, shape, *like):
+    """``parts`` (numbers or arrays) stacked along a new first axis and reshaped to ``shape``,
+    an array of the kind of ``like`` and ``parts`` (NumPy or JAX); ``shape`` gives the empty
+    array its shape when there are no parts.
+
+    >>> stacked([1.0, np.float64(2.0)], (2,)), stacked([], (0, 3)).shape
+    (array([1., 2.]), (0, 3))
+    """
+    xp = namespace(*like, *parts)
+    return xp.asarray(parts if xp is not np else np.array(parts, dtype=float), dtype=float).reshape(shape)

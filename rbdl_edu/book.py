@@ -12,6 +12,8 @@ r"""What the chapter notebooks share, so that each chapter starts with its ideas
 ``read_table(name)``   a measurement the book commits (``book/data/<name>.csv``):
                        its header (machine, date, ...) and its rows
 ``repo_path(*parts)``  a path in the repository (``repo_path("benchmarks")``)
+``equations(...)``     long SymPy results as ``lhs = ...`` rows, each sum broken
+                       between its terms so that no row is wider than the page
 =====================  ===========================================================
 
 >>> tidy([1.23456789, -0.0])
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -103,4 +106,69 @@ def read_table(name):
     return header, rows
 
 
-__all__ = ["FAST", "tidy", "clean", "model_path", "read_table", "repo_path"]
+#: how many characters (as :func:`glyphs` counts them) fit on one row of the book's column
+ROW = 48
+_SILENT = re.compile(r"\\(left|right|displaystyle|dot|ddot|hat|bar|tilde|mathrm|operatorname|quad|qquad|,|;)(?![a-zA-Z])")
+
+
+def glyphs(latex):
+    r"""About how many characters ``latex`` shows: TeX commands count as one (``\sin`` as
+    three), braces, ``^`` and ``_`` as none. A measure for breaking rows, not a typesetter.
+
+    >>> glyphs(r"\dot{q}_{1}^{2} \sin{\left(q_{2} \right)}")
+    10
+    """
+    text = _SILENT.sub("", latex)
+    text = re.sub(r"\\(sin|cos|tan|log|exp)(?![a-zA-Z])", "xxx", text)
+    text = re.sub(r"\\[a-zA-Z]+", "x", text)
+    return len(re.sub(r"[{}^_\s]", "", text))
+
+
+def _rows(expr, width):
+    """The terms of ``expr`` (a sum, in SymPy's printing order) gathered into rows of at most
+    ``width`` glyphs; each row after the first starts with its sign."""
+    terms = sp.Add.make_args(sp.sympify(expr))
+    if len(terms) > 1:
+        terms = sp.Add(*terms).as_ordered_terms()
+    rows, row = [], ""
+    for k, t in enumerate(terms):
+        piece = sp.latex(t) if k == 0 else (f"- {sp.latex(-t)}" if t.could_extract_minus_sign() else f"+ {sp.latex(t)}")
+        if row and glyphs(row + piece) > width:
+            rows.append(row)
+            row = ""
+        row = f"{row} {piece}".strip()
+    return rows + [row]
+
+
+class Equations:
+    """Display math that Jupyter and the book typeset (``_repr_latex_``): an ``aligned`` block."""
+
+    def __init__(self, latex):
+        self.latex = latex
+
+    def _repr_latex_(self):
+        return f"$\\displaystyle {self.latex}$"
+
+    def __repr__(self):
+        return self.latex
+
+
+def equations(*pairs, width=ROW):
+    r"""``lhs = rhs`` for each ``(lhs, rhs)`` pair (``lhs`` a LaTeX string, ``rhs`` a SymPy
+    expression or matrix), aligned at the ``=``: a sum longer than ``width`` glyphs continues on
+    the next rows, broken between its terms, so that a long SymPy result fits the book's
+    column instead of running off its edge. A matrix ``rhs`` is shown whole.
+
+    >>> x, y = sp.symbols("x y")
+    >>> print(equations(("f", x + y), width=2).latex)
+    \begin{aligned} f &= x \\ &\quad + y \end{aligned}
+    """
+    lines = []
+    for lhs, rhs in pairs:
+        rows = [sp.latex(rhs)] if isinstance(rhs, sp.MatrixBase) else _rows(rhs, width)
+        lines.append(f"{lhs} &= {rows[0]}")
+        lines += [f"&\\quad {r}" for r in rows[1:]]
+    return Equations("\\begin{aligned} " + " \\\\ ".join(lines) + " \\end{aligned}")
+
+
+__all__ = ["FAST", "tidy", "clean", "model_path", "read_table", "repo_path", "equations", "glyphs", "ROW"]

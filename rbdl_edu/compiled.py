@@ -15,7 +15,11 @@ What to know:
   at trace time), so a compiled function belongs to one model: :func:`jit` keeps one per
   ``(model, function)`` and a notebook pays the compile once;
 * ``jax.vmap`` gives batches (``batched=True``), ``jax.jacfwd``/``jax.grad`` derivatives
-  (:mod:`rbdl_edu.derivatives`).
+  (:mod:`rbdl_edu.derivatives`);
+* the smooth simulation step compiles too: ``jit(model, pure_step)`` of
+  :func:`rbdl_edu.simulation.step.pure_step`, ``(qpos, qvel, act, ctrl) -> (qpos, qvel, act)``,
+  constraints off (the stages write into ``Data`` with :func:`rbdl_edu.arrays.put` and
+  per-body lists, so the same lines trace).
 
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu import compiled

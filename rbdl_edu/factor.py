@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import entries, from_entries, namespace
+from rbdl_edu.arrays import entries, from_entries, is_jax, namespace
 from rbdl_edu.cache import per_model
 
 
@@ -138,7 +138,9 @@ def factor_ltdl(model, Msp, min_pivot=None):
     qLD = entries(Msp)
     for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
         chain = ancestors(model, k)
-        if min_pivot is not None and qLD[Madr[k]] < min_pivot:
+        if min_pivot is not None and is_jax(qLD[Madr[k]]):            # traced: no branch on values
+            qLD[Madr[k]] = namespace(qLD[Madr[k]]).maximum(qLD[Madr[k]], min_pivot)
+        elif min_pivot is not None and qLD[Madr[k]] < min_pivot:
             qLD[Madr[k]] = min_pivot
         Dk = qLD[Madr[k]]
         for a, i in enumerate(chain[1:], start=1):

@@ -234,15 +234,16 @@ def kinematics(model, data):
     array([-1.,  0.,  0.])
     """
     m = plain(model)                # the model's arrays as plain read-only NumPy arrays
-    q = np.asarray(data.qpos, dtype=float)
+    q = data.qpos
     for name, x, shape in (("qpos", q, (m.nq,)), ("mocap_pos", data.mocap_pos, (m.nmocap, 3)),
                            ("mocap_quat", data.mocap_quat, (m.nmocap, 4))):
         if np.shape(x) != shape:
             raise ValueError(f"data.{name} has shape {np.shape(x)}; a Data holds one state: {shape} "
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
-    xpos, xmat = np.zeros((m.nbody, 3)), np.tile(np.eye(3), (m.nbody, 1, 1))
-    xquat = np.tile([1.0, 0.0, 0.0, 0.0], (m.nbody, 1))
-    data.xanchor, data.xaxis = np.zeros((m.njnt, 3)), np.zeros((m.njnt, 3))
+    xp = namespace(q, data.mocap_pos, data.mocap_quat)
+    # built body by body, parents first, as lists (so that the same lines trace under jax.jit)
+    xpos, xmat, xquat = [xp.zeros(3)], [xp.eye(3)], [xp.array([1.0, 0.0, 0.0, 0.0])]
+    xanchor, xaxis = [xp.zeros(3)] * m.njnt, [xp.zeros(3)] * m.njnt
     for i in range(1, m.nbody):
         p, k = m.body_parentid[i], m.body_mocapid[i]
         if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
@@ -255,23 +256,28 @@ def kinematics(model, data):
         for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
             if m.jnt_type[j] == FREE:           # qpos is the pose in the world
                 quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
-                data.xanchor[j], data.xaxis[j] = x, m.jnt_axis[j]
+                xanchor[j], xaxis[j] = x, xp.asarray(m.jnt_axis[j])
                 continue
             # each joint moves the frame the previous joints left: anchor and axis before it
             x_before, R_before = frames[n]
-            data.xanchor[j], data.xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
+            xanchor[j], xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
             quat = quat_mul(quat, joint_quat(model, j, q))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which)
-        xpos[i], xmat[i], xquat[i] = x, R, quat_normalize(quat)
+        xpos.append(x)
+        xmat.append(R)
+        xquat.append(quat_normalize(quat))
+    xpos, xmat, xquat = xp.stack(xpos), xp.stack(xmat), xp.stack(xquat)
+    data.xanchor = xp.stack(xanchor) if m.njnt else xp.zeros((0, 3))
+    data.xaxis = xp.stack(xaxis) if m.njnt else xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
-    data.xipos = xpos + np.matvec(xmat, m.body_ipos)
+    data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ quat_to_mat(m.body_iquat)
     b = m.geom_bodyid
-    data.geom_xpos = xpos[b] + np.matvec(xmat[b], m.geom_pos)
+    data.geom_xpos = xpos[b] + xp.matvec(xmat[b], m.geom_pos)
     data.geom_xmat = xmat[b] @ quat_to_mat(m.geom_quat)
     b = m.site_bodyid
-    data.site_xpos = xpos[b] + np.matvec(xmat[b], m.site_pos)
+    data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
     data.site_xmat = xmat[b] @ quat_to_mat(m.site_quat)
 
 

@@ -273,13 +273,14 @@ def quat_log(q):
     >>> np.round(quat_log(quat_exp([0.1, -0.2, 0.3])), 12)
     array([ 0.1, -0.2,  0.3])
     """
-    q = np.asarray(q, dtype=float)
-    q = np.where((q[..., :1] < 0), -q, q)           # q and -q are the same rotation
+    q = asarray(q)
+    xp = namespace(q)
+    q = xp.where((q[..., :1] < 0), -q, q)           # q and -q are the same rotation
     w, v = q[..., 0], q[..., 1:]
-    s = np.linalg.norm(v, axis=-1)
-    theta = 2 * np.arctan2(s, w)
+    s = xp.linalg.norm(v, axis=-1)
+    theta = 2 * xp.arctan2(s, w)
     small = s < 1e-12
-    k = np.where(small, 2 / np.where(small, w, 1.0), theta / np.where(small, 1.0, s))
+    k = xp.where(small, 2 / xp.where(small, w, 1.0), theta / xp.where(small, 1.0, s))
     return k[..., None] * v
 
 

@@ -11,6 +11,10 @@ typeset: no MathJax error, no raw ``$`` or TeX command
 visualization appendix a ``jslink``-ed slider must change the view it is linked to, and an
 animation's play button must move the model (and pause must stop it); in chapters 6 and 8
 the sliders of the tree builder and of the collision explorer must change what is shown.
+A page must also fit its column: no typeset equation and no line of code or printed output
+wider than the block that holds it, and no figure shrunk to fit (its fonts would shrink with
+it); every chapter page links to other pages of the book, and the references page links
+every entry to its source (a DOI or URL).
 
 If the site has not been built, this module builds it first (``tools/fetch_static.py`` and
 ``jupyter-book build . -W -n --keep-going``, as ``make book``); ``make test`` always builds
@@ -225,6 +229,64 @@ EMPTY_CELLS = r"""() => [...document.querySelectorAll('article table td')]
   .map(td => td.closest('tr').textContent.trim().slice(0, 100))"""
 
 
+# What runs past the column: a typeset equation wider than its block (MathJax's inner box
+# against the enclosing div.math or output), a <pre> whose lines need more than its width,
+# and a figure (an output image or a widget's picture) drawn wider than it is shown, i.e.
+# scaled down, fonts and all.
+TOO_WIDE = r"""() => {
+  const root = document.querySelector('article') || document.body, bad = [];
+  const where = el => { const s = el.closest('section[id], div.cell[id], [id]'); return s ? s.id : ''; };
+  for (const m of root.querySelectorAll('mjx-container')) {
+    const box = m.closest('div.math, .output, .cell_output, p, li, td, .widget-htmlmath') || m.parentElement;
+    const inner = m.querySelector('mjx-math') || m;
+    const w = Math.max(inner.getBoundingClientRect().width, m.getBoundingClientRect().width);
+    const room = box.getBoundingClientRect().width;
+    if (w > room + 1) bad.push(`math ${Math.round(w)} px in ${Math.round(room)} px (#${where(m)}): ${m.textContent.slice(0, 50)}`);
+  }
+  for (const pre of root.querySelectorAll('pre')) {
+    if (pre.scrollWidth > pre.clientWidth + 1)
+      bad.push(`code ${pre.scrollWidth} px in ${pre.clientWidth} px (#${where(pre)}): ${pre.textContent.slice(0, 50)}`);
+  }
+  for (const img of root.querySelectorAll('.cell_output img, .output img, .widget-image')) {
+    if (img.naturalWidth && img.clientWidth && img.naturalWidth > img.clientWidth + 1)
+      bad.push(`figure ${img.naturalWidth} px shown in ${img.clientWidth} px (#${where(img)})`);
+  }
+  return bad;
+}"""
+# Links a reader can follow inside the book: Sphinx's cross-references ({ref}, {doc},
+# {numref}, {cite}), not the permalinks of headings; and links out of it.
+LINKS = r"""() => {
+  const root = document.querySelector('article') || document.body;
+  const internal = [...root.querySelectorAll('a.reference.internal')]       // to another page, not this one's anchors
+    .filter(a => !a.classList.contains('headerlink') && !(a.getAttribute('href') || '#').startsWith('#'));
+  const entries = [...root.querySelectorAll('.citation')].filter(c => c.querySelector('.label, span'));
+  return {internal: internal.length,
+          external: root.querySelectorAll('a.reference.external[href^="http"]').length,
+          entries: entries.length,
+          unlinked: entries.filter(c => !c.querySelector('a[href^="http"]')).map(c => c.textContent.trim().slice(0, 80))};
+}"""
+
+
+def check_fits(page, path):
+    """No equation, code line, printed line or figure wider than the column (:data:`TOO_WIDE`);
+    waits for MathJax first, which sets the widths."""
+    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    page.wait_for_function("() => [...document.querySelectorAll('article img')].every(i => i.complete)")
+    wide = page.evaluate(TOO_WIDE)
+    assert wide == [], f"{path}: wider than the column: " + "\n".join(wide)
+
+
+def check_links(page, path):
+    """A chapter page links to other pages of the book; the references page links each entry
+    to its source."""
+    links = page.evaluate(LINKS)
+    if path.startswith("notebooks/"):
+        assert links["internal"] >= 3, f"{path}: {links['internal']} cross-references to the rest of the book"
+    if path == "book/references.html":
+        assert links["entries"] >= 5, f"{path}: only {links['entries']} bibliography entries"
+        assert links["unlinked"] == [], f"{path}: entries with no DOI or URL: {links['unlinked']}"
+
+
 def view_coverage(page, view, enough=0.25) -> float:
     """How much of a 3D view's canvas the model takes (:func:`coverage`), on everything the
     view drew while it was watched: until that reaches ``enough`` or :data:`WAIT_S` passes
@@ -301,6 +363,8 @@ def test_page_loads_offline_without_errors(browser, server, path):
     v = Visit(browser, server, path)
     try:
         check_typeset(v.page, path)
+        check_fits(v.page, path)
+        check_links(v.page, path)
         if path.startswith("notebooks/"):
             check_notebook_download(v.page, server, path)
         assert v.outside == [], f"{path} asked other hosts: {v.outside}"
@@ -338,7 +402,9 @@ def _slider(box, description):
 
 def test_viz_page_has_every_kind_of_view(viz_page):
     p = viz_page.page
-    assert p.locator(".jupyter-threejs").count() >= 5
+    # scenes, view controls, an animation (the joint sliders and the state explorer, whose sliders
+    # need a kernel, show their code only; the RNEA stepper shows pictures drawn in advance)
+    assert p.locator(".jupyter-threejs").count() >= 4
     assert p.locator(".widget-play").count() >= 1                 # the animation's buttons
     # HTMLMath widgets are typeset by the page's own MathJax (tools/offline/widgets-config.js)
     p.locator(".widget-htmlmath mjx-container").first.wait_for()   # (Playwright's timeout: WAIT_S)
@@ -395,17 +461,23 @@ def test_speed_slider_is_linked_to_the_animation(viz_page):
     buttons.nth(1).click()
 
 
-def test_stepper_text_follows_the_step_slider(viz_page):
+def test_stepper_text_and_picture_follow_the_step_slider(viz_page):
     p = viz_page.page
     box = p.locator(".widget-vbox").filter(has=p.locator(".widget-slider", has_text="step")).first
     text = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true")
     assert "forward pass, body 1" in text.first.inner_text()
+
+    def picture():
+        return box.locator(".widget-image").locator("visible=true").first.get_attribute("src")
+
+    first = picture()
     handle = _slider(box, "step").locator(".noUi-handle").first
     handle.focus()
     handle.press("End")                                           # the last step: backward pass at the root
     shown = box.locator(".widget-html-content", has_text="pass, body").locator("visible=true").first
     wait_until(shown.inner_text, lambda t: "backward pass, body 1" in t and "rnea" in t,
                "the stepper's text did not follow the step slider to its last step")
+    wait_until(picture, lambda src: src != first, "the stepper's picture did not follow the step slider")
 
 
 def test_tree_builder_pictures_follow_the_sliders(browser, server):

@@ -66,7 +66,7 @@ CLOSED_FORM = {(PLANE, SPHERE), (PLANE, CAPSULE), (PLANE, BOX), (PLANE, CYLINDER
 SOLIDS = (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH)
 PAIR_TYPES = sorted(CLOSED_FORM | {(PLANE, MESH)} |
                     {(a, b) for a in SOLIDS for b in SOLIDS if a <= b})
-CCD_OPTION = ('ccd_tolerance="1e-11" ccd_iterations="2000"><flag multiccd="disable"/></option><option ')
+CCD_OPTION = {"ccd_tolerance": 1e-11, "ccd_iterations": 2000, "disableflags": frozenset({"multiccd"})}
 
 
 # ------------------------------------------------------------------------------ scenes ----
@@ -153,28 +153,23 @@ def segment_in_box(spec, qpos):
     return bool(np.any(np.all(np.abs(local) < model.geom_size[1] + 1e-3, axis=1)))
 
 
+def _with_ccd_option(model):
+    """``model`` with :data:`CCD_OPTION` set (the flags added to its own): to_mjcf then gives
+    MuJoCo the same options."""
+    changes = dict(CCD_OPTION)
+    changes["disableflags"] = model.opt.disableflags | changes.get("disableflags", frozenset())
+    return model.replace(opt=dataclasses.replace(model.opt, **changes))
+
+
 def mujoco_scene(spec, qpos, meshes):
-    """Compile the spec with MuJoCo (meshes become <mesh> assets). Returns our model, m, d.
+    """Compile the spec with MuJoCo (through ``to_mjcf``, which writes the meshes). Returns our model, m, d.
 
     A mesh is recentered by MuJoCo's compiler; we then take the compiled vertices and geom
     pose back into our model so both engines see the same polytope.
     """
     model = spec.compile()
-    xml = to_mjcf(model).replace("<option ", f"<option {CCD_OPTION} ")
-    if meshes:
-        assets = "".join(f'<mesh name="m{i}" vertex="{" ".join(map(repr, v.ravel().tolist()))}"/>'
-                         for i, v in enumerate(meshes))
-        xml = xml.replace("<worldbody>", f"<asset>{assets}</asset><worldbody>")
-        for g in range(model.ngeom):
-            if model.geom_type[g] == MESH:
-                name = model.geom_names[g]
-                start = xml.index(f'<geom name="{name}"')
-                end = xml.index("/>", start)
-                tag = xml[start:end]
-                new = tag.replace('type="mesh"', f'type="mesh" mesh="m{model.geom_dataid[g]}"')
-                new = new[:new.index(' size="')] + new[new.index('" pos="') + 1:]
-                xml = xml[:start] + new + xml[end:]
-    m = mujoco.MjModel.from_xml_string(xml)
+    model = _with_ccd_option(model)
+    m = mujoco.MjModel.from_xml_string(to_mjcf(model))
     d = mujoco.MjData(m)
     if meshes:   # take MuJoCo's recentered mesh frame
         for g in range(model.ngeom):
@@ -186,9 +181,7 @@ def mujoco_scene(spec, qpos, meshes):
                 m.mesh_vert[m.mesh_vertadr[i]:m.mesh_vertadr[i] + m.mesh_vertnum[i]].astype(float)
             spec.objects["mesh"][i]["face"] = np.zeros((0, 3), dtype=int)    # collisions use vertices
         model = spec.compile()
-    if 'multiccd="disable"' in CCD_OPTION:       # the same flag for both engines
-        flags = model.opt.disableflags | {"multiccd"}
-        model = model.replace(opt=dataclasses.replace(model.opt, disableflags=flags))
+        model = _with_ccd_option(model)
     d.qpos[:] = qpos
     mujoco.mj_kinematics(m, d)
     mujoco.mj_collision(m, d)
@@ -317,7 +310,7 @@ def test_multiccd_default_as_mujoco(t1, t2):
     mesh polygon starts (see ``rbdl_edu.collision``), so there only the count is compared."""
     global CCD_OPTION
     saved = CCD_OPTION
-    CCD_OPTION = 'ccd_tolerance="1e-11" ccd_iterations="2000" '
+    CCD_OPTION = {"ccd_tolerance": 1e-11, "ccd_iterations": 2000}
     try:
         several = 0
         for seed in range(30):

@@ -6,13 +6,18 @@
 * the derivatives of inverse and forward dynamics (:mod:`rbdl_edu.derivatives`) equal
   Pinocchio's analytical ones (``computeRNEADerivatives``, ``computeABADerivatives``) to 1e-8
   on URDF robots, and central finite differences;
-* float32 input is refused, a compiled function is made once per model.
+* float32 input is refused, a compiled function is made once per model;
+* the smooth step (constraints off), ``compiled.jit(model, pure_step)``, equals ``rbd.step`` to
+  1e-12 with each integrator, on a model with every smooth stage and on gymnasium assets, and
+  ``vmap``-ed over 4096 states equals the states stepped one by one (every gymnasium asset
+  with every integrator is checked by ``benchmarks/bench_jax.py``, where its compile time counts).
 
 JAX is an optional extra (``rbdl_edu[jax]``): without it this module is skipped, with the
 reason; ``make test`` installs it, so CI runs it.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -22,12 +27,14 @@ jax = pytest.importorskip("jax", reason="JAX is the optional extra rbdl_edu[jax]
 
 import pinocchio as pin  # noqa: E402
 from pinocchio_oracle import joint_maps  # noqa: E402
+from test_mjcf import GYM  # noqa: E402
 from test_urdf import ROBOTS  # noqa: E402
 
 import rbdl_edu as rbd  # noqa: E402
 from rbdl_edu import compiled, factor  # noqa: E402
 from rbdl_edu.derivatives import aba_derivatives, rnea_derivatives  # noqa: E402
 from rbdl_edu.kinematics import forward_kinematics  # noqa: E402
+from rbdl_edu.simulation.step import pure_step  # noqa: E402
 
 jnp = jax.numpy
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,3 +144,76 @@ def test_derivatives_equal_pinocchio(path):
         ours = aba_derivatives(model, q, qd, tau)
         for k, theirs in enumerate((dq, dv, dtau)):
             assert rel(ours[k], P @ theirs @ P.T) < 1e-8, k
+
+
+# -- the compiled step ----------------------------------------------------------------------------
+#: every smooth stage on one small model: a free body, ball, hinge and slide joints with springs and
+#: dampers, a fixed tendon with a damper, the fluid's inertia boxes, actuators on joints, on the tendon
+#: and on a site, one with filter dynamics and affine gain and bias, and sensors of every stage
+STEP_XML = """<mujoco><option viscosity="0.1" integrator="{integrator}"><flag constraint="disable"/></option>
+<worldbody><body pos="0 0 1"><freejoint/><geom type="capsule" size=".05 .2"/>
+  <body pos="0 0 -.3"><joint name="ball" type="ball" damping=".3" stiffness="2"/><geom size=".08"/>
+    <site name="s" pos="0 .1 0"/>
+    <body pos="0 0 -.3"><joint name="hinge" axis="0 1 0" damping=".5" stiffness="3" springref=".2"/>
+      <geom type="box" size=".05 .05 .1"/>
+      <body pos="0 0 -.2"><joint name="slide" type="slide" axis="1 0 0" damping="1"/><geom size=".04"/></body>
+</body></body></body></worldbody>
+<tendon><fixed name="t" damping=".2"><joint joint="hinge" coef="1"/><joint joint="slide" coef="-.5"/></fixed></tendon>
+<actuator><motor name="m" joint="hinge" gear="2" ctrlrange="-1 1" ctrllimited="true"/>
+  <general joint="slide" dyntype="filter" dynprm=".05" gaintype="affine" gainprm="3 0 -1" biastype="affine"
+           biasprm="0 -2 -.5"/>
+  <position tendon="t" kp="5" kv="1"/><velocity site="s" gear="0 0 0 1 0 0" kv=".5"/></actuator>
+<sensor><jointpos joint="hinge"/><framepos objtype="site" objname="s"/><velocimeter site="s"/>
+  <accelerometer site="s"/><actuatorfrc actuator="m"/><tendonpos tendon="t"/></sensor></mujoco>"""
+
+
+def random_states(model, rng, n):
+    """``n`` random states ``(qpos, qvel, act, ctrl)``, each ``(n, ·)``."""
+    return (np.array([rbd.random_qpos(model, rng) for _ in range(n)]), rng.normal(size=(n, model.nv)),
+            rng.normal(size=(n, model.na)), rng.uniform(-1.5, 1.5, size=(n, model.nu)))
+
+
+def numpy_step(model, qpos, qvel, act, ctrl):
+    """One ``rbd.step`` from a fresh Data at this state (the reference)."""
+    data = rbd.Data(model)
+    data.qpos, data.qvel, data.act, data.ctrl = qpos, qvel, act, ctrl
+    rbd.step(model, data)
+    return data.qpos, data.qvel, data.act
+
+
+def gym_model(name, integrator):
+    """A gymnasium asset with constraints off and this integrator."""
+    model = rbd.load_model(next(p for p in GYM if p.name == name))
+    opt = dataclasses.replace(model.opt, integrator=integrator, disableflags=model.opt.disableflags | {"constraint"})
+    return model.replace(opt=opt)
+
+
+@pytest.mark.parametrize("model", [rbd.load_model(STEP_XML.format(integrator="implicitfast")),
+                                   gym_model("swimmer.xml", "Euler"), gym_model("inverted_pendulum.xml", "RK4")],
+                         ids=["every-stage-implicitfast", "swimmer-Euler", "inverted_pendulum-RK4"])
+def test_compiled_step_equals_numpy_step(model):
+    """``compiled.jit(model, pure_step)`` = ``rbd.step`` to 1e-12, at random states."""
+    rng = np.random.default_rng(5)
+    step = compiled.jit(model, pure_step)
+    for state in zip(*random_states(model, rng, 3)):
+        for ours, theirs in zip(step(*state), numpy_step(model, *state)):
+            assert rel(ours, theirs) < 1e-12
+    assert all(rel(a, b) == 0 for a, b in zip(pure_step(model, *state), numpy_step(model, *state)))
+
+
+def test_vmapped_step_equals_looped_step():
+    """4096 states stepped at once (``batched=True``) = each stepped alone by NumPy."""
+    model = gym_model("inverted_double_pendulum.xml", "Euler")
+    rng = np.random.default_rng(6)
+    states = random_states(model, rng, 4096)
+    batch = compiled.jit(model, pure_step, batched=True)(*states)
+    looped = [np.array(x) for x in zip(*(numpy_step(model, *s) for s in zip(*states)))]
+    for ours, theirs in zip(batch, looped):
+        assert ours.shape == theirs.shape and rel(ours, theirs) < 1e-12
+
+
+def test_compiled_step_refuses_constraints():
+    """Constraint rows come and go with the state: a compiled step refuses them, with the flag to set."""
+    model = rbd.models.double_pendulum()
+    with pytest.raises(NotImplementedError, match='constraint="disable"'):
+        compiled.jit(model, pure_step)(model.qpos0, np.zeros(model.nv), np.zeros(0), np.zeros(0))

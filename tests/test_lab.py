@@ -8,7 +8,7 @@ What runs where:
   model's feet reach the controller's targets); the sensor log's copy semantics; and the
   mouse walking with contacts (10 s on flat ground, the FFT of its IMU, the files written
   from that run, the environment under ``check_env``).
-* MuJoCo 4.0 through ``tests/mujoco_engine.py`` (the lab's engine interface): the same
+* MuJoCo 4.0 through ``rbdl_edu.lab.mujoco_engine`` (the lab's second engine): the same
   controller turning left and right (the steering tests, kept on MuJoCo to keep this file
   short), the contact probe's positive case, and the copy semantics of the adapter.
 """
@@ -22,7 +22,6 @@ import mujoco
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from mujoco_engine import MUJOCO
 from mujoco_oracle import compare_dynamics, compare_fields
 
 import rbdl_edu as rbd
@@ -30,6 +29,7 @@ from rbdl_edu.kinematics import kinematics
 from rbdl_edu.lab import (LEG, LEGS, SCENES, Gait, Oval, SensorLog, TrotController,
                           foot_target, leg_fk, leg_ik, run, scene_path, simulates_contacts)
 from rbdl_edu.lab.env import ENV_ID, GAIT_ACTION, MouseEnv, gait_from_action
+from rbdl_edu.lab.mujoco_engine import MUJOCO
 from rbdl_edu.lab.mouse import KNEE
 
 # the mouse and every scene compile in rbdl_edu as in MuJoCo

@@ -89,3 +89,44 @@ def test_the_lab_imports_without_gymnasium():
             print("ok")
     """)
     assert out.strip() == "ok"
+
+
+def test_gymnasium_loads_no_plugins_so_the_id_names_its_module():
+    # gymnasium 0.26 to 0.29 loaded plugins from the "gymnasium.envs" entry-point group
+    # (load_plugin_envs); 1.x dropped it, so a package cannot register itself at gymnasium's
+    # import: in a fresh interpreter the plain id is unknown until something imports rbdl_edu.lab,
+    # and the module-prefixed id is the way (this is what the lab's docs say; if a later
+    # gymnasium brings plugins back, this test says so)
+    out = fresh("""
+        import gymnasium
+        import gymnasium.envs.registration as reg
+        assert not hasattr(reg, "load_plugin_envs")
+        assert "rbdl_edu/Mouse-v0" not in gymnasium.registry
+        try:
+            gymnasium.make("rbdl_edu/Mouse-v0")
+        except gymnasium.error.NamespaceNotFound as e:
+            assert "rbdl_edu not found" in str(e), e
+        else:
+            raise AssertionError("the plain id was found without importing rbdl_edu.lab")
+        env = gymnasium.make("rbdl_edu.lab:rbdl_edu/Mouse-v0", engine="mujoco", obstacle="plank")
+        obs, info = env.reset(seed=0)
+        assert type(env.unwrapped.engine).__name__ == "MujocoEngine" and info["scene"] == "boards"
+        print("ok")
+    """)
+    assert out.strip() == "ok"
+
+
+def test_make_vec_in_a_fresh_interpreter():
+    out = fresh("""
+        import sys
+        import gymnasium
+        import numpy as np
+        vec = gymnasium.make_vec("rbdl_edu.lab:rbdl_edu/Mouse-v0", num_envs=2, vectorization_mode="async",
+                                 engine="mujoco", scene=["flat", "terrain"])
+        obs, infos = vec.reset(seed=1)
+        obs, reward, terminated, truncated, infos = vec.step(np.zeros((2, 8), np.float32))
+        vec.close()
+        assert obs.shape == (2, 32) and np.all(reward > 0), reward
+        print("ok", sorted(infos["scene"]))
+    """)
+    assert out.startswith("ok")

@@ -28,9 +28,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rbdl_edu"
 #: they are used (inside a function). matplotlib, scipy, sympy, trimesh, PIL and tqdm are
 #: NOT here: they are required dependencies (pyproject.toml), imported at a module's top.
 #: gymnasium (the ``lab`` extra) is one too, and so is ``rbdl_edu.lab.env``, the one module
-#: that needs it (``rbdl_edu.lab`` hands out its ``MouseEnv`` on first use).
+#: that needs it (``rbdl_edu.lab`` hands out its ``MouseEnv`` on first use); so are
+#: ``rbdl_edu.lab.mujoco_engine`` (needs MuJoCo: ``get_engine("mujoco")`` imports it) and the
+#: lab extra's learning libraries (cma, ray, skrl with flax and optax) and ``rbdl_edu.lab.ppo``,
+#: the one module that needs skrl at its top.
 OPTIONAL = frozenset({"jax", "jax.numpy", "pythreejs", "ipywidgets", "IPython", "mujoco", "gymnasium",
-                      "rbdl_edu.lab.env"})
+                      "rbdl_edu.lab.env", "rbdl_edu.lab.mujoco_engine", "rbdl_edu.lab.ppo", "cma", "ray", "skrl", "flax", "optax"})
 
 #: the floors, ground up. A name is a module (``rbdl_edu.tree``) or a subpackage
 #: (``rbdl_edu.model``: the package and every module in it).

@@ -186,3 +186,17 @@ def test_jacobians_take_a_body_name(both):
             np.testing.assert_array_equal(a, b)
     with pytest.raises(KeyError, match="no body named 'hnad'"):
         rbd.body_jacobian(model, q, "hnad")
+
+
+def test_a_slice_of_sensordata_follows_the_buffer_as_in_mujoco():
+    """``data.sensordata`` is one buffer written in place at every step, as MuJoCo's: a slice
+    kept across steps shows the newest reading (the lab's aliasing trap, chapter 11), while
+    ``data.sensor(name).data`` is a copy that keeps its step's."""
+    model = rbd.load_model("""<mujoco><worldbody><body><joint name="j" axis="0 1 0"/>
+        <geom size=".1" pos="0 0 -1"/></body></worldbody><sensor><jointpos joint="j" name="q"/></sensor></mujoco>""")
+    data = rbd.Data(model)
+    data.qpos[:] = 0.5
+    rbd.step(model, data)
+    view, copy = data.sensordata[0:1], data.sensor("q").data
+    rbd.step(model, data)
+    assert view[0] == data.sensordata[0] != copy[0]

@@ -123,9 +123,12 @@ def test_rnea_stepper_adds_up_to_rnea_on_a_random_tree():
     assert np.allclose(tau, rbd.rnea(m, q, qd, qdd))
     assert [s.phase for s in steps] == ["forward"] * (m.nbody - 1) + ["backward"] * (m.nbody - 1)
     w = viz.rnea_stepper(m, q, qd, qdd)
-    w.slider.value = len(steps) - 1
-    assert w.view.overlay.children                                  # arrows of the last step
-    assert w.children[2].selected_index == 0                        # the text moves in the browser (jslink)
+    assert len(set(w.pictures)) == len(steps)                       # a picture of its own for every step
+    text, pictures = w.children[1], w.children[2]
+    linked = {(link.source[0].model_id, link.target[0].model_id) for link in w._links}
+    # the text and the picture follow the slider in the browser (jslink), with no kernel
+    assert linked == {(w.slider.model_id, text.model_id), (w.slider.model_id, pictures.model_id)}
+    assert len(pictures.children) == len(text.children) == len(steps)
 
 
 def test_view_controls_are_jslinked():

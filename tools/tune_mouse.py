@@ -1,7 +1,7 @@
 """How the mouse's trot was tuned, and how it does in every scene (issue 11), in MuJoCo 4.0.
 
-rbdl_edu does not simulate contacts yet, so the gait was tuned with MuJoCo as the reference
-simulator, through the lab's engine interface (``tests/mujoco_engine.py``), with the same
+The gait was tuned with MuJoCo as the reference
+simulator, through the lab's engine interface (``rbdl_edu.lab.mujoco_engine``), with the same
 controller the book will run on rbdl_edu.
 
 1. **Gaits on flat ground**: frequency x swing fraction, each from four starts (the keyframe
@@ -18,15 +18,11 @@ Run: ``python tools/tune_mouse.py`` (about a minute), ``--scenes`` or ``--gaits`
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 import numpy as np
 
 from rbdl_edu.lab import SCENES, Gait, SensorLog, TrotController, run, scene_path
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-from mujoco_engine import MUJOCO  # noqa: E402
+from rbdl_edu.lab.mujoco_engine import MUJOCO
 
 
 def walk(scene, gait, seconds=10.0, seed=0):

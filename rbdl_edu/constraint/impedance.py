@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import put
 from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
@@ -261,7 +262,7 @@ def reference(model, data, jdotv=None):
     K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]
     aref = -B * data.efc_vel - K * d * (data.efc_pos - data.efc_margin)
     if jdotv is not None:
-        aref[:data.ne] -= jdotv
+        aref = put(aref, slice(0, data.ne), aref[:data.ne] - jdotv)
     data.efc_aref = aref
 
 

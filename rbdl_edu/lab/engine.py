@@ -17,21 +17,56 @@ data                               ``time``, ``qpos``, ``qvel``, ``ctrl``, ``sen
 The mouse walks on contacts: :func:`simulates_contacts` finds out whether an engine has
 them by asking it (a ball pressed into a floor must be pushed back), and
 :func:`require_contacts` refuses to walk the mouse on an engine that would let it sink
-through the ground (rbdl_edu with ``<flag contact="disable"/>``, say). The tests also drive
-the same controller with MuJoCo through an adapter with this interface
-(``tests/mujoco_engine.py``); nothing in this package imports MuJoCo.
+through the ground (rbdl_edu with ``<flag contact="disable"/>``, say).
+
+**Two engines.** The lab ships two, named by :data:`ENGINES`: ``"rbdl_edu"`` (this package)
+and ``"mujoco"`` (MuJoCo 4.0 behind the same interface, :mod:`rbdl_edu.lab.mujoco_engine`,
+imported only when asked for). :func:`get_engine` turns a name into the engine; everything
+in the lab that takes an ``engine`` takes a name too. Any other object with the interface
+passes through unchanged.
 
 >>> import rbdl_edu as rbd
 >>> simulates_contacts(rbd)
 True
+>>> get_engine("rbdl_edu") is rbd and get_engine(None) is rbd
+True
+>>> get_engine("mujoco").__name__
+'mujoco'
 """
 from __future__ import annotations
 
 import functools
 import time as _time
 
+import rbdl_edu
+
+#: the engines the lab ships, by name
+ENGINES = ("rbdl_edu", "mujoco")
+
 _PROBE = """<mujoco><option timestep="0.002"/><worldbody><geom type="plane" size="1 1 0.1"/>
   <body pos="0 0 0.09"><freejoint/><geom size="0.1" mass="1"/></body></worldbody></mujoco>"""
+
+
+def get_engine(engine=None):
+    """The engine named ``engine`` (one of :data:`ENGINES`; ``None``: ``"rbdl_edu"``), or
+    ``engine`` itself if it is an object with the interface (it has ``load_model``, ``Data``,
+    ``forward``, ``step`` and ``reset``).
+
+    >>> get_engine("bullet")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown engine 'bullet': the lab's engines are 'rbdl_edu' and 'mujoco' (or pass an object with load_model, Data, forward, step, reset)
+    """
+    if engine is None or engine == "rbdl_edu":
+        return rbdl_edu
+    if engine == "mujoco":
+        from rbdl_edu.lab.mujoco_engine import MUJOCO    # MuJoCo: an optional dependency
+        return MUJOCO
+    missing = [f for f in ("load_model", "Data", "forward", "step", "reset") if not hasattr(engine, f)]
+    if isinstance(engine, str) or missing:
+        raise ValueError(f"unknown engine {engine!r}: the lab's engines are 'rbdl_edu' and 'mujoco' "
+                         "(or pass an object with load_model, Data, forward, step, reset)")
+    return engine
 
 
 @functools.lru_cache(maxsize=None)
@@ -43,6 +78,7 @@ def simulates_contacts(engine):
     >>> isinstance(simulates_contacts(rbd), bool)
     True
     """
+    engine = get_engine(engine)
     model = engine.load_model(_PROBE)
     data = engine.Data(model)
     engine.forward(model, data)
@@ -52,12 +88,12 @@ def simulates_contacts(engine):
 def require_contacts(engine):
     """Raise ``NotImplementedError`` if ``engine`` does not simulate contacts (the mouse would
     fall through the ground)."""
+    engine = get_engine(engine)
     if not simulates_contacts(engine):
         name = getattr(engine, "__name__", type(engine).__name__)
         raise NotImplementedError(
-            f"{name} does not simulate contacts yet (the soft-contact chapter), so the mouse would "
-            "fall through the ground; pass another engine with the same interface "
-            "(see rbdl_edu.lab.engine; the tests use tests/mujoco_engine.py)")
+            f"{name} does not simulate contacts, so the mouse would fall through the ground; "
+            "pass another engine with the same interface (see rbdl_edu.lab.engine), e.g. 'mujoco'")
 
 
 def run(engine, model, data, controller, seconds, log=None, every=1, progress=False):
@@ -68,7 +104,8 @@ def run(engine, model, data, controller, seconds, log=None, every=1, progress=Fa
     Parameters
     ----------
     engine, model, data
-        See the table above.
+        See the table above; ``engine`` may be a name (:data:`ENGINES`), ``model`` and
+        ``data`` must be that engine's.
     controller : callable or None
         Writes ``data.ctrl`` (a :class:`~rbdl_edu.lab.mouse.TrotController`); ``None`` keeps
         the controls as they are.
@@ -94,6 +131,7 @@ def run(engine, model, data, controller, seconds, log=None, every=1, progress=Fa
     >>> round(data.time, 6)
     0.01
     """
+    engine = get_engine(engine)
     n = round(seconds / model.opt.timestep)
     start, shown = _time.perf_counter(), 0.0
     for k in range(n):

@@ -4,10 +4,15 @@ environment is made).
 
 ``import rbdl_edu.lab`` calls it when ``gymnasium`` is installed, so after that import
 ``gymnasium.make("rbdl_edu/Mouse-v0")`` works. In a fresh interpreter, without importing
-rbdl_edu first, name the module in the id, gymnasium's way of loading a registration
-(gymnasium 1.x has no plugin entry points: it finds ids only in its registry)::
+rbdl_edu first, name the module in the id, gymnasium's way of loading a registration::
 
-    gymnasium.make("rbdl_edu.lab:rbdl_edu/Mouse-v0")
+    gymnasium.make("rbdl_edu.lab:rbdl_edu/Mouse-v0", engine="mujoco")
+    gymnasium.make_vec("rbdl_edu.lab:rbdl_edu/Mouse-v0", num_envs=4, vectorization_mode="async")
+
+Why not a package entry point? gymnasium 0.26 to 0.29 read plugins from the
+``gymnasium.envs`` entry-point group at import (``load_plugin_envs``); gymnasium 1.x (1.4.0 is
+pinned) dropped that, and finds an id only in its registry, so nothing a package declares
+registers it before it is imported (``tests/test_lab_registration.py`` checks both facts).
 
 This module imports nothing of rbdl_edu and imports ``gymnasium`` only when called.
 """

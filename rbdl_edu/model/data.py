@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import is_jax
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.model.records import data_record
 from rbdl_edu.model.warning_log import WarningLog
@@ -215,6 +216,10 @@ def _as_input(model, name, shape, value):
     shape = tuple(s if isinstance(s, int) else getattr(model, s) for s in shape)
     if type(value) is np.ndarray and value.dtype == np.float64 and value.shape == shape:
         return value.copy()                 # the common case (a stage's result): a copy, at once
+    if is_jax(value):                       # traced by rbdl_edu.compiled: immutable, kept as it is
+        if value.shape != shape:
+            raise ValueError(f"data.{name} has shape {shape}; cannot assign an array of shape {value.shape}")
+        return value
     try:
         x = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import concat, namespace
 from rbdl_edu.model.enums import GEOM_NAMES, MINVAL, OBJ_GEOM
 from rbdl_edu.model.semiaxes import geom_semiaxes
 from rbdl_edu.rotation import skew
@@ -45,7 +46,7 @@ def fluid_vel(model, data, symmetrize=()):
     for i, objtype, g, point, R in fluid_frames(model, data):
         vel = relative_velocity(model, data, objtype, g, R)
         jacp, jacr = jac(model, data, i, point)
-        J = np.concatenate([R.T @ jacr, R.T @ jacp])        # local, rotation rows first
+        J = namespace(jacr, R).concatenate([R.T @ jacr, R.T @ jacp])   # local, rotation rows first
         if objtype == OBJ_GEOM:
             semiaxes = geom_semiaxes(GEOM_NAMES[int(m.geom_type[g])], m.geom_size[g])
             B = ellipsoid_vel(vel, opt.density, opt.viscosity, semiaxes, m.geom_fluid[g])
@@ -53,7 +54,7 @@ def fluid_vel(model, data, symmetrize=()):
                 B = (B + B.T) / 2
         else:
             B = inertia_box_vel(vel, inertia_box(m.body_mass[i], m.body_inertia[i]), opt.density, opt.viscosity)
-        D += J.T @ B @ J
+        D = D + J.T @ B @ J
     return D
 
 
@@ -73,11 +74,12 @@ def inertia_box_vel(vel, box, density, viscosity):
     diag = np.zeros(6)
     if viscosity > 0:
         d = s.sum() / 3.0
-        diag += np.concatenate([np.full(3, -np.pi * d ** 3 * viscosity), np.full(3, -3.0 * np.pi * d * viscosity)])
+        diag = diag + np.concatenate([np.full(3, -np.pi * d ** 3 * viscosity),
+                                      np.full(3, -3.0 * np.pi * d * viscosity)])
     if density > 0:
-        diag += np.concatenate([-density * s * (s[j] ** 4 + s[k] ** 4) * 2 * np.abs(w) / 64.0,
-                                -0.5 * density * s[j] * s[k] * 2 * np.abs(v)])
-    return np.diag(diag)
+        diag = diag + concat(-density * s * (s[j] ** 4 + s[k] ** 4) * 2 * abs(w) / 64.0,
+                             -0.5 * density * s[j] * s[k] * 2 * abs(v))
+    return namespace(diag).diag(diag)
 
 
 def ellipsoid_vel(vel, density, viscosity, semiaxes, fluid):

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import stacked
 from rbdl_edu.collision import collide
 from rbdl_edu.constraint.impedance import reference
 from rbdl_edu.constraint.rows import jdotv, make_constraint
@@ -147,7 +148,8 @@ def velocity(model, data, sensors=True):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = np.array([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)])
+    data.cvel = stacked([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)],
+                        (model.nbody, 6))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
     if np.any(model.tendon_armature > 0):

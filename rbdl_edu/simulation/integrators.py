@@ -31,9 +31,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rbdl_edu.arrays import asarray, is_jax, namespace, put
 from rbdl_edu.configuration import integrate_pos
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse
 from rbdl_edu.model.enums import BALL, FREE, MINVAL
+from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import stages
 from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import next_act
@@ -89,13 +91,13 @@ def euler_matrix(model, data):
             or not (np.any(model.dof_damping) or np.any(model.dof_dampingpoly)):
         return None
     # the damper -B q̇ at the end of the step: M q̈ = f - hB q̈  =>  (M + hB) q̈ = f
-    return data.qM + model.opt.timestep * np.diag(damper_slope(model, data.qvel))
+    return data.qM + model.opt.timestep * namespace(data.qM, data.qvel).diag(damper_slope(model, data.qvel))
 
 
 def euler(model, data):
     r"""Semi-implicit Euler, joint damping implicit: :math:`(M + hB)\,\ddot q = f_{smooth} + f_{constraint}`."""
     MhB = euler_matrix(model, data)
-    qacc = data.qacc if MhB is None else np.linalg.solve(MhB, data.qfrc_smooth + data.qfrc_constraint)
+    qacc = data.qacc if MhB is None else namespace(MhB).linalg.solve(MhB, data.qfrc_smooth + data.qfrc_constraint)
     advance(model, data, qacc)
 
 
@@ -111,7 +113,7 @@ def implicitfast_matrices(model, data):
     blocks = []
     for j in free_body_joints(model):
         d = slice(model.jnt_dofadr[j], model.jnt_dofadr[j] + 6)
-        D[d, :], D[:, d] = 0.0, 0.0
+        D = put(put(D, (d, slice(None)), 0.0), (slice(None), d), 0.0)
         blocks.append((d, data.qM[d, d] - h * (qDeriv[d, d] - free_bias_vel(model, data, j))))
     return data.qM - h * D, blocks
 
@@ -127,6 +129,10 @@ def implicitfast(model, data):
     f = data.qfrc_smooth + data.qfrc_constraint
     qacc = solve_qH(model, data, qH, f)
     for d, A in blocks:
+        if is_jax(A):            # traced: a singular block keeps the global solve's, as below
+            a_d = namespace(A).linalg.solve(A, f[d])
+            qacc = put(qacc, d, namespace(a_d).where(namespace(a_d).isfinite(a_d).all(), a_d, qacc[d]))
+            continue
         try:
             qacc[d] = np.linalg.solve(A, f[d])
         except np.linalg.LinAlgError:
@@ -142,8 +148,10 @@ def solve_qH(model, data, qH, f):
     acceleration that follows makes the next step reset the state). Dense when tendon
     armature couples branches of the tree (as :func:`~rbdl_edu.simulation.forward.solve_M`)."""
     if np.any(model.tendon_armature > 0):
-        return np.linalg.solve(qH, f)
+        return namespace(qH).linalg.solve(qH, f)
     qLD = factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
+    if is_jax(qLD):              # traced by rbdl_edu.compiled: a warning cannot be recorded
+        return solve_ltdl(model, qLD, f)
     raised = np.flatnonzero(qLD[model.dof_Madr] == MINVAL)
     if len(raised):
         k = int(raised[-1])                                # the first one eliminated
@@ -196,10 +204,10 @@ def dexp_inv(model, theta, qvel):
     \tfrac1{12}\,\theta\times(\theta\times\omega)`, the rate of the rotation vector
     :math:`\theta` (with :math:`q = q_0 \otimes \exp\theta`) that turns at :math:`\omega`
     in the body frame (the series to the order RK4 needs)."""
-    k = np.array(qvel, dtype=float)
+    k = asarray(qvel)
     for j in np.flatnonzero((model.jnt_type == FREE) | (model.jnt_type == BALL)):
         d = model.jnt_dofadr[j] + (3 if model.jnt_type[j] == FREE else 0)
         th, w = theta[d:d + 3], qvel[d:d + 3]
-        c = np.cross(th, w)
-        k[d:d + 3] = w + c / 2 + np.cross(th, c) / 12
+        c = cross(th, w)
+        k = put(k, slice(d, d + 3), w + c / 2 + cross(th, c) / 12)
     return k

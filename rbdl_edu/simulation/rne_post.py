@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import concat, stacked
 from rbdl_edu.constraint.rows import anchored_equalities, contact_force, equality_anchors, weld_frames
 from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
                                   OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
@@ -58,25 +59,27 @@ def rne_post_constraint(model, data):
     """
     m = model
     P = rnea_passes(posed(m, data), data.qpos, data.qvel, data.qacc, data.xfrc_applied)
-    cacc, cfrc_int, cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
-    cacc[0] = P.a[0]
+    # per body, as lists (so that the same lines trace under jax.jit)
+    cacc, cfrc_int, cfrc_ext = [P.a[0]], [np.zeros(6)], [np.zeros(6)]
     for i in range(1, m.nbody):
-        cacc[i] = to_cframe(m, data, i, P.a[i])
-        cfrc_int[i] = to_cframe_force(m, data, i, P.f[i])
+        cacc.append(to_cframe(m, data, i, P.a[i]))
+        cfrc_int.append(to_cframe_force(m, data, i, P.f[i]))
         # [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
         F, tau = data.xfrc_applied[i, :3], data.xfrc_applied[i, 3:]
-        cfrc_ext[i] = np.concatenate([tau + cross(data.xipos[i] - data.subtree_com[m.body_rootid[i]], F), F])
-    data.cacc = cacc                         # the tendons' accelerations below read it
-    pull = tendon_wrenches(m, data) + constraint_wrenches(m, data)
-    cfrc_ext[1:] += pull[1:]
+        cfrc_ext.append(concat(tau + cross(data.xipos[i] - data.subtree_com[m.body_rootid[i]], F), F))
+    data.cacc = stacked(cacc, (m.nbody, 6), data.qpos)     # the tendons' accelerations below read it
+    pull = list(tendon_wrenches(m, data) + constraint_wrenches(m, data))
+    for i in range(1, m.nbody):
+        cfrc_ext[i] = cfrc_ext[i] + pull[i]
     # a pull from outside reaches the parent through the joint no more: f_i -= sum over i's subtree
     for i in range(m.nbody - 1, 0, -1):
-        cfrc_int[i] -= pull[i]
-        pull[m.body_parentid[i]] += pull[i]
+        cfrc_int[i] = cfrc_int[i] - pull[i]
+        pull[m.body_parentid[i]] = pull[m.body_parentid[i]] + pull[i]
     for i in np.flatnonzero(m.body_parentid == 0):
         if i > 0:
-            cfrc_int[0] += cfrc_int[i]
-    data.cfrc_int, data.cfrc_ext = cfrc_int, cfrc_ext
+            cfrc_int[0] = cfrc_int[0] + cfrc_int[i]
+    data.cfrc_int = stacked(cfrc_int, (m.nbody, 6), data.qpos)
+    data.cfrc_ext = stacked(cfrc_ext, (m.nbody, 6), data.qpos)
 
 
 def constraint_wrenches(model, data):

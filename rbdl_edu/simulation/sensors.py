@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import namespace, write
 from rbdl_edu.collision.ray import ray_geom
 from rbdl_edu.constraint.rows import contact_force
 from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, DATATYPE_POSITIVE,
@@ -104,7 +105,7 @@ def _read(model, data, stage):
         if kind not in _READERS:
             raise NotImplementedError(f"sensor {_name(model, s)}: <{kind}> sensors are not computed")
         adr, dim = model.sensor_adr[s], model.sensor_dim[s]
-        data.sensordata[adr:adr + dim] = cutoff(model, s, _READERS[kind](model, data, s))
+        data.sensordata = write(data.sensordata, slice(adr, adr + dim), cutoff(model, s, _READERS[kind](model, data, s)))
 
 
 def cutoff(model, s, value):
@@ -123,9 +124,9 @@ def cutoff(model, s, value):
     if c <= 0 or SENSOR_NAMES[int(model.sensor_type[s])] in ("contact", "fromto"):
         return value                       # (fromto's cutoff is its search distance, as distance's)
     if model.sensor_datatype[s] == DATATYPE_REAL:
-        return np.clip(value, -c, c)
+        return namespace(value).clip(value, -c, c)
     if model.sensor_datatype[s] == DATATYPE_POSITIVE:
-        return np.minimum(value, c)
+        return namespace(value).minimum(value, c)
     return value
 
 

@@ -22,10 +22,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rbdl_edu.arrays import is_jax
 from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import MAXVAL
 from rbdl_edu.model.model import check_not_mujoco
-from rbdl_edu.simulation.forward import forward
+from rbdl_edu.simulation.forward import check_finite, forward, stages
 from rbdl_edu.simulation.integrators import integrate
 
 
@@ -59,6 +60,40 @@ def step(model, data, nstep=1):
         if not check(model, data, "qacc"):
             forward(model, data)
         integrate(model, data)
+
+
+def pure_step(model, qpos, qvel, act, ctrl):
+    """One :func:`step` as a pure function of the state: ``(qpos, qvel, act, ctrl) -> (qpos,
+    qvel, act)`` after one ``timestep``, everything else (time, applied forces, mocap poses)
+    at the model's defaults, as in a fresh :class:`~rbdl_edu.model.data.Data`. The same
+    stages and integrator as :func:`step`, so :func:`rbdl_edu.compiled.jit` compiles it
+    (and ``batched=True`` steps a batch of states):
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu import compiled
+    >>> model = rbd.load_model('''<mujoco><option><flag constraint="disable"/></option><worldbody>
+    ...   <body><joint axis="0 1 0"/><geom size=".1" pos="0 0 -1"/></body></worldbody></mujoco>''')
+    >>> qpos, qvel, act = compiled.jit(model, pure_step)([0.3], [0.0], [], [])
+    >>> bool(np.allclose(qvel, pure_step(model, [0.3], [0.0], [], [])[1], rtol=1e-12, atol=0))
+    True
+
+    Compiled, two things differ from :func:`step`, because a compiled function cannot
+    branch on the values it computes: a diverging state is not reset (it runs on as NaN or
+    infinity, for the caller to see), and constraints are refused (their rows come and go
+    with the state): compile a model with ``<flag constraint="disable"/>``. On numbers a
+    state that is not finite raises a ``ValueError`` naming the field."""
+    data = Data(model)
+    data.qpos, data.qvel, data.act, data.ctrl = qpos, qvel, act, ctrl
+    if any(is_jax(x) for x in (data.qpos, data.qvel, data.act, data.ctrl)):
+        if not model.opt.disabled("constraint"):
+            raise NotImplementedError("a compiled step runs the smooth pipeline only: constraints (contacts, "
+                                      "limits, equalities) are not traced; disable them with "
+                                      "<flag constraint=\"disable\"/> (opt.disableflags)")
+    else:
+        check_finite(model, data)
+    stages(model, data)
+    integrate(model, data)
+    return data.qpos, data.qvel, data.act
 
 
 class DivergenceWarning(RuntimeWarning):

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.factor import tree_pattern
 from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, GAIN_MUSCLE, HINGE, SLIDE, TRN_JOINT,
@@ -58,7 +59,7 @@ def smooth_vel(model, data):
     ``implicitfast`` the ellipsoid fluid blocks are symmetrized, except on standalone free
     bodies, as MuJoCo does. Needs :func:`~rbdl_edu.simulation.forward.forward`'s results."""
     D = passive_vel(model, data) + actuator_vel(model, data)
-    return np.where(tree_pattern(model), D, 0.0)
+    return namespace(D).where(tree_pattern(model), D, 0.0)
 
 
 def passive_vel(model, data):
@@ -72,18 +73,18 @@ def passive_vel(model, data):
     # implicitfast symmetrizes the ellipsoid blocks, except on standalone free bodies
     free = {i for j in free_body_joints(m) for i in subtree(m, int(m.jnt_bodyid[j]))}
     symmetrize = set(range(m.nbody)) - free if opt.integrator == "implicitfast" else set()
-    D += fluid_vel(m, data, symmetrize)
+    D = D + fluid_vel(m, data, symmetrize)
     if opt.disabled("damper"):
         return D
     # the dof dampers -b(v) v: slope -(b + 2 b2 |v| + 3 b3 v^2) on the diagonal
-    D -= np.diag(damper_slope(m, data.qvel))
+    D = D - namespace(data.qvel).diag(damper_slope(m, data.qvel))
     # a tendon damper pulls -b_t(l̇) l̇ along the tendon: -J^T b_t'(l̇) J, with l̇ = J q̇
     for t in range(m.ntendon):
         b, (b2, b3) = m.tendon_damping[t], m.tendon_dampingpoly[t]
         speed = abs(data.ten_velocity[t])
         slope = b + 2 * b2 * speed + 3 * b3 * speed ** 2
-        if slope:
-            D -= slope * np.outer(data.ten_J[t], data.ten_J[t])
+        if b or b2 or b3:
+            D = D - slope * namespace(data.ten_J).outer(data.ten_J[t], data.ten_J[t])
     return D
 
 
@@ -96,9 +97,10 @@ def actuator_vel(model, data):
     if m.nu == 0 or m.opt.disabled("actuation"):
         return D
     slope = actuator_slope(m, data)
-    for i in np.flatnonzero(slope):
+    xp = namespace(slope, data.actuator_moment)
+    for i in range(m.nu):
         g = data.actuator_moment[i]
-        D += slope[i] * np.outer(g, g)
+        D = D + slope[i] * xp.outer(g, g)
     return D
 
 
@@ -124,22 +126,21 @@ def actuator_slope(model, data):
         gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
                                       m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
     slope = gain_vel * gain_input(m, data, u) + bias_vel
-    return np.where(_saturated(m, data, u), 0.0, slope)
+    return namespace(slope).where(_saturated(m, data, u), 0.0, slope)
 
 
 def _saturated(model, data, u):
     """Per actuator: is its force held at a limit (the three cases of :func:`actuator_slope`)?"""
     m = model
-    out = np.zeros(m.nu, dtype=bool)
     F = data.actuator_force
     lo, hi = m.actuator_forcerange.T
-    out |= m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
+    out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
     for i in np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT)):
         j = m.actuator_trnid[i, 0]
         if m.jnt_actfrclimited[j] and m.jnt_type[j] in (HINGE, SLIDE):
             tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
-            out[i] |= tau <= lo_j or tau >= hi_j
+            out = put(out, i, out[i] | (tau <= lo_j) | (tau >= hi_j))
     # a tendon's limit scales its actuators when their unlimited total leaves the range
     on_tendon = np.flatnonzero(m.actuator_trntype == TRN_TENDON)
     if len(on_tendon) and np.any(m.tendon_actfrclimited):
@@ -149,7 +150,7 @@ def _saturated(model, data, u):
             if m.tendon_actfrclimited[t]:
                 total = raw[on_tendon][m.actuator_trnid[on_tendon, 0] == t].sum()
                 lo_t, hi_t = m.tendon_actfrcrange[t]
-                out[i] |= total <= lo_t or total >= hi_t
+                out = put(out, i, out[i] | (total <= lo_t) | (total >= hi_t))
     return out
 
 

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import asarray, is_jax, namespace, put, stacked
 from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_MUSCLE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR,
                                   DYN_MUSCLE, GAIN_AFFINE, GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
@@ -97,12 +98,15 @@ def clamped_ctrl(model, data):
     ValueError: bad control for actuator(s) m: ctrl = [nan] (NaN, or beyond 1e10 and not clamped by a ctrlrange)
     """
     m = model
-    ctrl = np.asarray(data.ctrl, dtype=float)
+    ctrl = asarray(data.ctrl)
+    xp = namespace(ctrl)
     if ctrl.shape != (m.nu,):
         raise ValueError(f"data.ctrl has shape {ctrl.shape}; expected ({m.nu},) (one control per actuator)")
     if not m.opt.disabled("clampctrl"):
         lo, hi = m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1]
-        ctrl = np.where(m.actuator_ctrllimited, np.clip(ctrl, lo, hi), ctrl)
+        ctrl = xp.where(m.actuator_ctrllimited, xp.clip(ctrl, lo, hi), ctrl)
+    if is_jax(ctrl):                # traced by rbdl_edu.compiled: its values are not known here
+        return ctrl
     bad = np.flatnonzero(~(np.abs(ctrl) <= MAXVAL))         # NaN fails every comparison
     if len(bad):
         names = [m.actuator_names[i] or f"#{i}" for i in bad]
@@ -135,7 +139,7 @@ def actuation(model, data):
     data.qfrc_actuator = np.zeros(m.nv)
     if m.nu == 0 or m.opt.disabled("actuation"):
         return
-    act = np.asarray(data.act, dtype=float)
+    act = asarray(data.act)
     if act.shape != (m.na,):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
     u = clamped_ctrl(m, data)
@@ -146,16 +150,17 @@ def actuation(model, data):
     # 4. clamp: the total force on a tendon, then each actuator's force
     force = _tendon_force_limits(m, force)
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
-    data.actuator_force = force = np.where(m.actuator_forcelimited, np.clip(force, lo, hi), force)
+    xp = namespace(force)
+    data.actuator_force = force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
     # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
     tau = data.actuator_moment.T @ force
     if m.body_gravcomp.any() and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
         for j in np.flatnonzero(m.jnt_actgravcomp):
             d = slice(m.jnt_dofadr[j], m.jnt_dofadr[j] + JOINT_NV[int(m.jnt_type[j])])
-            tau[d] += data.qfrc_gravcomp[d]
+            tau = put(tau, d, tau[d] + data.qfrc_gravcomp[d])
     for j in np.flatnonzero(m.jnt_actfrclimited):
         d = m.jnt_dofadr[j]        # a hinge's or slide's dof (the compiler never limits others)
-        tau[d] = np.clip(tau[d], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1])
+        tau = put(tau, d, xp.clip(tau[d], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1]))
     data.qfrc_actuator = tau
 
 
@@ -164,10 +169,11 @@ def gain_input(model, data, u):
     activation dynamics, else its activation ``act``, or for an ``actearly`` actuator the
     activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``."""
     m = model
-    w = np.array(u, dtype=float)
+    w = asarray(u)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
         a = m.actuator_actadr[i]
-        w[i] = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+        w_i = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+        w = put(w, i, w_i)
     return w
 
 
@@ -177,12 +183,13 @@ def unlimited_force(model, data, u):
     :func:`gain_input`."""
     m, l, ldot = plain(model), data.actuator_length, data.actuator_velocity
     g, b = m.actuator_gainprm, m.actuator_biasprm
-    gain = g[:, 0] + np.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
-    bias = np.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
+    xp = namespace(l, ldot)
+    gain = g[:, 0] + xp.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
+    bias = xp.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):
-        gain[i] = muscle_gain(l[i], ldot[i], m.actuator_lengthrange[i], m.actuator_acc0[i], g[i])
+        gain = put(gain, i, muscle_gain(l[i], ldot[i], m.actuator_lengthrange[i], m.actuator_acc0[i], g[i]))
     for i in np.flatnonzero(m.actuator_biastype == BIAS_MUSCLE):
-        bias[i] = muscle_bias(l[i], m.actuator_lengthrange[i], m.actuator_acc0[i], b[i])
+        bias = put(bias, i, muscle_bias(l[i], m.actuator_lengthrange[i], m.actuator_acc0[i], b[i]))
     return gain * gain_input(model, data, u) + bias
 
 
@@ -191,7 +198,7 @@ def activation_rate(model, u, act):
     :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter,
     :func:`~rbdl_edu.smooth.muscle.muscle_dynamics` for a muscle."""
     m = model
-    act_dot = np.zeros(m.na)
+    act_dot = [0.0] * m.na
     for i in range(m.nu):
         a = m.actuator_actadr[i]
         if a < 0:
@@ -202,7 +209,7 @@ def activation_rate(model, u, act):
             act_dot[a] = (u[i] - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
         elif m.actuator_dyntype[i] == DYN_MUSCLE:
             act_dot[a] = muscle_dynamics(u[i], act[a], m.actuator_dynprm[i])
-    return act_dot
+    return stacked(act_dot, (m.na,), u, act)
 
 
 def next_act(model, data, dt=None, act_dot=None):
@@ -221,13 +228,14 @@ def next_act(model, data, dt=None, act_dot=None):
     array([1.])
     """
     m = model
-    act = np.array(data.act, dtype=float)
-    rate = np.asarray(data.act_dot if act_dot is None else act_dot, dtype=float)
+    act = asarray(data.act)
+    rate = asarray(data.act_dot if act_dot is None else act_dot)
     h = m.opt.timestep if dt is None else dt
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
     stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
-    return np.array([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful])
+    return stacked([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful],
+                   (m.na,), act, rate)
 
 
 def _next(model, i, w, wdot, h):
@@ -240,7 +248,7 @@ def _next(model, i, w, wdot, h):
     else:
         w = w + wdot * h
     if model.actuator_actlimited[i]:
-        w = min(max(w, model.actuator_actrange[i, 0]), model.actuator_actrange[i, 1])
+        w = namespace(w).clip(w, model.actuator_actrange[i, 0], model.actuator_actrange[i, 1])
     return w
 
 
@@ -249,13 +257,16 @@ def _tendon_force_limits(model, force):
     their sum lies in the tendon's ``actuatorfrcrange`` (each by the same factor)."""
     m = model
     on_tendon = m.actuator_trntype == TRN_TENDON
-    total = np.zeros(m.ntendon)
+    total = [0.0] * m.ntendon
     for i in np.flatnonzero(on_tendon):
-        total[m.actuator_trnid[i, 0]] += force[i]
-    force = force.copy()
+        total[m.actuator_trnid[i, 0]] = total[m.actuator_trnid[i, 0]] + force[i]
     for i in np.flatnonzero(on_tendon):
         t = m.actuator_trnid[i, 0]
         lo, hi = m.tendon_actfrcrange[t]
-        if m.tendon_actfrclimited[t] and total[t] != 0 and not lo <= total[t] <= hi:
-            force[i] *= (lo if total[t] < lo else hi) / total[t]
+        if m.tendon_actfrclimited[t]:
+            # a total outside [lo, hi] is scaled to the nearer end (written with where: it traces)
+            T, xp = total[t], namespace(total[t])
+            outside = (T != 0) & ((T < lo) | (T > hi))
+            scale = xp.where(outside, xp.where(T < lo, lo, hi) / xp.where(outside, T, 1.0), 1.0)
+            force = put(force, i, force[i] * scale)
     return force

@@ -31,6 +31,7 @@ import dataclasses
 
 import numpy as np
 
+from rbdl_edu.arrays import asarray, concat, namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import joint_frames
 from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
@@ -44,21 +45,23 @@ def com_pos(model, data):
     ``cdof (nv, 6)``: each dof's motion axis in the c-frame of its tree (MuJoCo's
     ``mj_comPos``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`."""
     m = model
-    mass = m.body_mass[:, None] * data.xipos
-    total = m.body_mass.astype(float).copy()
+    xp = namespace(data.xipos)
+    mass, total = list(m.body_mass[:, None] * data.xipos), list(m.body_mass.astype(float))
     for i in range(m.nbody - 1, 0, -1):            # leaves to root: add each body to its parent
-        mass[m.body_parentid[i]] += mass[i]
-        total[m.body_parentid[i]] += total[i]
-    data.subtree_com = np.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
+        mass[m.body_parentid[i]] = mass[m.body_parentid[i]] + mass[i]
+        total[m.body_parentid[i]] = total[m.body_parentid[i]] + total[i]
+    mass, total = xp.stack(mass), np.array(total)
+    data.subtree_com = xp.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
     # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c
-    cdof = np.zeros((m.nv, 6))
+    # (bodies in order hold their dofs in order: the blocks, joined, are cdof's rows)
+    cdof = [xp.zeros((0, 6))]
     for i in range(1, m.nbody):
         if m.body_dofnum[i]:
             _, S = joint_frames(m, i, data.qpos)
             R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[m.body_rootid[i]]
             w, v = S[:3].T @ R.T, S[3:].T @ R.T            # (nd, 3): world axes, at the body origin
-            cdof[dofs(m, i)] = np.concatenate([w, v + cross(w, c - x)], axis=1)
-    data.cdof = cdof
+            cdof.append(xp.concatenate([w, v + cross(w, c - x)], axis=1))
+    data.cdof = xp.concatenate(cdof)
 
 
 def to_cframe(model, data, i, m_body):
@@ -66,7 +69,7 @@ def to_cframe(model, data, i, m_body):
     the body origin) in the c-frame of its tree: :math:`[R\\omega;\\ R v_O + R\\omega \\times (c - x_i)]`."""
     R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
     w = R @ m_body[:3]
-    return np.concatenate([w, R @ m_body[3:] + cross(w, c - x)])
+    return concat(w, R @ m_body[3:] + cross(w, c - x))
 
 
 def to_cframe_force(model, data, i, f_body):
@@ -87,7 +90,7 @@ def to_cframe_force(model, data, i, f_body):
     """
     R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
     F = R @ f_body[3:]
-    return np.concatenate([R @ f_body[:3] + cross(x - c, F), F])
+    return concat(R @ f_body[:3] + cross(x - c, F), F)
 
 
 def com_vel_acc(model, data):
@@ -152,8 +155,8 @@ def jac(model, data, body, point):
     if len(k):
         c = data.subtree_com[model.body_rootid[body]]
         w, v = data.cdof[k, :3], data.cdof[k, 3:]
-        jacr[:, k] = w.T
-        jacp[:, k] = (v + cross(w, np.asarray(point, float) - c)).T     # v_p = v_c + ω × (p − c)
+        jacr = put(jacr, (slice(None), k), w.T)
+        jacp = put(jacp, (slice(None), k), (v + cross(w, asarray(point) - c)).T)     # v_p = v_c + ω × (p − c)
     return jacp, jacr
 
 
@@ -185,12 +188,12 @@ def object_acceleration(model, data, objtype, objid, local=False):
     vel = _at_object(model, data, data.cvel, objtype, objid, False)
     acc = _at_object(model, data, data.cacc, objtype, objid, False)
     # the classical acceleration adds ω × v to the spatial one
-    acc = np.concatenate([acc[:3], acc[3:] + cross(vel[:3], vel[3:])])
-    return np.concatenate([mat.T @ acc[:3], mat.T @ acc[3:]]) if local else acc
+    acc = concat(acc[:3], acc[3:] + cross(vel[:3], vel[3:]))
+    return concat(mat.T @ acc[:3], mat.T @ acc[3:]) if local else acc
 
 
 def _at_object(model, data, cvec, objtype, objid, local):
     """A c-frame spatial vector of the object's body, moved to the object's origin."""
     pos, mat, b = frame_of(model, data, objtype, objid)
     w, v = cvec[b, :3], cvec[b, 3:] + cross(cvec[b, :3], pos - data.subtree_com[model.body_rootid[b]])
-    return np.concatenate([mat.T @ w, mat.T @ v]) if local else np.concatenate([w, v])
+    return concat(mat.T @ w, mat.T @ v) if local else concat(w, v)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import concat, namespace
 from rbdl_edu.model.enums import GEOM_NAMES, MINVAL, OBJ_BODY, OBJ_GEOM
 from rbdl_edu.model.semiaxes import geom_semiaxes
 from rbdl_edu.rotation import cross
@@ -82,7 +83,7 @@ def fluid_frames(model, data):
 def relative_velocity(model, data, objtype, objid, R):
     """``[ω; v - wind]`` of the object's frame, in its own axes ``R``."""
     vel = object_velocity(model, data, objtype, objid, local=True)
-    return np.concatenate([vel[:3], vel[3:] - R.T @ model.opt.wind])
+    return concat(vel[:3], vel[3:] - R.T @ model.opt.wind)
 
 
 def _to_world(body, point, R, lfrc):
@@ -117,9 +118,9 @@ def inertia_box_wrench(vel, box, density, viscosity):
     if density > 0:
         j, k = [1, 0, 0], [2, 2, 1]                         # the other two axes of each axis
         # quadratic drag on the face across each axis, and on the spinning faces
-        force = force - 0.5 * density * s[j] * s[k] * np.abs(v) * v
-        torque = torque - density * s * (s[j] ** 4 + s[k] ** 4) * np.abs(w) * w / 64.0
-    return np.concatenate([torque, force])
+        force = force - 0.5 * density * s[j] * s[k] * abs(v) * v
+        torque = torque - density * s * (s[j] ** 4 + s[k] ** 4) * abs(w) * w / 64.0
+    return concat(torque, force)
 
 
 def added_mass_wrench(vel, density, virtual_mass, virtual_inertia):
@@ -136,7 +137,7 @@ def added_mass_wrench(vel, density, virtual_mass, virtual_inertia):
     w, v = vel[:3], vel[3:]
     p = density * np.asarray(virtual_mass) * v
     L = density * np.asarray(virtual_inertia) * w
-    return np.concatenate([cross(p, v) + cross(L, w), cross(p, w)])
+    return concat(cross(p, v) + cross(L, w), cross(p, w))
 
 
 def viscous_wrench(vel, density, viscosity, r, drag_blunt, drag_slender, drag_ang, kutta, magnus):
@@ -158,6 +159,7 @@ def viscous_wrench(vel, density, viscosity, r, drag_blunt, drag_slender, drag_an
       swept by turning about axis ``i``.
     """
     w, v = vel[:3], vel[3:]
+    xp = namespace(vel)
     r = np.asarray(r, dtype=float)
     volume = 4.0 / 3.0 * np.pi * r[0] * r[1] * r[2]
     d_max, d_min = r.max(), r.min()
@@ -166,12 +168,12 @@ def viscous_wrench(vel, density, viscosity, r, drag_blunt, drag_slender, drag_an
     magnus_force = magnus * density * volume * cross(w, v)
     # the cross-section facing the flow: its normal n and projected area A_proj
     rr = np.array([r[1] * r[2], r[2] * r[0], r[0] * r[1]])        # r_j r_k for each axis
-    proj_denom = np.sum(rr ** 4 * v ** 2)
-    proj_num = np.sum((rr * v) ** 2)
-    A_proj = np.pi * np.sqrt(proj_denom / max(MINVAL, proj_num))
+    proj_denom = (rr ** 4 * v ** 2).sum()
+    proj_num = ((rr * v) ** 2).sum()
+    A_proj = np.pi * xp.sqrt(proj_denom / xp.maximum(MINVAL, proj_num))
     n = rr ** 2 * v
-    speed = np.sqrt(v @ v)
-    cos_alpha = proj_num / max(MINVAL, speed * proj_denom)
+    speed = xp.sqrt(v @ v)
+    cos_alpha = proj_num / xp.maximum(MINVAL, speed * proj_denom)
     kutta_circulation = kutta * density * cos_alpha * A_proj * cross(n, v)
     kutta_force = cross(kutta_circulation, v)
     # Stokes' resistance of the sphere of diameter 2 r_D
@@ -182,5 +184,5 @@ def viscous_wrench(vel, density, viscosity, r, drag_blunt, drag_slender, drag_an
     mom = w * (drag_ang * I_swept + drag_slender * (I_max - I_swept))
     drag_lin = viscosity * 3.0 * np.pi * D + density * speed * (
         A_proj * drag_blunt + drag_slender * (A_max - A_proj))
-    drag_ang_coef = viscosity * np.pi * D ** 3 + density * np.sqrt(mom @ mom)
-    return np.concatenate([-drag_ang_coef * w, magnus_force + kutta_force - drag_lin * v])
+    drag_ang_coef = viscosity * np.pi * D ** 3 + density * xp.sqrt(mom @ mom)
+    return concat(-drag_ang_coef * w, magnus_force + kutta_force - drag_lin * v)

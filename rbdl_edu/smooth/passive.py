@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, is_symbolic
+from rbdl_edu.arrays import asarray, is_jax, is_symbolic, namespace
 from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 from rbdl_edu.rotation import quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.smooth.comframe import jac
@@ -131,7 +131,7 @@ def damper_slope(model, qvel):
     >>> damper_slope(spec.compile(), np.array([-2.0]))       # 2 + 2 * 1 * 2 + 3 * 0.5 * 4
     array([12.])
     """
-    speed = np.abs(np.asarray(qvel, dtype=float))
+    speed = abs(asarray(qvel))
     b, (b2, b3) = model.dof_damping, model.dof_dampingpoly.T
     return b + 2 * b2 * speed + 3 * b3 * speed ** 2
 
@@ -165,6 +165,7 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     if q.shape[-1:] != (m.nq,) or qd.shape[-1:] != (m.nv,):
         raise ValueError(f"q {q.shape} and qd {qd.shape} must end in nq = {m.nq} and nv = {m.nv}")
     batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
+    xp = namespace(q, qd)
     f_spring, f_damper = [0] * m.nv, [0] * m.nv
     for j in range(m.njnt if spring else 0):
         k, kpoly = m.jnt_stiffness[j], m.jnt_stiffnesspoly[j]
@@ -181,13 +182,13 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
         if kind == FREE:
             # the position's spring pulls along x with the strength of its length |x|
             x = q[..., a:a + 3] - m.qpos_spring[a:a + 3]
-            f = -poly_force(k, kpoly, np.linalg.norm(x, axis=-1))[..., None] * x
-            f_spring[d:d + 3] = np.moveaxis(f, -1, 0)
+            f = -poly_force(k, kpoly, xp.linalg.norm(x, axis=-1))[..., None] * x
+            f_spring[d:d + 3] = [f[..., n] for n in range(3)]
             a, d = a + 3, d + 3
         # the rotation vector x with q = q_spring ⊗ exp(x): the spring turns back along -x
         x = quat_log(quat_mul(quat_conj(m.qpos_spring[a:a + 4]), quat_normalize(q[..., a:a + 4])))
-        f = -poly_force(k, kpoly, np.linalg.norm(x, axis=-1))[..., None] * x
-        f_spring[d:d + 3] = np.moveaxis(f, -1, 0)
+        f = -poly_force(k, kpoly, xp.linalg.norm(x, axis=-1))[..., None] * x
+        f_spring[d:d + 3] = [f[..., n] for n in range(3)]
     for i in range(m.nv if damper else 0):
         # f = -c(v) v
         b, bpoly = m.dof_damping[i], m.dof_dampingpoly[i]
@@ -198,6 +199,9 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
 
 def _stack(pieces, batch, symbolic):
     """Per-dof pieces (numbers, expressions or ``batch`` arrays) as one ``batch + (nv,)`` array."""
+    if any(is_jax(p) for p in pieces):         # traced (rbdl_edu.compiled): stacked, not written
+        xp = namespace(*pieces)
+        return xp.stack([xp.broadcast_to(xp.asarray(p, dtype=float), batch) for p in pieces], axis=-1)
     dtype = object if symbolic else float
     out = np.zeros(batch + (len(pieces),), dtype=dtype)
     for i, p in enumerate(pieces):
@@ -224,7 +228,8 @@ def tendon_spring_damper(model, data, spring=True, damper=True):
                              "qpos_spring) has not been computed (set_const with the tendon stage)")
         length, velocity = data.ten_length[t], data.ten_velocity[t]
         # the dead band: no force between lo and hi, a spring towards the nearer end outside
-        x = length - hi if length > hi else (length - lo if length < lo else 0.0)
+        xp = namespace(length)
+        x = xp.where(length > hi, length - hi, xp.where(length < lo, length - lo, 0.0))
         qfrc_spring = qfrc_spring + data.ten_J[t] * (-x * poly_force(k, kpoly, x))
         qfrc_damper = qfrc_damper + data.ten_J[t] * (-velocity * poly_force(b, bpoly, velocity, odd=True))
     return qfrc_spring, qfrc_damper

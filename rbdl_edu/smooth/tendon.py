@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import stacked
 from rbdl_edu.model.enums import WRAP_CYLINDER, WRAP_JOINT, WRAP_PULLEY, WRAP_SPHERE
 from rbdl_edu.smooth.comframe import jac
 from rbdl_edu.smooth.wrap import wrap
@@ -61,22 +62,28 @@ def tendon(model, data):
     c-frame axes of :func:`~rbdl_edu.smooth.comframe.com_pos` (for the Jacobians).
     """
     m = model
-    data.ten_length, data.ten_J = np.zeros(m.ntendon), np.zeros((m.ntendon, m.nv))
+    ten_length, ten_J = [], []                 # per tendon (rows, so that jax.jit traces them)
     data.ten_wrapadr = np.zeros(m.ntendon, dtype=int)
     data.ten_wrapnum = np.zeros(m.ntendon, dtype=int)
-    data.wrap_obj, data.wrap_xpos = np.zeros(2 * m.nwrap, dtype=int), np.zeros((2 * m.nwrap, 3))
+    data.wrap_obj = np.zeros(2 * m.nwrap, dtype=int)
+    wrap_xpos = [np.zeros(3)] * (2 * m.nwrap)
     count = 0
     for t in range(m.ntendon):
         data.ten_wrapadr[t] = count
         if m.wrap_type[m.tendon_adr[t]] == WRAP_JOINT:
-            data.ten_length[t], data.ten_J[t] = fixed_tendon(m, data.qpos, t)
-            continue
-        length, J, points = spatial_tendon(m, data, t)
-        data.ten_length[t], data.ten_J[t] = length, J
+            length, J = fixed_tendon(m, data.qpos, t)
+            points = []
+        else:
+            length, J, points = spatial_tendon(m, data, t)
+        ten_length.append(length)
+        ten_J.append(J)
         for obj, x in points:
-            data.wrap_obj[count], data.wrap_xpos[count] = obj, x
+            data.wrap_obj[count], wrap_xpos[count] = obj, x
             count += 1
         data.ten_wrapnum[t] = len(points)
+    data.ten_length = stacked(ten_length, (m.ntendon,), data.qpos)
+    data.ten_J = stacked(ten_J, (m.ntendon, m.nv), data.qpos)
+    data.wrap_xpos = stacked(wrap_xpos, (2 * m.nwrap, 3), data.qpos)
 
 
 def fixed_tendon(model, qpos, t):

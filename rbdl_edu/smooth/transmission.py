@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import put, stacked
 from rbdl_edu.model.enums import (BALL, FREE, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE,
                                   TRN_SLIDERCRANK, TRN_TENDON)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
@@ -59,23 +60,26 @@ def transmission(model, data):
     :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
     m = model
-    length, moment = np.zeros(m.nu), np.zeros((m.nu, m.nv))
+    length, moment = [], []                    # per actuator (rows, so that jax.jit traces them)
     for i in range(m.nu):
         trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
         if trn in (TRN_JOINT, TRN_JOINTINPARENT):
-            length[i], moment[i] = joint_transmission(m, data.qpos, i)
+            l_i, moment_i = joint_transmission(m, data.qpos, i)
         elif trn == TRN_TENDON:
             t = m.actuator_trnid[i, 0]
-            length[i], moment[i] = gear[0] * data.ten_length[t], gear[0] * data.ten_J[t]
+            l_i, moment_i = gear[0] * data.ten_length[t], gear[0] * data.ten_J[t]
         elif trn == TRN_SITE:
-            length[i], moment[i] = site_transmission(m, data, i)
+            l_i, moment_i = site_transmission(m, data, i)
         elif trn == TRN_SLIDERCRANK:
-            length[i], moment[i] = slider_crank(m, data, i)
+            l_i, moment_i = slider_crank(m, data, i)
         elif trn == TRN_BODY:
-            length[i], moment[i] = body_transmission(m, data, i)
+            l_i, moment_i = body_transmission(m, data, i)
         else:
             raise ValueError(f"actuator {m.actuator_names[i] or i}: transmission type {trn} is not supported")
-    data.actuator_length, data.actuator_moment = length, moment
+        length.append(l_i)
+        moment.append(moment_i)
+    data.actuator_length = stacked(length, (m.nu,), data.qpos)
+    data.actuator_moment = stacked(moment, (m.nu, m.nv), data.qpos)
 
 
 def joint_transmission(model, qpos, i):
@@ -87,19 +91,17 @@ def joint_transmission(model, qpos, i):
     in_parent = m.actuator_trntype[i] == TRN_JOINTINPARENT
     moment = np.zeros(m.nv)
     if m.jnt_type[j] == BALL:
-        q = quat_normalize(np.asarray(qpos[qa:qa + 4], dtype=float))
+        q = quat_normalize(qpos[qa:qa + 4])
         # a torque axis in the child frame; given in the parent frame, it is R^T g
         axis = quat_to_mat(q).T @ gear[:3] if in_parent else gear[:3]
-        moment[da:da + 3] = axis
-        return float(quat_log(q) @ axis), moment          # l = a . (rotation vector)
+        return quat_log(q) @ axis, put(moment, slice(da, da + 3), axis)    # l = a . (rotation vector)
     if m.jnt_type[j] == FREE:
-        q = quat_normalize(np.asarray(qpos[qa + 3:qa + 7], dtype=float))
+        q = quat_normalize(qpos[qa + 3:qa + 7])
         # a force in the world frame, a torque in the body frame (given in the world: R^T g)
         moment[da:da + 3] = gear[:3]
-        moment[da + 3:da + 6] = quat_to_mat(q).T @ gear[3:6] if in_parent else gear[3:6]
-        return 0.0, moment                                 # no meaningful length
+        return 0.0, put(moment, slice(da + 3, da + 6), quat_to_mat(q).T @ gear[3:6] if in_parent else gear[3:6])
     moment[da] = gear[0]                                   # hinge, slide: l = g q
-    return float(qpos[qa] * gear[0]), moment
+    return qpos[qa] * gear[0], moment
 
 
 def site_transmission(model, data, i):

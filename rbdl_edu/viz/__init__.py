@@ -20,6 +20,8 @@ the package's public functions.
 ``draw_planar_frames``                 frames and a turning body's velocity field
 ``draw_planar`` ``plot_trajectory``    matplotlib helpers
 ``plot_matrix`` ``plot_cost``
+``use_book_style()`` ``COLUMN_IN``     the book's figure style (:mod:`.style`): every
+                                       figure fits the text column; applied on import
 =====================================  ==================================================
 
 >>> from rbdl_edu import viz
@@ -35,8 +37,12 @@ from rbdl_edu.viz.plots import draw_planar, plot_cost, plot_matrix, plot_traject
 from rbdl_edu.viz.scene import SceneView, scene, scene_with_controls, view_controls
 from rbdl_edu.viz.sliders import joint_sliders
 from rbdl_edu.viz.stepper import rnea_stepper, rnea_trace
+from rbdl_edu.viz.style import COLUMN_IN, use_book_style
+
+use_book_style()          # one figure style for every chapter (rbdl_edu/viz/style.py)
 
 __all__ = ["scene", "SceneView", "view_controls", "scene_with_controls", "animate", "keyframes",
            "joint_sliders", "rnea_stepper", "rnea_trace", "draw_planar", "plot_trajectory",
            "plot_matrix", "plot_cost", "state_explorer", "sparsity_explorer", "collision_explorer", "picture_slider",
-           "draw_tree", "draw_passes", "draw_composites", "draw_planar_frames", "tree_layout"]
+           "draw_tree", "draw_passes", "draw_composites", "draw_planar_frames", "tree_layout",
+           "use_book_style", "COLUMN_IN"]

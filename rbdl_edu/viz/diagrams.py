@@ -219,10 +219,11 @@ def draw_composites(model, ax=None, title=None):
         sub = pos[subtree(model, i)]
         pad = 0.3 - 0.045 * depth(model, i)
         lo, hi = sub.min(axis=0) - pad, sub.max(axis=0) + pad
+        lo[0] -= 0.32                           # room on the left for the label, beside the node, not under it
         ax.add_patch(FancyBboxPatch(lo, *(hi - lo), boxstyle="round,pad=0.02,rounding_size=0.15",
                                     color=colors[min(depth(model, i) - 1, len(colors) - 1)], alpha=0.45,
                                     zorder=0, lw=0))
-        ax.text(lo[0] + 0.04, hi[1] - 0.03, f"$I^C_{{{i}}}$", fontsize=10, ha="left", va="top", color="#08306b")
+        ax.text(lo[0] + 0.05, hi[1] - 0.05, f"$I^C_{{{i}}}$", fontsize=11, ha="left", va="top", color="#08306b")
     if title:
         ax.set_title(title)
     return ax

@@ -39,6 +39,7 @@ from rbdl_edu.rotation import mat_to_quat
 from rbdl_edu.viz.diagrams import draw_tree
 from rbdl_edu.viz.geometry import three_quat
 from rbdl_edu.viz.scene import contact_objects, scene
+from rbdl_edu.viz.style import COLUMN_IN, DPI
 
 KERNEL_NOTE = ("<small style='color:#666'>These sliders work from Python: run the notebook (<code>make lab</code>) "
                "to use them. Drag the view to turn it, scroll to zoom.</small>")
@@ -78,7 +79,7 @@ def state_explorer(model, readout, q=None, qd=None, qd_range=3.0, **scene_kwargs
         name = str(model.jnt_names[j]) or f"joint {j}"
         qa, da = int(model.jnt_qposadr[j]), int(model.jnt_dofadr[j])
         hinge = int(model.jnt_type[j]) == HINGE
-        lo, hi = (-np.pi, np.pi) if hinge else (-1.0, 1.0)
+        lo, hi = (-3.14, 3.14) if hinge else (-1.0, 1.0)          # whole steps of 0.01: values stay on the grid
         labels = ("angle", "rate") if hinge else ("position", "speed")
         for kind, adr, value, (a, b), label in (("q", qa, q[qa], (lo, hi), labels[0]),
                                                 ("qd", da, qd[da], (-qd_range, qd_range), labels[1])):
@@ -97,7 +98,7 @@ def state_explorer(model, readout, q=None, qd=None, qd_range=3.0, **scene_kwargs
 
 def _png(fig):
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80)
+    fig.savefig(buf, format="png", dpi=DPI)   # the book's style: shown at its own size
     plt.close(fig)
     return buf.getvalue()
 
@@ -141,19 +142,18 @@ def sparsity_picture(model):
     L, _ = unpack_ltdl(model, factor_ltdl(model, to_tree_sparse(model, M)))
     lower = np.abs(np.tril(M)) > 1e-12
     nz_L = np.abs(L) > 1e-12
-    fig = Figure(figsize=(9.0, 3.0))
+    fig = Figure(figsize=(COLUMN_IN, 2.6), layout="constrained")
     ax_tree, ax_m, ax_l = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.4, 1, 1]})
     draw_tree(model, ax=ax_tree, addresses=False, node_size=min(420, 4000 / model.nbody))
     for t in ax_tree.texts:                    # numbers only: names would crowd a big tree
         if not t.get_text().isdigit():
             t.set_visible(False)
-    for ax, A, title in ((ax_m, np.abs(M) > 1e-12, f"$M$: {int(lower.sum())} nonzeros in the lower triangle"),
-                         (ax_l, nz_L, f"$L$ of $M = L^TDL$: {int(nz_L.sum())} nonzeros")):
+    for ax, A, title in ((ax_m, np.abs(M) > 1e-12, f"$M$: {int(lower.sum())} nonzeros\nin the lower triangle"),
+                         (ax_l, nz_L, f"$L$ of $M = L^TDL$:\n{int(nz_L.sum())} nonzeros")):
         ax.spy(A, markersize=max(2.0, 60.0 / model.nv))
         ax.set_title(title, fontsize=10)
         ax.set_xticks([])
         ax.set_yticks([])
-    fig.tight_layout()
     plt.close("all")
     return _png(fig), (int(lower.sum()), int(nz_L.sum()))
 

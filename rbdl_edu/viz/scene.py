@@ -62,21 +62,22 @@ def contact_objects(contacts, extent):
     return out
 
 
-def force_objects(forces, extent, scale=None):
+def force_objects(forces, extent, scale=None, colors=None):
     """Arrows for forces: ``forces`` is an array ``(n, 6)`` of rows ``[point, force]`` in world
     coordinates. Arrows are scaled so the largest is ``0.4 * extent`` long unless ``scale``
-    (length per newton) is given."""
+    (length per newton) is given; ``colors`` (one per row) tells them apart (default: all red)."""
     F = np.asarray(forces, dtype=float).reshape(-1, 6)
     if len(F) == 0:
         return []
     biggest = float(np.max(np.linalg.norm(F[:, 3:], axis=1)))
     s = scale if scale is not None else (0.4 * extent / biggest if biggest > 0 else 1.0)
-    return [geo.arrow(p, f, "#d62728", scale=s, radius=0.008 * extent, name="force") for p, f in zip(F[:, :3], F[:, 3:])]
+    colors = ["#d62728"] * len(F) if colors is None else list(colors)
+    return [geo.arrow(p, f, c, scale=s, radius=0.008 * extent, name="force") for p, f, c in zip(F[:, :3], F[:, 3:], colors)]
 
 
 def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, forces=None,
           width=600, height=400, show_joints=True, opacity=None, camera_position=None, background="#f4f4f4",
-          bounds=None, groups=(0, 1, 2), direction=None):
+          bounds=None, groups=(0, 1, 2), direction=None, force_colors=None):
     """A pythreejs view of ``model`` at configuration ``q`` (default ``model.qpos0``).
 
     Parameters
@@ -88,6 +89,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
         mass and principal moments, at its center of mass)
     contacts : array (n, 3) or list of contacts with ``pos``/``frame``, optional
     forces : array (n, 6) of ``[point, force]`` rows in world coordinates, optional
+    force_colors : a color per row of ``forces``, optional (default: all red)
     width, height : int — pixels
     show_joints : bool — arrows along hinge (orange) and slide (cyan) axes
     opacity : float, optional — override every geom's alpha (see the joint axes inside)
@@ -171,7 +173,7 @@ def scene(model, q=None, show_frames=True, show_inertia=False, contacts=None, fo
     if contacts is not None:
         marks += contact_objects(contacts, extent)
     if forces is not None:
-        marks += force_objects(forces, extent)
+        marks += force_objects(forces, extent, colors=force_colors)
     view.set_overlay(marks)
     return view
 

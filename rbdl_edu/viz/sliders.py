@@ -1,8 +1,9 @@
 r"""Joint sliders: one ipywidgets slider per hinge and slide joint, driving a 3D view.
 
 Moving a slider sets that joint's ``qpos`` entry and moves the bodies (a kernel callback:
-live in Jupyter; on the static page the view shows the saved configuration and the
-sliders are inert). Ball and free joints keep their ``q`` (a quaternion is not a slider).
+live in Jupyter; on the static page the view shows the saved configuration and the sliders
+are inert, so the chapters show :func:`~rbdl_edu.viz.scene.scene_with_controls` in the book
+and keep the sliders in a cell the book hides). Ball and free joints keep their ``q`` (a quaternion is not a slider).
 """
 from __future__ import annotations
 
@@ -13,16 +14,24 @@ from rbdl_edu.model.enums import HINGE, SLIDE
 from rbdl_edu.viz.scene import scene, view_controls
 
 
+#: the sliders' step; their ends are whole steps, so a value such as 0.4 lies on the slider's grid
+#: and the readout shows the configuration that is drawn (a slider snaps to min + k * step)
+STEP = 0.01
+
+
 def slider_range(model, j):
-    """``(lo, hi)`` for joint ``j``'s slider: its range if limited, else ±π (hinge) or ±1 (slide).
+    """``(lo, hi)`` for joint ``j``'s slider: its range if limited, else ±π (hinge) or ±1 (slide),
+    rounded inwards to whole :data:`STEP` s.
 
     >>> from rbdl_edu.models import pendulum
-    >>> [round(x, 4) for x in slider_range(pendulum(), 0)]
-    [-3.1416, 3.1416]
+    >>> slider_range(pendulum(), 0)
+    (-3.14, 3.14)
     """
     if bool(model.jnt_limited[j]) and model.jnt_range[j][1] > model.jnt_range[j][0]:
-        return float(model.jnt_range[j][0]), float(model.jnt_range[j][1])
-    return (-np.pi, np.pi) if int(model.jnt_type[j]) == HINGE else (-1.0, 1.0)
+        lo, hi = float(model.jnt_range[j][0]), float(model.jnt_range[j][1])
+    else:
+        lo, hi = (-np.pi, np.pi) if int(model.jnt_type[j]) == HINGE else (-1.0, 1.0)
+    return round(float(np.ceil(lo / STEP - 1e-9)) * STEP, 2), round(float(np.floor(hi / STEP + 1e-9)) * STEP, 2)
 
 
 def joint_sliders(model, q=None, view=None, controls=True, **scene_kwargs):
@@ -47,7 +56,7 @@ def joint_sliders(model, q=None, view=None, controls=True, **scene_kwargs):
             continue
         lo, hi = slider_range(model, j)
         adr = int(model.jnt_qposadr[j])
-        s = widgets.FloatSlider(value=float(np.clip(q[adr], lo, hi)), min=lo, max=hi, step=(hi - lo) / 200,
+        s = widgets.FloatSlider(value=float(np.clip(q[adr], lo, hi)), min=lo, max=hi, step=STEP,
                                 description=str(model.jnt_names[j]) or f"joint {j}", continuous_update=True,
                                 readout_format=".2f")
 

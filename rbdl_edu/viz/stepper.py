@@ -4,24 +4,28 @@ r"""Step through RNEA body by body (book chapter 5).
 not a copy -- into steps, one body at a time: the forward pass (``v``, ``a``, the force a
 body needs) and the backward pass (``τ_i = S_iᵀ f_i``, ``f_λ += λX_i* f_i``).
 
-:func:`rnea_stepper` shows the trace: a 3D view with the current body's spatial velocity,
-acceleration and force drawn as arrows at its origin (angular part light, linear part
-dark), the current equation with its numbers, and a step slider. The text follows the
-slider on the static page too (``jslink`` to a ``Stack``); the arrows follow it when a
-kernel runs.
+:func:`rnea_stepper` shows the trace: a step slider, the current equation with its numbers,
+and a picture of the model with the current body's vectors drawn at its origin (the linear
+parts of velocity, acceleration and force as arrows in the plane of the picture, the angular
+parts about the axis out of it as turning arrows). Every picture and every equation is made
+in advance and the slider picks one of each through ``jslink``, so the stepper works on the
+static page exactly as with a kernel.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import io
+
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch
 
 from rbdl_edu.kinematics import forward_kinematics
 from rbdl_edu.rnea import rnea_passes
-from rbdl_edu.viz import geometry as geo
-from rbdl_edu.viz.framing import model_bounds
-from rbdl_edu.viz.scene import scene
+from rbdl_edu.viz.plots import draw_planar
+from rbdl_edu.viz.style import DPI
 
 COLORS = {"v": ("#9ecae1", "#1f77b4"), "a": ("#a1d99b", "#2ca02c"), "f": ("#fcae91", "#d62728")}
 
@@ -77,50 +81,86 @@ def rnea_trace(model, q, qd, qdd):
     return steps, P.tau
 
 
-def step_arrows(step, xpos, xmat, extent):
-    """World-frame arrows for a step: for each spatial vector ``[angular; linear]`` in body
-    coordinates, the angular part (light) and the linear part (dark) at the body origin."""
-    i, R, out = step.body, np.asarray(xmat[step.body]), []
-    for key, vec in step.vectors.items():
-        light, dark = COLORS[key]
-        for part, color in ((vec[:3], light), (vec[3:], dark)):
-            n = float(np.linalg.norm(part))
-            if n > 1e-9:
-                length = 0.35 * extent * min(1.0, 0.3 + 0.7 * np.tanh(n))   # readable, monotone in |x|
-                out.append(geo.arrow(xpos[i], R @ part / n, color, scale=length, radius=0.012 * extent))
-    return out
+PLANE = {"xz": (0, 2, 1), "xy": (0, 1, 2), "yz": (1, 2, 0)}      # (across, up, out of the picture)
 
 
-def rnea_stepper(model, q, qd, qdd, width=600, height=400):
-    """A widget to step through RNEA at ``(q, qd, qdd)`` body by body.
+def step_picture(model, q, step, xpos, xmat, lengths, plane="xz", limits=None):
+    """PNG bytes: ``model`` at ``q`` drawn in ``plane`` (:func:`draw_planar`) with ``step``'s vectors at
+    the body origin: each linear part as an arrow in the plane (its component out of the plane
+    is not drawn), each angular part's component about the axis out of the picture as a turning
+    arrow. ``lengths`` gives, per key, the drawn length of a unit vector."""
+    h, v, out = PLANE[plane]
+    fig = Figure(figsize=(4.6, 3.6), layout="constrained")
+    ax = fig.subplots()
+    draw_planar(model, q, ax=ax, plane=plane, color="0.55", show_com=False)
+    i, R = step.body, np.asarray(xmat[step.body])
+    o = np.asarray(xpos[i])
+    for k, key in enumerate(("f", "a", "v")):              # the force first, thickest: arrows along
+        if key not in step.vectors:                         # one line stay visible, one on the other
+            continue
+        vec, (light, dark) = step.vectors[key], COLORS[key]
+        lin, ang = R @ vec[3:], R @ vec[:3]
+        tip = o + lengths[key] * lin
+        ax.annotate("", (tip[h], tip[v]), (o[h], o[v]), annotation_clip=False,
+                    arrowprops=dict(arrowstyle="-|>", color=dark, lw=4.0 - 1.2 * k, mutation_scale=18 - 3 * k))
+        turn = ang[out] * (1 if plane != "xz" else -1)        # counter-clockwise on the page is positive
+        if abs(turn) > 1e-9:
+            r = (0.1 + 0.05 * k) * lengths["span"]
+            a0, a1 = np.radians(20 + 120 * k), np.radians(20 + 120 * k) + np.sign(turn) * np.radians(100)
+            ax.add_patch(FancyArrowPatch((o[h] + r * np.cos(a0), o[v] + r * np.sin(a0)),
+                                         (o[h] + r * np.cos(a1), o[v] + r * np.sin(a1)),
+                                         connectionstyle=f"arc3,rad={0.45 * np.sign(turn)}", arrowstyle="-|>",
+                                         mutation_scale=16, color=light, lw=2.5))
+    if limits is not None:
+        ax.set_xlim(*limits[0]); ax.set_ylim(*limits[1])
+    ax.set_aspect("equal")
+    ax.set_title(f"{step.phase} pass, body {i} ({model.body_names[i]})")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    return buf.getvalue()
 
-    Returns an ipywidgets ``VBox`` with ``.view`` (the 3D scene), ``.slider`` (the step),
-    ``.steps`` (from :func:`rnea_trace`) and ``.tau``.
 
+def rnea_stepper(model, q, qd, qdd, plane="xz"):
+    """A widget to step through RNEA at ``(q, qd, qdd)`` body by body: a slider, the step's
+    equation and a picture of the step's vectors (:func:`step_picture`), both chosen by the
+    slider through ``jslink``, so it works on the static page too.
+
+    Returns an ipywidgets ``VBox`` with ``.slider`` (the step), ``.steps`` (from
+    :func:`rnea_trace`), ``.pictures`` (PNG bytes, one per step) and ``.tau``.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
     >>> from rbdl_edu.models import double_pendulum
     >>> w = rnea_stepper(double_pendulum(), [0.1, 0.2], [0.3, 0.0], [0.0, 0.0])
-    >>> w.slider.max, len(w.steps)
-    (3, 4)
+    >>> w.slider.max, len(w.steps), len(set(w.pictures))
+    (3, 4, 4)
     """
     steps, tau = rnea_trace(model, q, qd, qdd)
-    xpos, xmat = forward_kinematics(model, np.asarray(q, float))
-    center, size = model_bounds(model, xpos, xmat)       # leave room for the arrows
-    view = scene(model, q, width=width, height=height, show_joints=False, opacity=0.5,
-                 bounds=(center, 1.6 * size))
+    q = np.asarray(q, float)
+    xpos, xmat = forward_kinematics(model, q)
+    h, v, _ = PLANE[plane]
+    scratch = Figure().subplots()                      # where the drawn model reaches (links, not only origins)
+    draw_planar(model, q, ax=scratch, plane=plane, show_com=False)
+    scratch.autoscale()
+    pts = np.array([scratch.get_xlim(), scratch.get_ylim()]).T
+    span = float(max(np.ptp(pts, axis=0).max(), 0.2))
+    biggest = {key: max([np.linalg.norm(s.vectors[key][3:]) for s in steps if key in s.vectors] + [1e-12])
+               for key in COLORS}
+    lengths = {key: 0.3 * span / b for key, b in biggest.items()}        # the largest arrow: 30 % of the model
+    lengths["span"] = span
+    pad = 0.35 * span
+    limits = ((pts[:, 0].min() - pad, pts[:, 0].max() + pad), (pts[:, 1].min() - pad, pts[:, 1].max() + pad))
+    pictures = [step_picture(model, q, s, xpos, xmat, lengths, plane, limits) for s in steps]
     slider = widgets.IntSlider(value=0, min=0, max=len(steps) - 1, description="step")
     text = widgets.Stack([widgets.HTML(s.equation) for s in steps], selected_index=0)
-    link = widgets.jslink((slider, "value"), (text, "selected_index"))
-    legend = widgets.HTML("arrows at the body origin: <span style='color:#1f77b4'>■</span> velocity, "
+    images = widgets.Stack([widgets.Image(value=p, format="png") for p in pictures], selected_index=0)
+    links = [widgets.jslink((slider, "value"), (text, "selected_index")),
+             widgets.jslink((slider, "value"), (images, "selected_index"))]
+    legend = widgets.HTML("at the body origin: <span style='color:#1f77b4'>■</span> velocity, "
                           "<span style='color:#2ca02c'>■</span> acceleration, "
-                          "<span style='color:#d62728'>■</span> force (light: angular part / moment). "
-                          "<small style='color:#666'>The text follows the slider here; the arrows follow it "
-                          "when the notebook runs.</small>")
-
-    def show(k):
-        view.set_overlay(step_arrows(steps[k], xpos, xmat, view.extent))
-
-    slider.observe(lambda change: show(change["new"]), names="value")
-    show(0)
-    box = widgets.VBox([view, slider, text, legend])
-    box.view, box.slider, box.steps, box.tau, box._link = view, slider, steps, tau, link
+                          "<span style='color:#d62728'>■</span> force; straight arrows: the linear parts "
+                          "(in the plane of the picture), light turning arrows: the angular parts (about the "
+                          "axis out of it). All scaled to fit; the numbers are in the equations.")
+    box = widgets.VBox([slider, text, images, legend])
+    box.slider, box.steps, box.pictures, box.tau, box._links = slider, steps, pictures, tau, links
     return box
