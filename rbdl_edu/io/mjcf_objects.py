@@ -306,14 +306,15 @@ def _keyframes(c):
         for name, size in n.items():
             if raw.has(name):
                 given[name] = raw.floats(name, at_least=0)
-                if len(given[name]) != size:
-                    raise raw.error(f"{name} needs {size} numbers, got {len(given[name])}", name)
+                # fewer numbers are completed with the defaults (MuJoCo 4.0 does so)
+                if len(given[name]) > size:
+                    raise raw.error(f"{name} takes {size} numbers, got {len(given[name])}", name)
         if "qpos" in given:                      # quaternions must have a length to normalize
             adr = 0
             for kind in kinds:
                 if kind in ("ball", "free"):
                     k = adr + (3 if kind == "free" else 0)
-                    if not np.linalg.norm(given["qpos"][k:k + 4]) > 1e-15:
+                    if k + 4 <= len(given["qpos"]) and not np.linalg.norm(given["qpos"][k:k + 4]) > 1e-15:
                         raise raw.error("a quaternion in qpos has zero length", "qpos")
                 adr += {"free": 7, "ball": 4}.get(kind, 1)
         with located(raw):
