@@ -121,6 +121,20 @@ def _rename(node, suffix, copies, k):
     return out
 
 
+ACTUATOR_REFERENCES = ("joint", "jointinparent", "tendon", "site", "refsite", "body", "cranksite",
+                       "slidersite")
+
+
+def _check_follower(tag, element, copies):
+    """Refuse what MuJoCo 4.0 does not replicate whole: an actuator that refers also to
+    something outside the replicate (MuJoCo drops it)."""
+    if tag == "actuator":
+        for a in ACTUATOR_REFERENCES:
+            if a in element.attrib and element.attrib[a] not in copies:
+                raise element.error(f"refers into a <replicate> and to {element.attrib[a]!r} outside it: "
+                                    "MuJoCo 4.0 drops such an actuator; not supported", a)
+
+
 def expand_replicates(root, degrees, eulerseq):
     """Expand every ``<replicate>`` in ``<worldbody>`` and replicate the actuators, sensors,
     tendons and contact pairs that refer to names inside one."""
@@ -148,6 +162,7 @@ def expand_replicates(root, degrees, eulerseq):
             if section.tag not in REPLICATED:
                 raise n.error(f"refers to {v!r} inside a <replicate>: a <{section.tag}> element is "
                               "not replicated (nor in MuJoCo)", a)
+            _check_follower(section.tag, element, copies)
             for n2, a2, v2 in refs[1:]:
                 if group[v2] != group[v] or len(copies[v2]) != len(copies[v]):
                     raise n2.error(f"refers to {v2!r} and {v!r}, inside different <replicate>s", a2)

@@ -335,6 +335,9 @@ def _keys(K, kw, B):
                 if not norm > 1e-15:
                     raise ValueError(f"keyframe {k['name']!r}: a quaternion in qpos has zero length")
                 row["qpos"][s:s + 4] /= norm
+        mquat = row["mquat"].reshape(-1, 4)          # MuJoCo normalizes the mocap quaternions too
+        norm = np.linalg.norm(mquat, axis=1, keepdims=True)
+        row["mquat"] = np.where(norm > 1e-15, mquat / np.where(norm > 1e-15, norm, 1), mquat).reshape(-1)
         rows.append(row)
     out = dict(nkey=len(K), key_names=[k["name"] for k in K],
                key_time=np.array([k["time"] for k in K], dtype=float))
