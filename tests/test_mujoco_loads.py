@@ -170,3 +170,53 @@ def test_mesh_of_vertices_only_is_its_convex_hull(tmp_path):
             '<body pos="0 0 1"><joint axis="1 .2 0"/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>')
         model, m = run_both(None, path=tmp_path / "m.xml")
         assert model.mesh_vertnum[0] == 9 and model.mesh_facenum[0] == 12
+
+
+CONVEYOR = """<mujoco><option cone="{cone}"/><worldbody>
+  <geom name="belt" type="plane" size="1 .3 .05" surfacevel="{belt}" condim="{condim}"/>
+  <body pos="-.5 0 .069" euler="0 0 20"><freejoint/><geom type="box" size=".06 .05 .07" condim="{condim}"/></body>
+  <body pos="-.2 .1 .049" euler="0 90 10"><freejoint/><geom type="capsule" size=".05 .1" condim="{condim}"/></body>
+  <body pos=".3 .1 .4"><freejoint/><geom size=".05" surfacevel="0 .2 0 0 0 1" condim="{condim}"/></body>
+  </worldbody></mujoco>"""
+
+
+@pytest.mark.parametrize("cone,condim,belt", [("pyramidal", 3, ".5 0 0 0 0 0"), ("elliptic", 3, ".5 .1 0 0 0 0"),
+                                              ("pyramidal", 4, "0 0 0 0 0 2"), ("elliptic", 6, ".3 0 0 0 0 1.5"),
+                                              ("pyramidal", 1, ".5 0 0 0 0 0")])
+def test_surface_velocity_drives_what_rests_on_it(cone, condim, belt):
+    """``surfacevel``: a belt with no degrees of freedom carries a box along, a turntable
+    turns it; the contact rows see the surface's velocity (``efc_vel``) as MuJoCo 4.0's."""
+    xml = CONVEYOR.format(cone=cone, condim=condim, belt=belt)
+    model, m = run_both(xml, steps=3)
+    d, data = mujoco.MjData(m), rbd.Data(model)
+    for _ in range(150 if condim > 1 else 20):
+        mujoco.mj_step(m, d)
+        rbd.step(model, data)
+    assert data.ncon == d.ncon
+    np.testing.assert_allclose(data.efc_vel, d.efc_vel, atol=1e-8)
+    np.testing.assert_allclose(data.qpos, d.qpos, atol=1e-7)
+    if condim > 1:
+        assert np.abs(data.qvel[:2]).max() > 0.05           # the belt moves the box
+
+
+BUILTIN = [("sphere", "0"), ("sphere", "2"), ("hemisphere", "3"), ("supersphere", "8 0.5 1.5"),
+           ("supertorus", "8 0.3 1 1"), ("cone", "5 0"), ("cone", "6 0.5")]
+
+
+@pytest.mark.parametrize("kind,params", BUILTIN)
+def test_builtin_meshes_are_mujocos(kind, params):
+    """``<mesh builtin=...>``: the same vertices (single precision), triangles, volume and
+    principal frame as MuJoCo 4.0's generator, and two steps of a free body alike."""
+    run_both(f'<mujoco><asset><mesh name="m" builtin="{kind}" params="{params}" scale=".1 .12 .15"/></asset>'
+             '<worldbody><geom type="plane" size="1 1 .1"/><body pos="0 0 .3" euler="10 20 30"><freejoint/>'
+             '<geom type="mesh" mesh="m"/></body></worldbody></mujoco>', steps=2)
+
+
+@pytest.mark.parametrize("kind,params,message", [("wedge", "3 3 60 30 0", "not supported"),
+                                                 ("plate", "3 3", "not supported"),
+                                                 ("sphere", "5", "subdivision"), ("cone", "5", "needs 2 params")])
+def test_builtin_meshes_refused_by_name(kind, params, message):
+    with pytest.raises(ModelError, match=message) as info:
+        rbd.load_model(f'<mujoco><asset><mesh name="m" builtin="{kind}" params="{params}"/></asset>'
+                       '<worldbody><geom type="mesh" mesh="m"/></worldbody></mujoco>')
+    assert info.value.attribute in ("builtin", "params")

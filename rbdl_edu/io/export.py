@@ -71,11 +71,13 @@ def to_mjcf(model, name="rbdl_edu") -> str:
 
 # -- contact parameters (added for the collision chapter) -------------------------------------
 def _contact_attrs(model, g):
-    """Geom contact attributes: ``condim priority friction solmix solref solimp margin gap``."""
+    """Geom contact attributes: ``condim priority friction solmix solref solimp margin gap
+    surfacevel``."""
     return (f' condim="{int(model.geom_condim[g])}" priority="{int(model.geom_priority[g])}"'
             f' friction="{_f(model.geom_friction[g])}" solmix="{float(model.geom_solmix[g])!r}"'
             f' solref="{_f(model.geom_solref[g])}" solimp="{_f(model.geom_solimp[g])}"'
-            f' margin="{float(model.geom_margin[g])!r}" gap="{float(model.geom_gap[g])!r}"')
+            f' margin="{float(model.geom_margin[g])!r}" gap="{float(model.geom_gap[g])!r}"'
+            f' surfacevel="{_f(model.geom_surfacevel[g])}"')
 
 
 def _contact_section(model):

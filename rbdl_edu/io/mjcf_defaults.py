@@ -64,7 +64,7 @@ SCHEMA = {
     "freejoint": {"name", "group", "align"},
     "geom": {"name", "class", "type", "group", "size", "material", "rgba", "mass", "density",
              "shellinertia", "fromto", "pos", "hfield", "mesh", "fitscale", "user",
-             "fluidshape", "fluidcoef"} | _CONTACT | _ORIENT,
+             "fluidshape", "fluidcoef", "surfacevel"} | _CONTACT | _ORIENT,
     "site": {"name", "class", "type", "group", "pos", "material", "size", "fromto", "rgba",
              "user"} | _ORIENT,
     "mesh": {"name", "class", "file", "content_type", "scale", "refpos", "refquat", "inertia",

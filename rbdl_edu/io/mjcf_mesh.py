@@ -21,6 +21,7 @@ import numpy as np
 import trimesh
 
 from rbdl_edu.io.inertia import convex_hull, eig3, mesh_mass_properties
+from rbdl_edu.io.mjcf_builtin import builtin_mesh
 from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.xmlread import MAX_ABS, located, read_bytes
 from rbdl_edu.model.enums import MINVAL
@@ -119,8 +120,11 @@ def principal_frame(node, vert, face, mode="legacy", attribute="file"):
 
 def _read_vertices_faces(compiler, node):
     """Vertices ``(n, 3)`` and triangles ``(m, 3)`` of a ``<mesh>`` (file or inline)."""
-    if node.has("builtin") and node.get("builtin") != "none":
-        raise node.error("builtin meshes are not supported", "builtin")
+    if node.get("builtin", "none").strip() != "none":
+        vert, face = builtin_mesh(node)
+        if len(face) == 0:                   # a cone: points, whose hull MuJoCo takes
+            vert, face = _hull(node, vert, "builtin")
+        return vert, face, ""
     if node.has("file"):
         name = node.get("file")
         if not name.lower().endswith(MESH_FILES):

@@ -183,7 +183,7 @@ def _geoms_sites(G, S, nbody):
                               ("solref", (2,), float), ("solimp", (5,), float), ("size", (3,), float),
                               ("pos", (3,), float), ("quat", (4,), float), ("friction", (3,), float),
                               ("margin", (), float), ("gap", (), float), ("fluid", (12,), float),
-                              ("rgba", (4,), float)):
+                              ("rgba", (4,), float), ("surfacevel", (6,), float)):
         out["geom_" + key] = _stack(G, key, shape, dtype)
     for key, shape, dtype in (("type", (), int), ("matid", (), int), ("group", (), int),
                               ("size", (3,), float), ("pos", (3,), float), ("quat", (4,), float),
