@@ -18,7 +18,6 @@ from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
 from rbdl_edu.model.enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ,
                                   JOINT_NV, SENSORS, SENSORS_NOT_SIMULATED)
-from rbdl_edu.rotation import quat_to_mat
 
 
 def add_objects(c):
@@ -242,7 +241,6 @@ def _spatial_path(c, raw, armature):
             if kind not in ("sphere", "cylinder"):
                 raise w.error("a tendon can only wrap around a sphere or a cylinder", "geom")
             side = lookup(c, w, "site", "sidesite", required=False)
-            _check_side_site(c, w, g, side)
             path.append((kind, g, float(side)))
         else:
             divisor = w.float("divisor", None)
@@ -266,21 +264,6 @@ def _spatial_path(c, raw, armature):
     if armature > 0 and any(p[0] in ("sphere", "cylinder") for p in path):
         raise raw.error("a tendon with armature cannot wrap geoms (as in MuJoCo)", "armature")
     return path
-
-
-def _check_side_site(c, w, g, side):
-    """Refuse a side site inside the wrapped geom (MuJoCo would thread the tendon through
-    the geom; see :func:`rbdl_edu.smooth.tendon.tendon`), when both are on one body and the test
-    needs no kinematics; a side site on another body is checked while simulating."""
-    if side < 0:
-        return
-    geom, site = c.spec.geoms[g], c.spec.sites[side]
-    if geom["body"] != site["body"]:
-        return
-    R = quat_to_mat(np.asarray(geom["quat"], dtype=float))
-    if np.linalg.norm(R.T @ (np.asarray(site["pos"], float) - geom["pos"])) < geom["size"][0]:
-        raise w.error("a side site inside the wrapped geom (a tendon through the geom) is not supported",
-                      "sidesite")
 
 
 MAX_KEYS = 10_000              # keyframes a model may declare (<size nkey>)
