@@ -38,6 +38,7 @@ from rbdl_edu.simulation.forward import stages
 from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import next_act
 from rbdl_edu.smooth.passive import damper_slope
+from rbdl_edu.smooth.transmission import wrap_period
 
 
 def integrate(model, data):
@@ -173,6 +174,10 @@ def rk4(model, data):
     A, B = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)), (1 / 6, 1 / 3, 1 / 3, 1 / 6)
     C = (0.5, 0.5, 1.0)
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
+    # a servo's activation on an angle is wrapped near the length at the start of the step
+    # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
+    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(model.actuator_actadr >= 0))
+    start = data.actuator_length.copy(), data.actuator_moment.copy()
     K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
     for a, c in zip(A, C):
         # x_i = x_0 + h sum_j a_ij F_j   (positions on their manifold: q_0 ⊕ h sum_j a_ij k_j)
@@ -186,6 +191,8 @@ def rk4(model, data):
         F.append((data.qacc.copy(), data.act_dot.copy()))
     k, acc, w = (sum(bj * x for bj, x in zip(B, xs)) for xs in (K, [f[0] for f in F], [f[1] for f in F]))
     data.time, data.qpos, data.qvel, data.act = t0, q0, v0, w0
+    if wraps:
+        data.actuator_length, data.actuator_moment = start
     advance(model, data, acc, qvel=k, act_dot=w)      # qacc_warmstart: the last stage's qacc
     data.qacc = acc                                  # qacc: the weighted one the step took, as MuJoCo
 

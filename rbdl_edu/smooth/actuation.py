@@ -55,7 +55,7 @@ import numpy as np
 from rbdl_edu.model.enums import (BIAS_AFFINE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR, GAIN_AFFINE,
                                   JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.smooth.transmission import transmission
+from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoint
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
            "unlimited_force"]
@@ -157,12 +157,18 @@ def actuation(model, data):
 def gain_input(model, data, u):
     r"""``w (nu,)``, what each actuator's gain multiplies: the clamped control ``u`` without
     activation dynamics, else its activation ``act``, or for an ``actearly`` actuator the
-    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``."""
+    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``. A servo on an
+    angle (:func:`~rbdl_edu.smooth.transmission.wrap_period`) takes the setpoint nearest
+    its length, the short way round."""
     m = model
     w = np.array(u, dtype=float)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
         a = m.actuator_actadr[i]
         w[i] = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+    for i in range(m.nu):
+        period = wrap_period(m, i)
+        if period > 0:
+            w[i] = wrap_setpoint(w[i], data.actuator_length[i], period)
     return w
 
 
@@ -189,7 +195,10 @@ def activation_rate(model, u, act):
         if m.actuator_dyntype[i] == DYN_INTEGRATOR:
             act_dot[a] = u[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
-            act_dot[a] = (u[i] - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
+            # (a servo on an angle filters towards the setpoint nearest its activation)
+            period = wrap_period(m, i)
+            target = wrap_setpoint(u[i], act[a], period) if period > 0 else u[i]
+            act_dot[a] = (target - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
     return act_dot
 
 
@@ -215,7 +224,12 @@ def next_act(model, data, dt=None, act_dot=None):
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
     stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
-    return np.array([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful])
+    out = np.array([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful])
+    for k, i in enumerate(stateful):            # an angle setpoint: the one nearest the length
+        period = wrap_period(m, i)
+        if period > 0:
+            out[k] = wrap_setpoint(out[k], data.actuator_length[i], period)
+    return out
 
 
 def _next(model, i, w, wdot, h):
