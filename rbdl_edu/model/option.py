@@ -17,7 +17,7 @@ DISABLE_FLAGS = frozenset({
 #: ... and off by default (``enableflags`` turns them on)
 ENABLE_FLAGS = frozenset({"override", "energy", "fwdinv", "invdiscrete", "sleep"})
 #: the options that take a name, and the names they take
-CHOICES = {"integrator": frozenset({"Euler", "RK4", "implicitfast"}), "cone": frozenset({"pyramidal", "elliptic"}),
+CHOICES = {"integrator": frozenset({"Euler", "RK4", "implicit", "implicitfast"}), "cone": frozenset({"pyramidal", "elliptic"}),
            "solver": frozenset({"PGS", "CG", "Newton"}), "jacobian": frozenset({"dense", "sparse", "auto"})}
 #: the options that are vectors, and their sizes
 VECTORS = {"gravity": 3, "wind": 3, "magnetic": 3, "o_solref": 2, "o_solimp": 5, "o_friction": 5}
@@ -72,9 +72,7 @@ class Option:
         """
         for name, valid in CHOICES.items():
             if getattr(self, name) not in valid:
-                hint = " (MuJoCo's implicit integrator is not simulated; implicitfast is)" if name == "integrator" \
-                    and self.integrator == "implicit" else ""
-                raise ValueError(f"option {name}={getattr(self, name)!r} is not one of {sorted(valid)}{hint}")
+                raise ValueError(f"option {name}={getattr(self, name)!r} is not one of {sorted(valid)}")
         for name, valid in (("disableflags", DISABLE_FLAGS), ("enableflags", ENABLE_FLAGS)):
             flags = getattr(self, name)
             if isinstance(flags, str):

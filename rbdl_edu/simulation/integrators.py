@@ -16,6 +16,10 @@ velocities (semi-implicit, or symplectic, Euler), quaternion-aware
   joint and tendon dampers, the fluid and actuators that depend on velocity
   (:mod:`rbdl_edu.simulation.velocity_derivatives`); Coriolis and centrifugal forces stay explicit, except
   on standalone free bodies, whose gyroscopic derivative is solved for in their own block.
+* ``implicit``: the same with the derivative of every smooth force, the bias force's too
+  (:func:`~rbdl_edu.simulation.velocity_derivatives.bias_vel`): :math:`(M - hD)\,\ddot q = f`
+  with :math:`D = \partial(f_{passive} + f_{actuator} - c)/\partial\dot q`, unsymmetric,
+  solved by LU (MuJoCo's ``mj_implicit``).
 * ``RK4``: the classic 4th-order Runge-Kutta on :math:`(q, \dot q, w)`, four evaluations of
   :func:`~rbdl_edu.simulation.forward.forward` per step.
 
@@ -32,10 +36,10 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.configuration import integrate_pos
-from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse
+from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.model.enums import BALL, FREE, MINVAL
 from rbdl_edu.simulation.forward import stages
-from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel
+from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import next_act
 from rbdl_edu.smooth.passive import damper_slope
 from rbdl_edu.smooth.transmission import wrap_period
@@ -50,8 +54,11 @@ def integrate(model, data):
         rk4(model, data)
     elif name == "implicitfast":
         implicitfast(model, data)
+    elif name == "implicit":
+        implicit(model, data)
     else:
-        raise NotImplementedError(f"integrator {name!r} is not implemented (use Euler, RK4 or implicitfast)")
+        raise NotImplementedError(f"integrator {name!r} is not implemented (use Euler, RK4, implicit or "
+                                  "implicitfast)")
 
 
 def advance(model, data, qacc, qvel=None, act_dot=None):
@@ -79,6 +86,8 @@ def implicit_matrix(model, data):
         for d, A in blocks:
             qH[d, d] = A                     # the free bodies' blocks are decoupled from the rest
         return qH
+    if model.opt.integrator == "implicit":
+        return implicit_matrix_full(model, data)
     return None
 
 
@@ -133,6 +142,23 @@ def implicitfast(model, data):
         except np.linalg.LinAlgError:
             pass
     advance(model, data, qacc)
+
+
+def implicit_matrix_full(model, data):
+    r"""``implicit``'s matrix :math:`M - hD`, :math:`D` the derivative of every smooth force
+    (:func:`~rbdl_edu.simulation.velocity_derivatives.smooth_vel` minus
+    :func:`~rbdl_edu.simulation.velocity_derivatives.bias_vel`), kept where ``M`` has
+    entries (a dof and its ancestors), as MuJoCo's ``qDeriv``."""
+    D = np.where(tree_pattern(model), smooth_vel(model, data) - bias_vel(model, data), 0.0)
+    return data.qM - model.opt.timestep * D
+
+
+def implicit(model, data):
+    r"""Implicit in every velocity-dependent force, Coriolis and centrifugal included
+    (MuJoCo's ``mj_implicit`` for ``implicit``): :math:`(M - hD)\,\ddot q = f_{smooth} +
+    f_{constraint}` (:func:`implicit_matrix_full`), unsymmetric, solved by LU."""
+    f = data.qfrc_smooth + data.qfrc_constraint
+    advance(model, data, np.linalg.solve(implicit_matrix_full(model, data), f))
 
 
 def solve_qH(model, data, qH, f):
