@@ -220,3 +220,36 @@ def test_builtin_meshes_refused_by_name(kind, params, message):
         rbd.load_model(f'<mujoco><asset><mesh name="m" builtin="{kind}" params="{params}"/></asset>'
                        '<worldbody><geom type="mesh" mesh="m"/></worldbody></mujoco>')
     assert info.value.attribute in ("builtin", "params")
+
+
+GROUPS = """<mujoco><option actuatorgroupdisable="{groups}" integrator="{integrator}"/><worldbody>
+  <body><joint name="j" damping=".1"/><geom size=".1" pos=".2 0 0"/>
+    <body pos=".4 0 0"><joint name="k" axis="0 1 0"/><geom size=".1" pos=".2 0 0"/></body></body></worldbody>
+  <actuator><motor joint="j" group="1"/><general joint="j" dyntype="integrator" gainprm="2" group="3"/>
+    <velocity joint="k" kv="4" group="3"/><motor joint="k" gear="3"/><position joint="k" kp="2" group="40"/>
+    <general joint="j" dyntype="filter" dynprm=".1" gainprm="1" group="1"/></actuator></mujoco>"""
+
+
+@pytest.mark.parametrize("integrator", ["Euler", "implicitfast", "implicit", "RK4"])
+def test_actuator_groups_switched_off(integrator):
+    """``actuatorgroupdisable``: the actuators of those groups give no force (nor force
+    derivative), and their activations stay where they are, though ``act_dot`` is reported;
+    a group outside 0..30 always acts."""
+    xml = GROUPS.format(groups="1 3", integrator=integrator)
+    model, m = run_both(xml, steps=5)
+    assert model.opt.actuatorgroupdisable == {1, 3} and m.opt.disableactuator == 0b1010
+    data = rbd.Data(model)
+    data.ctrl[:] = 1.0
+    data.act[:] = 0.5
+    rbd.step(model, data)
+    np.testing.assert_array_equal(data.actuator_force[[0, 1, 2, 5]], 0.0)
+    assert data.actuator_force[3] != 0 and data.actuator_force[4] != 0
+    np.testing.assert_array_equal(data.act, 0.5)
+    assert np.all(data.act_dot != 0)
+
+
+def test_actuator_groups_out_of_range_refused():
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(GROUPS.format(groups="31", integrator="Euler"))
+    with pytest.raises(ModelError, match="0 to 30"):
+        rbd.load_model(GROUPS.format(groups="31", integrator="Euler"))

@@ -29,7 +29,9 @@ class Option:
 
     ``integrator``, ``cone``, ``solver`` and ``jacobian`` are the names MJCF uses
     (``"Euler"``, ``"pyramidal"``, ``"Newton"``, ``"auto"``); ``disableflags`` and
-    ``enableflags`` are sets of flag names (``{"gravity"}``) rather than bit masks.
+    ``enableflags`` are sets of flag names (``{"gravity"}``) rather than bit masks, and
+    ``actuatorgroupdisable`` the set of actuator groups (0 to 30) switched off (MuJoCo's
+    ``disableactuator`` bits).
     """
     timestep: float = 0.002
     gravity: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, -9.81]))
@@ -56,6 +58,7 @@ class Option:
     ccd_tolerance: float = 1e-6
     disableflags: frozenset = frozenset()
     enableflags: frozenset = frozenset()
+    actuatorgroupdisable: frozenset = frozenset()
 
     def __post_init__(self):
         """Every option set in code is checked as the MJCF reader checks ``<option>``: names
@@ -84,6 +87,10 @@ class Option:
                                  + (f"did you mean {near[0]!r}? " if near else "")
                                  + f"The flags: {sorted(valid)}")
             object.__setattr__(self, name, flags)
+        groups = frozenset(self.actuatorgroupdisable)
+        if any(isinstance(g, bool) or not float(g).is_integer() or not 0 <= g <= 30 for g in groups):
+            raise ValueError(f"option actuatorgroupdisable={sorted(groups)!r}: groups are whole numbers 0 to 30")
+        object.__setattr__(self, "actuatorgroupdisable", frozenset(int(g) for g in groups))
         if "sleep" in self.enableflags:
             raise ValueError("enable flag 'sleep': sleeping bodies (their constraints left out) are not simulated")
         for name, size in VECTORS.items():
@@ -114,6 +121,15 @@ class Option:
         if flag not in DISABLE_FLAGS:
             raise ValueError(f"unknown flag {flag!r}; expected one of {sorted(DISABLE_FLAGS)}")
         return flag in self.disableflags
+
+    def actuator_disabled(self, group) -> bool:
+        """True if actuators of ``group`` are switched off (``actuatorgroupdisable``); a group
+        outside 0..30 always acts, as in MuJoCo.
+
+        >>> Option(actuatorgroupdisable={1, 3}).actuator_disabled(3)
+        True
+        """
+        return 0 <= group <= 30 and int(group) in self.actuatorgroupdisable
 
     def enabled(self, flag: str) -> bool:
         """True if ``<flag name="enable"/>`` switched the optional ``flag`` on."""

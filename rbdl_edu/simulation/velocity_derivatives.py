@@ -51,7 +51,7 @@ from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, HINGE, SLIDE, 
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
-from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, unlimited_force
+from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, switched_off, unlimited_force
 from rbdl_edu.smooth.comframe import posed
 from rbdl_edu.smooth.passive import damper_slope
 
@@ -144,7 +144,7 @@ def actuator_slope(model, data):
     gain_vel = np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0)
     bias_vel = np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0)
     slope = gain_vel * gain_input(m, data, u) + bias_vel
-    return np.where(_saturated(m, data, u), 0.0, slope)
+    return np.where(_saturated(m, data, u) | switched_off(m), 0.0, slope)
 
 
 def _saturated(model, data, u):

@@ -58,7 +58,7 @@ from rbdl_edu.model.frozen import plain
 from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoint
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
-           "unlimited_force"]
+           "unlimited_force", "switched_off"]
 
 
 
@@ -123,7 +123,9 @@ def actuation(model, data):
        gravity compensation here (instead of in ``qfrc_passive``); a hinge's or slide's
        ``actuatorfrcrange`` clamps :math:`\tau` at its dof.
 
-    With the ``actuation`` flag disabled the forces are zero (and ``act`` does not move).
+    With the ``actuation`` flag disabled the forces are zero (and ``act`` does not move);
+    an actuator in a group of ``opt.actuatorgroupdisable`` gives no force, and its ``act``
+    does not move though ``act_dot`` is reported (:func:`switched_off`).
     """
     m = model
     data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nu)
@@ -136,12 +138,14 @@ def actuation(model, data):
     u = clamped_ctrl(m, data)
     # 2. activation dynamics: d/dt act
     data.act_dot = activation_rate(m, u, act)
-    # 3. force = gain * (ctrl or act) + bias
-    force = unlimited_force(m, data, u)
+    # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
+    off = switched_off(m)
+    force = np.where(off, 0.0, unlimited_force(m, data, u))
     # 4. clamp: the total force on a tendon, then each actuator's force
     force = _tendon_force_limits(m, force)
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
-    data.actuator_force = force = np.where(m.actuator_forcelimited, np.clip(force, lo, hi), force)
+    force = np.where(m.actuator_forcelimited, np.clip(force, lo, hi), force)
+    data.actuator_force = force = np.where(off, 0.0, force)
     # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
     tau = data.actuator_moment.T @ force
     if m.body_gravcomp.any() and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
@@ -224,12 +228,20 @@ def next_act(model, data, dt=None, act_dot=None):
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
     stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
-    out = np.array([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful])
+    off = switched_off(m)                          # a group switched off: its act stays
+    out = np.array([_next(m, i, act[m.actuator_actadr[i]], 0.0 if off[i] else rate[m.actuator_actadr[i]], h)
+                    for i in stateful])
     for k, i in enumerate(stateful):            # an angle setpoint: the one nearest the length
         period = wrap_period(m, i)
         if period > 0:
             out[k] = wrap_setpoint(out[k], data.actuator_length[i], period)
     return out
+
+
+def switched_off(model):
+    """``(nu,)`` bools: the actuators whose group ``opt.actuatorgroupdisable`` switches off
+    (MuJoCo's ``mj_actuatorDisabled``)."""
+    return np.array([model.opt.actuator_disabled(int(g)) for g in model.actuator_group], dtype=bool)
 
 
 def _next(model, i, w, wdot, h):
