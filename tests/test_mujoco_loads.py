@@ -253,3 +253,26 @@ def test_actuator_groups_out_of_range_refused():
         mujoco.MjModel.from_xml_string(GROUPS.format(groups="31", integrator="Euler"))
     with pytest.raises(ModelError, match="0 to 30"):
         rbd.load_model(GROUPS.format(groups="31", integrator="Euler"))
+
+
+OUT_OF_SCOPE = {
+    "plugins": ('<mujoco><extension><plugin plugin="mujoco.elasticity.cable"/></extension><worldbody/></mujoco>',
+                "extension"),
+    "plugin in a body": ('<mujoco><worldbody><body><plugin plugin="p"/><geom size=".1"/></body></worldbody></mujoco>',
+                         "plugin"),
+    "SDF geom": ('<mujoco><worldbody><body><geom type="sdf" mesh="m"/></body></worldbody></mujoco>', "geom"),
+    "flex": ('<mujoco><deformable><flex name="f" dim="1" body="world world" vertex="0 0 0 1 0 0" element="0 1"/>'
+             '</deformable><worldbody/></mujoco>', "deformable"),
+    "flexcomp": ('<mujoco><worldbody><flexcomp name="f" type="grid" count="2 2 1" spacing=".1 .1 .1"/></worldbody>'
+                 '</mujoco>', "flexcomp"),
+    "model asset": ('<mujoco><asset><model name="m" file="x.xml"/></asset><worldbody/></mujoco>', "model"),
+    "attach": ('<mujoco><worldbody><body><attach model="m" prefix="p"/></body></worldbody></mujoco>', "attach"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT_OF_SCOPE))
+def test_out_of_scope_features_are_refused_by_name(case):
+    xml, element = OUT_OF_SCOPE[case]
+    with pytest.raises(ModelError, match="out of scope") as info:
+        rbd.load_model(xml)
+    assert info.value.element == element

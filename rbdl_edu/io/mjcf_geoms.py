@@ -43,6 +43,8 @@ def read_geom(c, raw, cls, fpos, fquat):
     body frame."""
     check_attributes(raw)
     g = c.defaults.resolve(raw, cls)
+    if g.get("type", "").strip() == "sdf":
+        raise g.error('type="sdf" is not supported: SDF geoms (defined by plugins) are out of scope', "type")
     kind = g.keyword("type", GEOM_TYPES, "sphere")
     geom_cls = raw.get("class", cls)
     size = c.vector(raw, geom_cls, "size", np.zeros(3))

@@ -168,6 +168,9 @@ def load_meshes(compiler):
         for node in asset.children:
             if node.tag in ("texture", "material", "skin", "hfield"):    # hfield: mjcf_hfield
                 continue
+            if node.tag == "model":
+                raise node.error("<model> assets are not supported: models composed from other files are "
+                                 "out of scope")
             if node.tag != "mesh":
                 raise node.error(f"<{node.tag}> assets are not supported")
             check_attributes(node)
