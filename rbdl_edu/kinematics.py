@@ -7,12 +7,14 @@ first stage (MuJoCo's ``mj_kinematics``): it fills ``Data``'s poses from ``data.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from rbdl_edu.arrays import namespace
+from rbdl_edu.arrays import is_jax, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import jcalc, joint_transform
-from rbdl_edu.model.enums import BALL, FREE, HINGE
+from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
@@ -82,6 +84,18 @@ def body_frames(model, i, x, R, q):
         x, R = x + xp.matvec(R, t_j), R @ R_j
         frames.append((x, R))
     return frames
+
+
+def _normalize4(q):
+    """MuJoCo's ``mju_normalize4``: a quaternion within 1e-15 of unit length is kept as it
+    is (so its rounding is MuJoCo's), another divided by its length. (Traced by JAX: divided.)"""
+    if is_jax(q):
+        return quat_normalize(q)
+    q = np.asarray(q, dtype=float)
+    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    if not n >= MINVAL:
+        return quat_normalize(q)
+    return q * (1 / n) if abs(n - 1) > MINVAL else q
 
 
 @per_model
@@ -263,10 +277,12 @@ def kinematics(model, data):
             xanchor[j], xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
             quat = quat_mul(quat, joint_quat(model, j, q))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
-        # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which)
+        # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
+        # xmat is then taken from it, as MuJoCo does, so that it rounds as MuJoCo's (a sphere
+        # resting on a plane is exactly as far from it in both: a contact or none)
+        xquat.append(_normalize4(quat))
         xpos.append(x)
-        xmat.append(R)
-        xquat.append(quat_normalize(quat))
+        xmat.append(quat_to_mat(xquat[i]))
     xpos, xmat, xquat = xp.stack(xpos), xp.stack(xmat), xp.stack(xquat)
     data.xanchor = xp.stack(xanchor) if m.njnt else xp.zeros((0, 3))
     data.xaxis = xp.stack(xaxis) if m.njnt else xp.zeros((0, 3))

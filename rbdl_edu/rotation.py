@@ -174,22 +174,30 @@ def quat_to_mat(q):
 
     .. math:: R = (w^2 - v\cdot v) I + 2 v v^T + 2 w [v]_\times
 
+    computed entry by entry as MuJoCo's ``mju_quat2Mat`` does (the diagonal as
+    :math:`w^2 \pm x^2 \pm y^2 \pm z^2`), so that the rounding is MuJoCo's too: a sphere
+    resting on a plane, turned about the vertical, is then exactly as far from it as there.
+
     >>> np.round(quat_to_mat([np.cos(np.pi/4), 0, 0, np.sin(np.pi/4)]), 12)
     array([[ 0., -1.,  0.],
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]])
     """
     if _one_float(q, 4):                # one quaternion of numbers: the nine entries written out
-        w, x, y, z = q.tolist()
-        v, K = (x, y, z), ((0.0, -z, y), (z, 0.0, -x), (-y, x, 0.0))          # K = [v]x
-        d = w * w - (0.0 + x * x + y * y + z * z)
-        return np.array([[d * (i == k) + 2 * v[i] * v[k] + 2 * w * K[i][k] for k in range(3)] for i in range(3)])
+        return np.array(_quat_mat_entries(*q.tolist()))
     q = asarray(q)
-    w, v = q[..., 0:1, None], q[..., 1:]               # w kept as (..., 1, 1)
-    I3 = namespace(q).eye(3, dtype=q.dtype)
-    return ((w * w - (v * v).sum(-1, keepdims=True)[..., None]) * I3
-            + 2 * v[..., :, None] * v[..., None, :]
-            + 2 * w * skew(v))
+    xp = namespace(q)
+    rows = _quat_mat_entries(q[..., 0], q[..., 1], q[..., 2], q[..., 3])
+    return xp.stack([xp.stack(row, -1) for row in rows], -2)
+
+
+def _quat_mat_entries(w, x, y, z):
+    """The nine entries of :func:`quat_to_mat`, rows of three (MuJoCo's order of operations)."""
+    q00, q01, q02, q03 = w * w, w * x, w * y, w * z
+    q11, q12, q13, q22, q23, q33 = x * x, x * y, x * z, y * y, y * z, z * z
+    return ((q00 + q11 - q22 - q33, 2 * (q12 - q03), 2 * (q13 + q02)),
+            (2 * (q12 + q03), q00 - q11 + q22 - q33, 2 * (q23 - q01)),
+            (2 * (q13 - q02), 2 * (q23 + q01), q00 - q11 - q22 + q33))
 
 
 def mat_to_quat(R):

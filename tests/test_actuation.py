@@ -239,13 +239,6 @@ def test_unsupported_actuators_are_refused_at_load(attributes, message):
     assert info.value.line == 2 and info.value.element == "general"
 
 
-def test_actuator_group_disable_is_refused():
-    xml = """<mujoco><option actuatorgroupdisable="1"/><worldbody><body><joint name="j"/>
-      <geom size=".1"/></body></worldbody><actuator><motor joint="j" group="1"/></actuator></mujoco>"""
-    with pytest.raises(ModelError, match="actuatorgroupdisable"):
-        rbd.load_model(xml)
-
-
 @pytest.mark.parametrize("autolimits, attributes", [
     ("true", 'ctrlrange="-1 1" forcerange="-2 2" actrange="0 1"'),
     ("true", 'ctrllimited="false" ctrlrange="-1 1" forcelimited="false" forcerange="-2 2"'),

@@ -237,8 +237,9 @@ ERRORS = {
     "zero size": ('<mujoco><worldbody><body><geom type="box" size="1 0 1"/></body></worldbody></mujoco>',
                   1, "geom", "size"),
     "replicate referenced": ('<mujoco><worldbody><replicate count="2"><body><joint name="j"/>'
-                             '<geom size="1"/></body></replicate></worldbody>\n<actuator><motor joint="j"/>'
-                             '</actuator></mujoco>', 2, "motor", "joint"),
+                             '<geom size="1"/></body></replicate><body><joint name="k"/><geom size="1"/>'
+                             '</body></worldbody>\n<equality><joint joint1="j" joint2="k"/>'
+                             '</equality></mujoco>', 2, "joint", "joint1"),
     "unsupported element": ('<mujoco><worldbody><body><composite/></body></worldbody></mujoco>', 1,
                             "composite", None),
     "malformed": ('<mujoco><worldbody></mujoco>', 1, None, None),

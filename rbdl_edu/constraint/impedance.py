@@ -259,11 +259,44 @@ def reference(model, data, jdotv=None):
     :math:`a_{ref} = -b\,(J\dot q) - k\,d\,(r - \text{margin})`, minus :math:`\dot J\dot q` on
     connect and weld rows (``jdotv (ne,)``, from :func:`rbdl_edu.constraint.rows.jdotv`)."""
     data.efc_vel = data.efc_J @ data.qvel
+    surface_velocity(model, data)
     K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]
     aref = -B * data.efc_vel - K * d * (data.efc_pos - data.efc_margin)
     if jdotv is not None:
         aref = put(aref, slice(0, data.ne), aref[:data.ne] - jdotv)
     data.efc_aref = aref
+
+
+def surface_velocity(model, data):
+    r"""Add to each contact's rows of ``efc_vel`` the velocity of its geoms' surfaces
+    (``geom_surfacevel``: a conveyor belt, a turntable), geom 2's minus geom 1's, as MuJoCo
+    4.0 does. Surface ``g`` moves at :math:`\sigma(x) = R_g v + (R_g\omega) 	imes (x - p_g)`
+    at the contact point :math:`x`; in the contact frame only the tangential and the spin
+    components count (no push along the normal, no rolling drive). A pyramid's edge
+    :math:`\pm k` sees :math:`\pm\mu_k` times component :math:`k`."""
+    sv = model.geom_surfacevel
+    if not np.any(sv):
+        return
+    for con in data.contact:
+        if con.efc_address < 0 or con.exclude:
+            continue
+        v, w = np.zeros(3), np.zeros(3)
+        for sign, g in ((-1.0, con.geom1), (1.0, con.geom2)):
+            if np.any(sv[g]):
+                R = data.geom_xmat[g]
+                wg = R @ sv[g, 3:]
+                v += sign * (R @ sv[g, :3] + np.cross(wg, con.pos - data.geom_xpos[g]))
+                w += sign * wg
+        cs = np.concatenate([con.frame @ v, con.frame @ w])
+        cs[0] = cs[4] = cs[5] = 0.0
+        a, dim = con.efc_address, con.dim
+        if dim == 1 or model.opt.cone == "elliptic":
+            data.efc_vel[a:a + dim] += cs[:dim]
+        else:
+            for k in range(1, dim):
+                mu = con.friction[k - 1]
+                data.efc_vel[a + 2 * (k - 1)] += cs[0] + mu * cs[k]
+                data.efc_vel[a + 2 * (k - 1) + 1] += cs[0] - mu * cs[k]
 
 
 def resting_penetration(solref, solimp, gravity=9.81, timestep=0.002, margin=0.0):

@@ -75,6 +75,8 @@ _OPTION_NUMBERS = ("timestep", "gravity", "wind", "magnetic", "density", "viscos
 def _option(opt):
     attrs = " ".join(f'{k}="{_number(getattr(opt, k))}"' for k in _OPTION_NUMBERS)
     attrs += "".join(f' {k}="{getattr(opt, k)}"' for k in CHOICES)
+    if opt.actuatorgroupdisable:
+        attrs += f' actuatorgroupdisable="{" ".join(str(g) for g in sorted(opt.actuatorgroupdisable))}"'
     flags = {**{k: "disable" for k in sorted(opt.disableflags)}, **{k: "enable" for k in sorted(opt.enableflags)}}
     if not flags:
         return [f"  <option {attrs}/>"]
@@ -128,6 +130,8 @@ def _geom(model, g):
         pos = pos - quat_to_mat(quat) @ model.mesh_pos[k]
     fluid = model.geom_fluid[g]
     fluid = f' fluidshape="ellipsoid" fluidcoef="{f(fluid[1:6])}"' if fluid[0] > 0 else ""
+    if np.any(model.geom_surfacevel[g]):                 # a conveyor's surface (MuJoCo 4.0)
+        fluid += f' surfacevel="{f(model.geom_surfacevel[g])}"'
     return (f'<geom name="{name_of(model, "geom", g)}" type="{kind}"{data} '
             f'size="{f(model.geom_size[g])}" pos="{f(pos)}" quat="{f(quat)}" '
             f'contype="{model.geom_contype[g]}" conaffinity="{model.geom_conaffinity[g]}" '

@@ -53,6 +53,13 @@ from rbdl_edu.io.xmlread import (FileAccess, Node, degrees_to_radians, is_xml_te
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.rotation import quat_mul, quat_to_mat
 
+#: MuJoCo features this project leaves out, refused by name (README, "MJCF support")
+OUT_OF_SCOPE = {"extension": "plugins are out of scope", "plugin": "plugins are out of scope",
+                "deformable": "flex deformables are out of scope", "flex": "flex deformables are out of scope",
+                "flexcomp": "flex deformables are out of scope",
+                "composite": "MuJoCo's composite objects are out of scope",
+                "attach": "models composed from other files are out of scope",
+                "model": "models composed from other files are out of scope"}
 TOP_LEVEL = {"compiler", "option", "size", "default", "asset", "worldbody", "actuator", "sensor",
              "contact", "equality", "tendon", "keyframe"} | IGNORED
 
@@ -120,7 +127,8 @@ class MJCFCompiler:
         check_attributes(root)
         for child in root.children:
             if child.tag not in TOP_LEVEL:
-                raise child.error(f"<{child.tag}> is not supported")
+                why = f": {OUT_OF_SCOPE[child.tag]}" if child.tag in OUT_OF_SCOPE else ""
+                raise child.error(f"<{child.tag}> is not supported{why}")
             if child.tag == "size":
                 check_attributes(child)
         self.settings = read_compiler(self._sections("compiler"))
@@ -188,7 +196,8 @@ class MJCFCompiler:
                     raise child.error(f"<{child.tag}> cannot be inside a <frame>")
                 yield child, cls, fpos, fquat
             else:
-                raise child.error(f"<{child.tag}> is not supported inside <{node.tag}>")
+                why = f": {OUT_OF_SCOPE[child.tag]}" if child.tag in OUT_OF_SCOPE else ""
+                raise child.error(f"<{child.tag}> is not supported inside <{node.tag}>{why}")
 
     # -- the tree --------------------------------------------------------------------------------
     def compile(self):

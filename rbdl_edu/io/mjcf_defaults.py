@@ -67,7 +67,7 @@ SCHEMA = {
     "freejoint": {"name", "group", "align"},
     "geom": {"name", "class", "type", "group", "size", "material", "rgba", "mass", "density",
              "shellinertia", "fromto", "pos", "hfield", "mesh", "fitscale", "user",
-             "fluidshape", "fluidcoef"} | _CONTACT | _ORIENT,
+             "fluidshape", "fluidcoef", "surfacevel"} | _CONTACT | _ORIENT,
     "site": {"name", "class", "type", "group", "pos", "material", "size", "fromto", "rgba",
              "user"} | _ORIENT,
     "camera": {"name", "class", "mode", "target", "projection", "fovy", "resolution", "output", "sensorsize",
@@ -217,12 +217,13 @@ class Defaults:
 
     def __init__(self, root):
         self.classes = {"main": {}}
-        self.nodes, self.parent, self.own = {}, {"main": None}, {"main": {}}
-        tops = [c for c in root.children if c.tag == "default"]
-        if len(tops) > 1:
-            raise tops[1].error("more than one top-level <default>")
-        if tops:
-            self._read(tops[0], "main", {})
+        self.parent, self.chains = {"main": None}, {"main": []}
+        # every top-level <default> adds to the class "main", in document order (as in
+        # MuJoCo 4.0); a class nested in one inherits what "main" holds at that point
+        for top in (c for c in root.children if c.tag == "default"):
+            if top.get("class", "main") != "main":
+                raise top.error("a top-level <default> is the class 'main' and cannot be renamed", "class")
+            self._read(top, "main", self.classes["main"])
 
     def _read(self, node, name, inherited, parent=None):
         if set(node.attrib) - {"class"}:
@@ -248,7 +249,10 @@ class Defaults:
                 values.setdefault(k, {}).update(child.attrib)
                 own.setdefault(k, {}).update(child.attrib)
         self.classes[name] = values
-        self.nodes[name], self.parent[name], self.own[name] = node, parent, own
+        self.parent[name] = parent
+        # what each class from "main" down wrote, as it was when this one was read (each
+        # top-level <default> is one more entry of "main")
+        self.chains[name] = (self.chains[parent] if parent else self.chains["main"]) + [own]
         for child in node.children:
             if child.tag == "default":
                 sub = child.get("class")
@@ -265,11 +269,7 @@ class Defaults:
     def chain(self, cls, tag):
         """The values each class from ``"main"`` down to ``cls`` itself writes for ``tag``
         (to fill vectors that a class gives only partly)."""
-        out = []
-        while cls is not None:
-            out.append(self.own.get(cls, {}).get(tag, {}))
-            cls = self.parent.get(cls)
-        return out[::-1]
+        return [own.get(tag, {}) for own in self.chains[cls]]
 
     def resolve(self, node, childclass="main", tag=None):
         """A copy of ``node`` whose attributes are its class's defaults overridden by its own."""

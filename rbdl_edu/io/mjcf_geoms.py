@@ -43,6 +43,8 @@ def read_geom(c, raw, cls, fpos, fquat):
     body frame."""
     check_attributes(raw)
     g = c.defaults.resolve(raw, cls)
+    if g.get("type", "").strip() == "sdf":
+        raise g.error('type="sdf" is not supported: SDF geoms (defined by plugins) are out of scope', "type")
     kind = g.keyword("type", GEOM_TYPES, "sphere")
     geom_cls = raw.get("class", cls)
     size = c.vector(raw, geom_cls, "size", np.zeros(3))
@@ -98,7 +100,8 @@ def read_geom(c, raw, cls, fpos, fquat):
                 solimp=c.vector(raw, geom_cls, "solimp", SOLIMP),
                 margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), group=group,
                 mesh=dataid if kind == "mesh" else None, hfield=dataid if kind == "hfield" else None,
-                material=material(c, g), fluid=fluid_constants(c, g, geom_cls, raw, kind, size))
+                material=material(c, g), fluid=fluid_constants(c, g, geom_cls, raw, kind, size),
+                surfacevel=c.vector(raw, geom_cls, "surfacevel", np.zeros(6)))
     lo, hi = c.settings.inertiagrouprange
     part = (m, pos, quat, inertia) if lo <= group <= hi and m > MJEPS else None
     return dict(node=g, spec=spec, part=part)

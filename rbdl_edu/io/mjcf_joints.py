@@ -46,18 +46,23 @@ def add_joint(c, raw, cls, bid, parent, alone=True):
     angular = kind in ("hinge", "ball")
     rng = j.floats("range", 2, default=[0.0, 0.0])
     limited = j.tristate("limited")
-    if limited == "auto":
-        if "range" in j.attrib and not c.settings.autolimits:
+    if kind == "free":
+        limited = "false"
+    elif limited == "auto":
+        # MuJoCo 4.0: a range given (not both zero) needs autolimits, and then limits only
+        # if it is increasing; an empty (equal ends) or inverted range leaves the joint free
+        given = "range" in j.attrib and bool(np.any(rng != 0))
+        if given and not c.settings.autolimits:
             raise j.error('range given but not limited: set limited, or <compiler autolimits="true"/>',
                           "range")
-        limited = "true" if ("range" in j.attrib and kind != "free") else "false"
+        limited = "true" if given and rng[0] < rng[1] else "false"
     limited = limited == "true"
-    if angular:
-        rng = c.angle(rng)
     if limited and kind != "ball" and not rng[0] < rng[1]:
         raise j.error("range[0] must be smaller than range[1]", "range")
-    if limited and kind == "ball" and not (rng[0] == 0 and rng[1] > 0):
-        raise j.error("a ball joint range must be 0 and a positive angle", "range")
+    if limited and kind == "ball" and rng[0] != 0:
+        raise j.error("a ball joint range must start at 0", "range")
+    if angular and limited:                       # MuJoCo converts a range only where it limits
+        rng = c.angle(rng)
     axis = j.floats("axis", 3, default=[0.0, 0.0, 1.0])
     if np.linalg.norm(axis) < 1e-14:
         raise j.error("axis has zero length", "axis")

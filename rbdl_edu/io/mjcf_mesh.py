@@ -21,6 +21,7 @@ import numpy as np
 import trimesh
 
 from rbdl_edu.io.inertia import convex_hull, eig3, mesh_mass_properties
+from rbdl_edu.io.mjcf_builtin import builtin_mesh
 from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.xmlread import MAX_ABS, located, read_bytes
 from rbdl_edu.model.enums import MINVAL
@@ -62,6 +63,18 @@ def _check_vertices(node, vert, attribute):
         raise node.error(f"mesh vertices larger than {MAX_ABS:g} in magnitude", attribute)
 
 
+def _obj_vertices(data, name, node, attribute):
+    """The ``v x y z`` lines of an OBJ file that has no faces (a point cloud: MuJoCo then
+    uses the convex hull of the points)."""
+    rows = [line.split()[1:4] for line in data.decode("utf-8", "replace").splitlines()
+            if line.split()[:1] == ["v"]]
+    try:
+        return np.array(rows, dtype=float).reshape(-1, 3)
+    except ValueError:
+        raise node.error(f"cannot read mesh {name!r}: a vertex line of the OBJ file is not three numbers",
+                         attribute) from None
+
+
 def read_mesh_file(path, name, node, attribute):
     """Vertices ``(n, 3)`` and triangles ``(m, 3)`` of the mesh file ``path`` (read with
     :mod:`trimesh`; ``name`` is how the model wrote it, for messages), checked; an STL
@@ -77,6 +90,8 @@ def read_mesh_file(path, name, node, attribute):
         # (the parser's own message may quote the file: name only the kind of failure)
         raise node.error(f"cannot read mesh {name!r} ({type(e).__name__}): not a valid "
                          f"{kind.upper()} triangle mesh", attribute) from None
+    if kind == "obj" and len(face) == 0:
+        vert = _obj_vertices(data, name, node, attribute)   # (trimesh drops unused vertices)
     if len(face) and (face.min() < 0 or face.max() >= len(vert)):
         raise node.error(f"mesh {name!r}: a face names a vertex that does not exist", attribute)
     _check_vertices(node, vert, attribute)
@@ -105,8 +120,11 @@ def principal_frame(node, vert, face, mode="legacy", attribute="file"):
 
 def _read_vertices_faces(compiler, node):
     """Vertices ``(n, 3)`` and triangles ``(m, 3)`` of a ``<mesh>`` (file or inline)."""
-    if node.has("builtin") and node.get("builtin") != "none":
-        raise node.error("builtin meshes are not supported", "builtin")
+    if node.get("builtin", "none").strip() != "none":
+        vert, face = builtin_mesh(node)
+        if len(face) == 0:                   # a cone: points, whose hull MuJoCo takes
+            vert, face = _hull(node, vert, "builtin")
+        return vert, face, ""
     if node.has("file"):
         name = node.get("file")
         if not name.lower().endswith(MESH_FILES):
@@ -114,6 +132,8 @@ def _read_vertices_faces(compiler, node):
         s = compiler.settings
         path = compiler.files.resolve(name, node, "file", s.meshdir or s.assetdir)
         vert, face = read_mesh_file(path, name, node, "file")
+        if len(face) == 0:                   # only vertices: MuJoCo uses the convex hull
+            vert, face = _hull(node, vert, "file")
         return vert, face, path
     if not node.has("vertex"):
         raise node.error("a <mesh> needs a file or vertex data", "file")
@@ -126,13 +146,18 @@ def _read_vertices_faces(compiler, node):
         if len(f) % 3 or np.any(f != np.round(f)) or f.min() < 0 or f.max() >= len(vert):
             raise node.error("face must hold triples of vertex indices", "face")
         face = f.reshape(-1, 3).astype(int)
-    else:
-        try:                             # no faces: MuJoCo uses the convex hull
-            vert, face = convex_hull(vert)
-        except Exception as e:           # qhull refuses flat or degenerate point sets
-            raise node.error(f"cannot build the convex hull of the vertices: {str(e).strip().splitlines()[0]}",
-                             "vertex") from None
+    else:                                # no faces: MuJoCo uses the convex hull
+        vert, face = _hull(node, vert, "vertex")
     return vert, face, ""
+
+
+def _hull(node, vert, attribute):
+    """The points and the triangles of their convex hull."""
+    try:
+        return convex_hull(vert)
+    except Exception as e:               # qhull refuses flat or degenerate point sets
+        raise node.error(f"cannot build the convex hull of the vertices: {str(e).strip().splitlines()[0]}",
+                         attribute) from None
 
 
 def load_meshes(compiler):
@@ -143,6 +168,9 @@ def load_meshes(compiler):
         for node in asset.children:
             if node.tag in ("texture", "material", "skin", "hfield"):    # hfield: mjcf_hfield
                 continue
+            if node.tag == "model":
+                raise node.error("<model> assets are not supported: models composed from other files are "
+                                 "out of scope")
             if node.tag != "mesh":
                 raise node.error(f"<{node.tag}> assets are not supported")
             check_attributes(node)

@@ -19,7 +19,6 @@ from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
 from rbdl_edu.model.enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ,
                                   JOINT_NV, SENSORS, SENSORS_NOT_SIMULATED)
-from rbdl_edu.rotation import quat_to_mat
 
 
 def add_objects(c):
@@ -248,7 +247,6 @@ def _spatial_path(c, raw, armature):
             if kind not in ("sphere", "cylinder"):
                 raise w.error("a tendon can only wrap around a sphere or a cylinder", "geom")
             side = lookup(c, w, "site", "sidesite", required=False)
-            _check_side_site(c, w, g, side)
             path.append((kind, g, float(side)))
         else:
             divisor = w.float("divisor", None)
@@ -274,21 +272,6 @@ def _spatial_path(c, raw, armature):
     return path
 
 
-def _check_side_site(c, w, g, side):
-    """Refuse a side site inside the wrapped geom (MuJoCo would thread the tendon through
-    the geom; see :func:`rbdl_edu.smooth.tendon.tendon`), when both are on one body and the test
-    needs no kinematics; a side site on another body is checked while simulating."""
-    if side < 0:
-        return
-    geom, site = c.spec.geoms[g], c.spec.sites[side]
-    if geom["body"] != site["body"]:
-        return
-    R = quat_to_mat(np.asarray(geom["quat"], dtype=float))
-    if np.linalg.norm(R.T @ (np.asarray(site["pos"], float) - geom["pos"])) < geom["size"][0]:
-        raise w.error("a side site inside the wrapped geom (a tendon through the geom) is not supported",
-                      "sidesite")
-
-
 MAX_KEYS = 10_000              # keyframes a model may declare (<size nkey>)
 MAX_KEY_NUMBERS = 10_000_000   # numbers in all keyframes together
 
@@ -312,14 +295,15 @@ def _keyframes(c):
         for name, size in n.items():
             if raw.has(name):
                 given[name] = raw.floats(name, at_least=0)
-                if len(given[name]) != size:
-                    raise raw.error(f"{name} needs {size} numbers, got {len(given[name])}", name)
+                # fewer numbers are completed with the defaults (MuJoCo 4.0 does so)
+                if len(given[name]) > size:
+                    raise raw.error(f"{name} takes {size} numbers, got {len(given[name])}", name)
         if "qpos" in given:                      # quaternions must have a length to normalize
             adr = 0
             for kind in kinds:
                 if kind in ("ball", "free"):
                     k = adr + (3 if kind == "free" else 0)
-                    if not np.linalg.norm(given["qpos"][k:k + 4]) > 1e-15:
+                    if k + 4 <= len(given["qpos"]) and not np.linalg.norm(given["qpos"][k:k + 4]) > 1e-15:
                         raise raw.error("a quaternion in qpos has zero length", "qpos")
                 adr += {"free": 7, "ball": 4}.get(kind, 1)
         with located(raw):

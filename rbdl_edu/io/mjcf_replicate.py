@@ -7,9 +7,13 @@ suffix ``sep + k`` with ``k`` written with as many digits as ``n - 1`` needs (ne
 replicates: the innermost suffix comes first).
 
 Each copy becomes a ``<frame>`` carrying its accumulated pose, so the rest of the compiler
-needs to know nothing about replicates. Elements outside the replicate that refer to a
-name inside it (an actuator on a replicated joint, say) would have to be replicated too,
-as MuJoCo does; that is not supported and raises :class:`~rbdl_edu.io.errors.ModelError`.
+needs to know nothing about replicates. An actuator, sensor, tendon or contact pair outside
+that refers to a name inside (a sensor on a replicated site, say) is replicated too, as in
+MuJoCo 4.0: the elements that refer to nothing replicated keep their place, then come, for
+each replicate in the order of the tree, copy by copy, the referring elements in file order,
+each name (its own and those it refers to) with the copy's suffix. An equality or a
+keyframe is not replicated (MuJoCo refuses such an equality too). ``prefix`` is accepted and,
+as in MuJoCo 4.0, changes nothing.
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
 >>> m = read_mjcf('''<mujoco><worldbody><replicate count="3" offset="1 0 0">
@@ -25,40 +29,33 @@ from rbdl_edu.io.orientation import read_orientation
 from rbdl_edu.io.xmlread import Node
 from rbdl_edu.rotation import quat_mul, quat_to_mat
 
-ATTRIBUTES = {"count", "offset", "euler", "sep"}
+ATTRIBUTES = {"count", "offset", "euler", "sep", "prefix"}
 MAX_ELEMENTS = 200_000        # a file may not grow beyond this many elements by replication
+REPLICATED = ("actuator", "sensor", "tendon", "contact")   # sections whose elements follow
 
 
 def _size(node):
     return 1 + sum(_size(c) for c in node.children)
 
 
-def _names(node):
-    out = set()
-    for child in node.children:
-        if "name" in child.attrib:
-            out.add(child.attrib["name"])
-        out |= _names(child)
-    return out
-
-
-def _copy(node, suffix, parent):
+def _copy(node, suffix, parent, origin):
+    """A copy of ``node`` with every name suffixed; ``origin`` maps each copied node that
+    has a name to the name the file gave it."""
     out = Node(node.tag, dict(node.attrib), node.file, node.line)
     out.parent = parent
     if "name" in out.attrib:
+        origin[out] = origin.get(node, out.attrib["name"])
         out.attrib["name"] += suffix
-    out.children = [_copy(c, suffix, out) for c in node.children]
+    out.children = [_copy(c, suffix, out, origin) for c in node.children]
     return out
 
 
-def _expand(node, degrees, eulerseq):
-    """Replace the replicates below ``node`` (innermost first); returns the names defined
-    inside replicates before renaming."""
-    replaced = set()
+def _expand(node, degrees, eulerseq, origin):
+    """Replace the replicates below ``node`` (innermost first)."""
     children = []
     for child in node.children:
         if child.tag != "replicate":
-            replaced |= _expand(child, degrees, eulerseq)
+            _expand(child, degrees, eulerseq, origin)
             children.append(child)
             continue
         for a in child.attrib:
@@ -69,7 +66,7 @@ def _expand(node, degrees, eulerseq):
             raise child.error("count must be a positive integer", "count")
         if count > 10000:
             raise child.error("count larger than 10000", "count")
-        replaced |= _expand(child, degrees, eulerseq) | _names(child)
+        _expand(child, degrees, eulerseq, origin)
         if count * sum(_size(c) for c in child.children) > MAX_ELEMENTS:
             raise child.error(f"replication would create more than {MAX_ELEMENTS} elements", "count")
         offset = child.floats("offset", 3, default=np.zeros(3))
@@ -82,31 +79,101 @@ def _expand(node, degrees, eulerseq):
             frame = Node("frame", {"pos": " ".join(repr(float(x)) for x in pos),
                                    "quat": " ".join(repr(float(x)) for x in quat)}, child.file, child.line)
             frame.parent = node
-            frame.children = [_copy(c, suffix, frame) for c in child.children]
+            frame.children = [_copy(c, suffix, frame, origin) for c in child.children]
             children.append(frame)
             # the next copy: moved by offset in this copy's frame, then turned by the step
             pos = pos + quat_to_mat(quat) @ offset
             quat = quat_mul(quat, step)
     node.children = children
-    return replaced
+
+
+def _copies(world, origin):
+    """For each name given inside a replicate: its replicate (the outermost, numbered in
+    the order of the tree) and its copies' names in the order of the tree."""
+    group, copies, top = {}, {}, {}
+    stack = [(world, None)]
+    while stack:
+        n, outer = stack.pop()
+        if n in origin:
+            name = origin[n]
+            outer = outer if outer is not None else top.setdefault(n.parent, len(top))
+            group.setdefault(name, outer)
+            copies.setdefault(name, []).append(n.attrib["name"])
+        stack.extend((c, outer) for c in reversed(n.children))
+    return group, copies
+
+
+def _references(node):
+    """Every (element, attribute, value) below and at ``node`` but names."""
+    out = [(node, a, v) for a, v in node.attrib.items() if a != "name"]
+    for c in node.children:
+        out += _references(c)
+    return out
+
+
+def _rename(node, suffix, copies, k):
+    out = Node(node.tag, dict(node.attrib), node.file, node.line)
+    for a, v in out.attrib.items():
+        out.attrib[a] = v + suffix if a == "name" else copies[v][k] if v in copies else v
+    out.children = [_rename(c, suffix, copies, k) for c in node.children]
+    for c in out.children:
+        c.parent = out
+    return out
+
+
+ACTUATOR_REFERENCES = ("joint", "jointinparent", "tendon", "site", "refsite", "body", "cranksite",
+                       "slidersite")
+
+
+def _check_follower(tag, element, copies):
+    """Refuse what MuJoCo 4.0 does not replicate whole: an actuator that refers also to
+    something outside the replicate (MuJoCo drops it)."""
+    if tag == "actuator":
+        for a in ACTUATOR_REFERENCES:
+            if a in element.attrib and element.attrib[a] not in copies:
+                raise element.error(f"refers into a <replicate> and to {element.attrib[a]!r} outside it: "
+                                    "MuJoCo 4.0 drops such an actuator; not supported", a)
 
 
 def expand_replicates(root, degrees, eulerseq):
-    """Expand every ``<replicate>`` in ``<worldbody>``; raise if anything outside refers to a
-    replicated name."""
-    names = set()
+    """Expand every ``<replicate>`` in ``<worldbody>`` and replicate the actuators, sensors,
+    tendons and contact pairs that refer to names inside one."""
+    origin = {}
     for world in (c for c in root.children if c.tag == "worldbody"):
-        names |= _expand(world, degrees, eulerseq)
-    if not names:
+        _expand(world, degrees, eulerseq, origin)
+    if not origin:
         return
-    for section in root.children:
+    group, copies = {}, {}
+    for world in (c for c in root.children if c.tag == "worldbody"):
+        g, c = _copies(world, origin)
+        group.update({k: v + len(set(group.values())) for k, v in g.items()})
+        copies.update(c)
+    # tendons first: a sensor or an actuator on a replicated tendon is replicated with it
+    for section in sorted(root.children, key=lambda c: c.tag != "tendon"):
         if section.tag in ("worldbody", "asset", "default"):
             continue
-        stack = list(section.children)
-        while stack:
-            n = stack.pop()
-            stack.extend(n.children)
-            for a, v in n.attrib.items():
-                if a != "name" and v in names:
-                    raise n.error(f"refers to {v!r} inside a <replicate>: replicating referencing "
-                                  "elements is not supported", a)
+        kept, later = [], {}
+        for element in section.children:
+            refs = [(n, a, v) for n, a, v in _references(element) if v in copies]
+            if not refs:
+                kept.append(element)
+                continue
+            n, a, v = refs[0]
+            if section.tag not in REPLICATED:
+                raise n.error(f"refers to {v!r} inside a <replicate>: a <{section.tag}> element is "
+                              "not replicated (nor in MuJoCo)", a)
+            _check_follower(section.tag, element, copies)
+            for n2, a2, v2 in refs[1:]:
+                if group[v2] != group[v] or len(copies[v2]) != len(copies[v]):
+                    raise n2.error(f"refers to {v2!r} and {v!r}, inside different <replicate>s", a2)
+            later.setdefault(group[v], []).append((element, v))
+        for g in sorted(later):
+            for k in range(len(copies[later[g][0][1]])):
+                for element, v in later[g]:
+                    copy = _rename(element, copies[v][k][len(v):], copies, k)
+                    copy.parent = section
+                    kept.append(copy)
+                    if "name" in element.attrib:         # others may refer to it in turn
+                        group.setdefault(element.attrib["name"], g)
+                        copies.setdefault(element.attrib["name"], []).append(copy.attrib["name"])
+        section.children = kept

@@ -91,8 +91,12 @@ def read_option(sections):
             if node.has(key):
                 opt[key] = node.floats(key, n)
         if node.get("actuatorgroupdisable", "").strip():
-            raise node.error("actuatorgroupdisable is not supported (every actuator group acts)",
-                             "actuatorgroupdisable")
+            groups = node.floats("actuatorgroupdisable")
+            if np.any(groups != np.round(groups)) or np.any(groups < 0) or np.any(groups > 30) or len(groups) > 31:
+                raise node.error("actuatorgroupdisable takes at most 31 actuator groups, whole numbers 0 to 30",
+                                 "actuatorgroupdisable")
+            opt["actuatorgroupdisable"] = frozenset(opt.get("actuatorgroupdisable", frozenset())) | \
+                frozenset(int(g) for g in groups)
         if node.has("timestep") and opt["timestep"] <= 0:
             raise node.error("timestep must be positive", "timestep")
         opt["integrator"] = node.keyword("integrator", ("Euler", "RK4", "implicit", "implicitfast"),

@@ -193,7 +193,7 @@ def _geoms_sites(G, S, nbody):
                               ("solref", (2,), float), ("solimp", (5,), float), ("size", (3,), float),
                               ("pos", (3,), float), ("quat", (4,), float), ("friction", (3,), float),
                               ("margin", (), float), ("gap", (), float), ("fluid", (12,), float),
-                              ("rgba", (4,), float)):
+                              ("rgba", (4,), float), ("surfacevel", (6,), float)):
         out["geom_" + key] = _stack(G, key, shape, dtype)
     for key, shape, dtype in (("type", (), int), ("matid", (), int), ("group", (), int),
                               ("size", (3,), float), ("pos", (3,), float), ("quat", (4,), float),
@@ -314,9 +314,13 @@ def _sensors(S, C):
     return out
 
 
+GROUP = dict(mpos=3, mquat=4)        # numbers per mocap body in a keyframe's mpos, mquat
+
+
 def _keys(K, kw, B):
     """Keyframes, completed: ``qpos0``, zero velocities/activations/controls, the mocap
-    bodies where the file puts them; ball and free quaternions normalized."""
+    bodies where the file puts them (a shorter vector fills the front of these); ball and
+    free quaternions normalized."""
     n = dict(qpos=kw["nq"], qvel=kw["nv"], act=kw["na"], ctrl=kw["nu"], mpos=3 * kw["nmocap"],
              mquat=4 * kw["nmocap"])
     mocap = [b for b in B if b["mocap"]]
@@ -328,9 +332,15 @@ def _keys(K, kw, B):
     for k in K:
         row = {}
         for key, size in n.items():
-            v = np.array(default[key] if k[key] is None else k[key], dtype=float).reshape(-1)
-            if v.shape != (size,):
-                raise ValueError(f"keyframe {k['name']!r}: {key} needs {size} numbers, got {v.size}")
+            # a vector shorter than its size overwrites the front of the default, as MuJoCo
+            # 4.0's reader does (mpos and mquat only whole mocap bodies: 3 or 4 numbers each)
+            v = np.array(default[key], dtype=float).reshape(-1)
+            if k[key] is not None:
+                given = np.asarray(k[key], dtype=float).reshape(-1)
+                if given.size > size:
+                    raise ValueError(f"keyframe {k['name']!r}: {key} takes {size} numbers, got {given.size}")
+                used = given.size - given.size % GROUP.get(key, 1)
+                v[:used] = given[:used]
             row[key] = v
         for t, a in zip(kw["jnt_type"], kw["jnt_qposadr"]):
             if t in (BALL, FREE):
@@ -339,6 +349,9 @@ def _keys(K, kw, B):
                 if not norm > 1e-15:
                     raise ValueError(f"keyframe {k['name']!r}: a quaternion in qpos has zero length")
                 row["qpos"][s:s + 4] /= norm
+        mquat = row["mquat"].reshape(-1, 4)          # MuJoCo normalizes the mocap quaternions too
+        norm = np.linalg.norm(mquat, axis=1, keepdims=True)
+        row["mquat"] = np.where(norm > 1e-15, mquat / np.where(norm > 1e-15, norm, 1), mquat).reshape(-1)
         rows.append(row)
     out = dict(nkey=len(K), key_names=[k["name"] for k in K],
                key_time=np.array([k["time"] for k in K], dtype=float))

@@ -166,6 +166,8 @@ class Model(ModelRecords):
     geom_margin: np.ndarray = _a(("ngeom",), "contacts are active closer than this")
     geom_gap: np.ndarray = _a(("ngeom",), "contacts are generated but inactive within the gap")
     geom_fluid: np.ndarray = _a(("ngeom", 12), "ellipsoid fluid model: flag and coefficients")
+    geom_surfacevel: np.ndarray = _a(("ngeom", 6), "velocity of the surface seen by contacts: "
+                                     "linear, angular, in the geom frame")
     geom_rgba: np.ndarray = _a(("ngeom", 4), "color")
     # sites -------------------------------------------------------------------------------
     site_names: tuple = _names("nsite")

@@ -17,7 +17,7 @@ DISABLE_FLAGS = frozenset({
 #: ... and off by default (``enableflags`` turns them on)
 ENABLE_FLAGS = frozenset({"override", "energy", "fwdinv", "invdiscrete", "sleep"})
 #: the options that take a name, and the names they take
-CHOICES = {"integrator": frozenset({"Euler", "RK4", "implicitfast"}), "cone": frozenset({"pyramidal", "elliptic"}),
+CHOICES = {"integrator": frozenset({"Euler", "RK4", "implicit", "implicitfast"}), "cone": frozenset({"pyramidal", "elliptic"}),
            "solver": frozenset({"PGS", "CG", "Newton"}), "jacobian": frozenset({"dense", "sparse", "auto"})}
 #: the options that are vectors, and their sizes
 VECTORS = {"gravity": 3, "wind": 3, "magnetic": 3, "o_solref": 2, "o_solimp": 5, "o_friction": 5}
@@ -29,7 +29,9 @@ class Option:
 
     ``integrator``, ``cone``, ``solver`` and ``jacobian`` are the names MJCF uses
     (``"Euler"``, ``"pyramidal"``, ``"Newton"``, ``"auto"``); ``disableflags`` and
-    ``enableflags`` are sets of flag names (``{"gravity"}``) rather than bit masks.
+    ``enableflags`` are sets of flag names (``{"gravity"}``) rather than bit masks, and
+    ``actuatorgroupdisable`` the set of actuator groups (0 to 30) switched off (MuJoCo's
+    ``disableactuator`` bits).
     """
     timestep: float = 0.002
     gravity: np.ndarray = field(default_factory=lambda: np.array([0.0, 0.0, -9.81]))
@@ -56,6 +58,7 @@ class Option:
     ccd_tolerance: float = 1e-6
     disableflags: frozenset = frozenset()
     enableflags: frozenset = frozenset()
+    actuatorgroupdisable: frozenset = frozenset()
 
     def __post_init__(self):
         """Every option set in code is checked as the MJCF reader checks ``<option>``: names
@@ -72,9 +75,7 @@ class Option:
         """
         for name, valid in CHOICES.items():
             if getattr(self, name) not in valid:
-                hint = " (MuJoCo's implicit integrator is not simulated; implicitfast is)" if name == "integrator" \
-                    and self.integrator == "implicit" else ""
-                raise ValueError(f"option {name}={getattr(self, name)!r} is not one of {sorted(valid)}{hint}")
+                raise ValueError(f"option {name}={getattr(self, name)!r} is not one of {sorted(valid)}")
         for name, valid in (("disableflags", DISABLE_FLAGS), ("enableflags", ENABLE_FLAGS)):
             flags = getattr(self, name)
             if isinstance(flags, str):
@@ -86,6 +87,10 @@ class Option:
                                  + (f"did you mean {near[0]!r}? " if near else "")
                                  + f"The flags: {sorted(valid)}")
             object.__setattr__(self, name, flags)
+        groups = frozenset(self.actuatorgroupdisable)
+        if any(isinstance(g, bool) or not float(g).is_integer() or not 0 <= g <= 30 for g in groups):
+            raise ValueError(f"option actuatorgroupdisable={sorted(groups)!r}: groups are whole numbers 0 to 30")
+        object.__setattr__(self, "actuatorgroupdisable", frozenset(int(g) for g in groups))
         if "sleep" in self.enableflags:
             raise ValueError("enable flag 'sleep': sleeping bodies (their constraints left out) are not simulated")
         for name, size in VECTORS.items():
@@ -116,6 +121,15 @@ class Option:
         if flag not in DISABLE_FLAGS:
             raise ValueError(f"unknown flag {flag!r}; expected one of {sorted(DISABLE_FLAGS)}")
         return flag in self.disableflags
+
+    def actuator_disabled(self, group) -> bool:
+        """True if actuators of ``group`` are switched off (``actuatorgroupdisable``); a group
+        outside 0..30 always acts, as in MuJoCo.
+
+        >>> Option(actuatorgroupdisable={1, 3}).actuator_disabled(3)
+        True
+        """
+        return 0 <= group <= 30 and int(group) in self.actuatorgroupdisable
 
     def enabled(self, flag: str) -> bool:
         """True if ``<flag name="enable"/>`` switched the optional ``flag`` on."""

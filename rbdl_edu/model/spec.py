@@ -206,14 +206,15 @@ class ModelSpec:
                  contype=D.GEOM_CONTYPE, conaffinity=D.GEOM_CONAFFINITY, condim=D.GEOM_CONDIM,
                  priority=0, friction=D.GEOM_FRICTION, solmix=D.GEOM_SOLMIX, solref=D.SOLREF,
                  solimp=D.SOLIMP, margin=0.0, gap=0.0, mesh=None, group=0, material=None,
-                 fluid=None, hfield=None):
+                 fluid=None, hfield=None, surfacevel=None):
         """Add a geom (``"plane"``, ``"hfield"``, ``"sphere"``, ``"capsule"``, ``"ellipsoid"``,
         ``"cylinder"``, ``"box"``, ``"mesh"``) with MuJoCo's ``size`` convention; returns its
         id. Geoms here carry no mass: the body's inertial fields are what the dynamics uses.
         ``mesh``, ``hfield`` and ``material`` are ids or names (of :meth:`add_mesh`,
         :meth:`add_hfield`, :meth:`add_material`). A height field geom takes its size from its
         height field, as MuJoCo's compiler does: ``(radius_x, radius_y, elevation_z / 4 +
-        base_z / 2)``; the ``size`` given is ignored."""
+        base_z / 2)``; the ``size`` given is ignored. ``surfacevel``: the velocity of the
+        surface as contacts see it (linear, angular; geom frame), a conveyor belt's."""
         code = _code(GEOM_NAMES, type, "geom type")
         if (code == HFIELD) != (hfield is not None and hfield != -1) or \
                 (code == HFIELD and mesh is not None and mesh != -1):
@@ -232,7 +233,7 @@ class ModelSpec:
             priority=int(priority), friction=_fill(friction, 3, D.GEOM_FRICTION), solmix=float(solmix),
             solref=_fill(solref, 2), solimp=_fill(solimp, 5, D.SOLIMP), margin=float(margin),
             gap=float(gap), dataid=dataid, matid=self.id("mat", material),
-            group=int(group),
+            group=int(group), surfacevel=_fill(surfacevel if surfacevel is not None else [], 6),
             # (a flat geom on the world may carry MuJoCo's NaN added mass: it never moves)
             fluid=_fill(fluid if fluid is not None else [], 12, finite=self.id("body", body) != 0)))
 

@@ -16,6 +16,10 @@ velocities (semi-implicit, or symplectic, Euler), quaternion-aware
   joint and tendon dampers, the fluid and actuators that depend on velocity
   (:mod:`rbdl_edu.simulation.velocity_derivatives`); Coriolis and centrifugal forces stay explicit, except
   on standalone free bodies, whose gyroscopic derivative is solved for in their own block.
+* ``implicit``: the same with the derivative of every smooth force, the bias force's too
+  (:func:`~rbdl_edu.simulation.velocity_derivatives.bias_vel`): :math:`(M - hD)\,\ddot q = f`
+  with :math:`D = \partial(f_{passive} + f_{actuator} - c)/\partial\dot q`, unsymmetric,
+  solved by LU (MuJoCo's ``mj_implicit``).
 * ``RK4``: the classic 4th-order Runge-Kutta on :math:`(q, \dot q, w)`, four evaluations of
   :func:`~rbdl_edu.simulation.forward.forward` per step.
 
@@ -33,13 +37,14 @@ import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put
 from rbdl_edu.configuration import integrate_pos
-from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse
+from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.model.enums import BALL, FREE, MINVAL
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import stages
-from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel
+from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import next_act
 from rbdl_edu.smooth.passive import damper_slope
+from rbdl_edu.smooth.transmission import wrap_period
 
 
 def integrate(model, data):
@@ -51,8 +56,11 @@ def integrate(model, data):
         rk4(model, data)
     elif name == "implicitfast":
         implicitfast(model, data)
+    elif name == "implicit":
+        implicit(model, data)
     else:
-        raise NotImplementedError(f"integrator {name!r} is not implemented (use Euler, RK4 or implicitfast)")
+        raise NotImplementedError(f"integrator {name!r} is not implemented (use Euler, RK4, implicit or "
+                                  "implicitfast)")
 
 
 def advance(model, data, qacc, qvel=None, act_dot=None):
@@ -80,6 +88,8 @@ def implicit_matrix(model, data):
         for d, A in blocks:
             qH[d, d] = A                     # the free bodies' blocks are decoupled from the rest
         return qH
+    if model.opt.integrator == "implicit":
+        return implicit_matrix_full(model, data)
     return None
 
 
@@ -140,6 +150,23 @@ def implicitfast(model, data):
     advance(model, data, qacc)
 
 
+def implicit_matrix_full(model, data):
+    r"""``implicit``'s matrix :math:`M - hD`, :math:`D` the derivative of every smooth force
+    (:func:`~rbdl_edu.simulation.velocity_derivatives.smooth_vel` minus
+    :func:`~rbdl_edu.simulation.velocity_derivatives.bias_vel`), kept where ``M`` has
+    entries (a dof and its ancestors), as MuJoCo's ``qDeriv``."""
+    D = np.where(tree_pattern(model), smooth_vel(model, data) - bias_vel(model, data), 0.0)
+    return data.qM - model.opt.timestep * D
+
+
+def implicit(model, data):
+    r"""Implicit in every velocity-dependent force, Coriolis and centrifugal included
+    (MuJoCo's ``mj_implicit`` for ``implicit``): :math:`(M - hD)\,\ddot q = f_{smooth} +
+    f_{constraint}` (:func:`implicit_matrix_full`), unsymmetric, solved by LU."""
+    f = data.qfrc_smooth + data.qfrc_constraint
+    advance(model, data, np.linalg.solve(implicit_matrix_full(model, data), f))
+
+
 def solve_qH(model, data, qH, f):
     r""":math:`\hat M^{-1} f` for the modified mass matrix :math:`\hat M = M - hD` (``qH``),
     from its tree-sparse :math:`L^TDL` factor, as MuJoCo: :math:`\hat M` need not be
@@ -181,6 +208,10 @@ def rk4(model, data):
     A, B = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)), (1 / 6, 1 / 3, 1 / 3, 1 / 6)
     C = (0.5, 0.5, 1.0)
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
+    # a servo's activation on an angle is wrapped near the length at the start of the step
+    # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
+    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(model.actuator_actadr >= 0))
+    start = data.actuator_length.copy(), data.actuator_moment.copy()
     K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
     for a, c in zip(A, C):
         # x_i = x_0 + h sum_j a_ij F_j   (positions on their manifold: q_0 ⊕ h sum_j a_ij k_j)
@@ -194,6 +225,8 @@ def rk4(model, data):
         F.append((data.qacc.copy(), data.act_dot.copy()))
     k, acc, w = (sum(bj * x for bj, x in zip(B, xs)) for xs in (K, [f[0] for f in F], [f[1] for f in F]))
     data.time, data.qpos, data.qvel, data.act = t0, q0, v0, w0
+    if wraps:
+        data.actuator_length, data.actuator_moment = start
     advance(model, data, acc, qvel=k, act_dot=w)      # qacc_warmstart: the last stage's qacc
     data.qacc = acc                                  # qacc: the weighted one the step took, as MuJoCo
 

@@ -52,9 +52,9 @@ def discrete_acc(model, data):
     the velocity change ``h * qacc`` that the integrator makes (MuJoCo's ``mj_discreteAcc``):
     the integrator solves :math:`H\ddot q = f` with its own matrix :math:`H`
     (:func:`~rbdl_edu.simulation.integrators.implicit_matrix`: :math:`M + hB` for Euler's
-    implicit damping, :math:`M - hD` for implicitfast), so forward's acceleration is
-    :math:`M^{-1} H \ddot q`."""
-    if model.opt.integrator not in ("Euler", "implicitfast"):
+    implicit damping, :math:`M - hD` for implicitfast and implicit), so forward's
+    acceleration is :math:`M^{-1} H \ddot q`."""
+    if model.opt.integrator not in ("Euler", "implicitfast", "implicit"):
         raise NotImplementedError(f"invdiscrete with the {model.opt.integrator} integrator (MuJoCo refuses RK4)")
     H = implicit_matrix(model, data)
     if H is None:

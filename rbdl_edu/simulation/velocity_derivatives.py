@@ -1,6 +1,6 @@
-r"""How the smooth forces change with velocity: the matrices the ``implicitfast`` integrator
-needs (MuJoCo's ``mjd_smooth_vel`` without its RNE part, and ``mjd_freeBias_vel``; book,
-chapter 8).
+r"""How the smooth forces change with velocity: the matrices the ``implicitfast`` and
+``implicit`` integrators need (MuJoCo's ``mjd_smooth_vel``, with its RNE part for
+``implicit``, and ``mjd_freeBias_vel``; book, chapter 8).
 
 ``implicitfast`` takes the velocity-dependent forces at the end of the step. To first order
 :math:`f(\dot q + h\ddot q) = f + hD\ddot q` with :math:`D = \partial f/\partial\dot q`, so
@@ -28,6 +28,9 @@ whose gyroscopic torque :math:`\omega\times I\omega` would otherwise pump energy
 tumbling body: its :math:`6\times6` block is decoupled from the rest of the system and is
 solved again with the exact derivative :func:`free_bias_vel` (MuJoCo 4.0).
 
+``implicit`` keeps it everywhere: :math:`D = \partial(f_{passive} + f_{actuator} -
+c)/\partial\dot q` (:func:`bias_vel`), unsymmetric, and solves :math:`M - hD` by LU.
+
 Float-only NumPy, like every simulation stage.
 
 >>> import rbdl_edu as rbd
@@ -46,9 +49,11 @@ from rbdl_edu.cache import per_model
 from rbdl_edu.factor import tree_pattern
 from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, GAIN_MUSCLE, HINGE, SLIDE, TRN_JOINT,
                                   TRN_JOINTINPARENT, TRN_TENDON)
+from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
-from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, unlimited_force
+from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, switched_off, unlimited_force
+from rbdl_edu.smooth.comframe import posed
 from rbdl_edu.smooth.muscle import muscle_gain_vel
 from rbdl_edu.smooth.passive import damper_slope
 
@@ -60,6 +65,27 @@ def smooth_vel(model, data):
     bodies, as MuJoCo does. Needs :func:`~rbdl_edu.simulation.forward.forward`'s results."""
     D = passive_vel(model, data) + actuator_vel(model, data)
     return namespace(D).where(tree_pattern(model), D, 0.0)
+
+
+def bias_vel(model, data):
+    r""":math:`\partial c/\partial\dot q` ``(nv, nv)``, the derivative of the bias force
+    ``qfrc_bias`` (Coriolis, centrifugal, gyroscopic; MuJoCo's ``mjd_rne_vel``).
+
+    :math:`c(\dot q) = g + B(\dot q, \dot q)` is quadratic in the velocity (:math:`B`
+    symmetric bilinear), so a central difference is its derivative exactly, not
+    approximately: :math:`c(\dot q + s e_k) - c(\dot q - s e_k) = 4s\,B(\dot q, e_k)
+    = 2s\,(\partial c/\partial\dot q)\,e_k` for any step :math:`s` (taken at the size of
+    :math:`\dot q` to keep the rounding small). Column :math:`k` costs two RNEA passes."""
+    m = model
+    P, q, v = posed(m, data), data.qpos, np.asarray(data.qvel, dtype=float)
+    s = max(1.0, float(np.abs(v).max(initial=0.0)))
+    zero = np.zeros(m.nv)
+    out = np.zeros((m.nv, m.nv))
+    for k in range(m.nv):
+        e = np.zeros(m.nv)
+        e[k] = s
+        out[:, k] = (rnea_passes(P, q, v + e, zero).tau - rnea_passes(P, q, v - e, zero).tau) / (2 * s)
+    return out
 
 
 def passive_vel(model, data):
@@ -126,7 +152,7 @@ def actuator_slope(model, data):
         gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
                                       m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
     slope = gain_vel * gain_input(m, data, u) + bias_vel
-    return namespace(slope).where(_saturated(m, data, u), 0.0, slope)
+    return namespace(slope).where(_saturated(m, data, u) | switched_off(m), 0.0, slope)
 
 
 def _saturated(model, data, u):

@@ -61,10 +61,10 @@ from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_MUSCLE, DYN_FILTER, DYN_FILT
                                   DYN_MUSCLE, GAIN_AFFINE, GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.smooth.muscle import muscle_bias, muscle_dynamics, muscle_gain
-from rbdl_edu.smooth.transmission import transmission
+from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoint
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
-           "unlimited_force"]
+           "unlimited_force", "switched_off"]
 
 
 
@@ -132,7 +132,9 @@ def actuation(model, data):
        gravity compensation here (instead of in ``qfrc_passive``); a hinge's or slide's
        ``actuatorfrcrange`` clamps :math:`\tau` at its dof.
 
-    With the ``actuation`` flag disabled the forces are zero (and ``act`` does not move).
+    With the ``actuation`` flag disabled the forces are zero (and ``act`` does not move);
+    an actuator in a group of ``opt.actuatorgroupdisable`` gives no force, and its ``act``
+    does not move though ``act_dot`` is reported (:func:`switched_off`).
     """
     m = model
     data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nu)
@@ -145,13 +147,15 @@ def actuation(model, data):
     u = clamped_ctrl(m, data)
     # 2. activation dynamics: d/dt act
     data.act_dot = activation_rate(m, u, act)
-    # 3. force = gain * (ctrl or act) + bias
-    force = unlimited_force(m, data, u)
+    # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
+    off, force = switched_off(m), unlimited_force(m, data, u)
+    force = namespace(force).where(off, 0.0, force)
     # 4. clamp: the total force on a tendon, then each actuator's force
     force = _tendon_force_limits(m, force)
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
     xp = namespace(force)
-    data.actuator_force = force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
+    force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
+    data.actuator_force = force = xp.where(off, 0.0, force)
     # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
     tau = data.actuator_moment.T @ force
     if m.body_gravcomp.any() and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
@@ -167,13 +171,19 @@ def actuation(model, data):
 def gain_input(model, data, u):
     r"""``w (nu,)``, what each actuator's gain multiplies: the clamped control ``u`` without
     activation dynamics, else its activation ``act``, or for an ``actearly`` actuator the
-    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``."""
+    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``. A servo on an
+    angle (:func:`~rbdl_edu.smooth.transmission.wrap_period`) takes the setpoint nearest
+    its length, the short way round."""
     m = model
     w = asarray(u)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
         a = m.actuator_actadr[i]
         w_i = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
         w = put(w, i, w_i)
+    for i in range(m.nu):
+        period = wrap_period(m, i)
+        if period > 0:
+            w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
     return w
 
 
@@ -206,7 +216,10 @@ def activation_rate(model, u, act):
         if m.actuator_dyntype[i] == DYN_INTEGRATOR:
             act_dot[a] = u[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
-            act_dot[a] = (u[i] - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
+            # (a servo on an angle filters towards the setpoint nearest its activation)
+            period = wrap_period(m, i)
+            target = wrap_setpoint(u[i], act[a], period) if period > 0 else u[i]
+            act_dot[a] = (target - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
         elif m.actuator_dyntype[i] == DYN_MUSCLE:
             act_dot[a] = muscle_dynamics(u[i], act[a], m.actuator_dynprm[i])
     return stacked(act_dot, (m.na,), u, act)
@@ -234,8 +247,20 @@ def next_act(model, data, dt=None, act_dot=None):
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
     stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
-    return stacked([_next(m, i, act[m.actuator_actadr[i]], rate[m.actuator_actadr[i]], h) for i in stateful],
-                   (m.na,), act, rate)
+    off = switched_off(m)                          # a group switched off: its act stays
+    out = [_next(m, i, act[m.actuator_actadr[i]], 0.0 if off[i] else rate[m.actuator_actadr[i]], h)
+           for i in stateful]
+    for k, i in enumerate(stateful):            # an angle setpoint: the one nearest the length
+        period = wrap_period(m, i)
+        if period > 0:
+            out[k] = wrap_setpoint(out[k], data.actuator_length[i], period)
+    return stacked(out, (m.na,), act, rate)
+
+
+def switched_off(model):
+    """``(nu,)`` bools: the actuators whose group ``opt.actuatorgroupdisable`` switches off
+    (MuJoCo's ``mj_actuatorDisabled``)."""
+    return np.array([model.opt.actuator_disabled(int(g)) for g in model.actuator_group], dtype=bool)
 
 
 def _next(model, i, w, wdot, h):

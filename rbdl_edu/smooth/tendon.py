@@ -129,7 +129,6 @@ def spatial_tendon(model, data, t):
         wrapped = None
         if through_geom:
             g, side = obj[k + 1], int(round(prm[k + 1]))
-            _check_side(m, data, t, g, side)
             wrapped = wrap(data.site_xpos[s0], data.site_xpos[s1], data.geom_xpos[g], data.geom_xmat[g],
                            m.geom_size[g, 0], kind[k + 1], data.site_xpos[side] if side >= 0 else None)
         if wrapped is not None:                      # tangent points on the geom's body
@@ -160,19 +159,6 @@ def tendon_velocity(model, data):
     r"""``ten_velocity (ntendon,)``: :math:`\dot L = J\,\dot q` (part of MuJoCo's
     ``mj_fwdVelocity``; needs :func:`tendon`)."""
     data.ten_velocity = data.ten_J @ data.qvel
-
-
-def _check_side(model, data, t, g, side):
-    """Refuse a side site inside the wrapped geom: MuJoCo then threads the string *through*
-    the geom, at a point it finds by an iteration whose result we cannot reproduce to
-    1e-8 (its tangent points differ from the exact ones by up to ~1e-7). A side site on the
-    geom's own body is checked when the model is loaded; one on another body is checked here."""
-    if side < 0:
-        return
-    s = data.geom_xmat[g].T @ (data.site_xpos[side] - data.geom_xpos[g])
-    if np.linalg.norm(s) < model.geom_size[g, 0]:
-        raise ValueError(f"tendon {model.tendon_names[t] or t}: side site {model.site_names[side] or side} "
-                         f"is inside geom {model.geom_names[g] or g} (a tendon through a geom is not supported)")
 
 
 def _unit(v):

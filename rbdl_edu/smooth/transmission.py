@@ -47,8 +47,8 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import put, stacked
-from rbdl_edu.model.enums import (BALL, FREE, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE,
-                                  TRN_SLIDERCRANK, TRN_TENDON)
+from rbdl_edu.model.enums import (BALL, BIAS_AFFINE, FREE, GAIN_FIXED, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT,
+                                  TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
 from rbdl_edu.smooth.adhesion import body_transmission
 from rbdl_edu.smooth.comframe import jac, path_dofs
@@ -173,3 +173,29 @@ def _site_quat(model, data, s):
 def _shared_dofs(model, b0, b1):
     """The dofs on the paths of both bodies to the world (those move both together)."""
     return np.intersect1d(path_dofs(model, b0), path_dofs(model, b1)).astype(int)
+
+
+def wrap_period(model, i):
+    r"""The period of actuator ``i``'s length if it is an angle that a servo should take
+    the short way round, else 0 (MuJoCo 4.0). A rotation's length is an angle times
+    :math:`|g|`: a setpoint :math:`u` and :math:`u + 2\pi|g|` are the same orientation. This
+    holds for a servo (fixed gain, affine bias, :math:`k_p = -b_1`) on a site with a
+    reference site and a purely rotational gear (period :math:`2\pi|g_{4:6}|`) or on a ball
+    joint (period :math:`2\pi|g_{1:3}|`)."""
+    m = model
+    if not (m.actuator_gaintype[i] == GAIN_FIXED and m.actuator_biastype[i] == BIAS_AFFINE
+            and m.actuator_gainprm[i, 0] == -m.actuator_biasprm[i, 1]):
+        return 0.0
+    trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
+    if trn == TRN_SITE and m.actuator_trnid[i, 1] >= 0 and not np.any(gear[:3]):
+        return 2 * np.pi * float(np.linalg.norm(gear[3:6]))
+    if trn in (TRN_JOINT, TRN_JOINTINPARENT) and m.jnt_type[m.actuator_trnid[i, 0]] == BALL:
+        return 2 * np.pi * float(np.linalg.norm(gear[:3]))
+    return 0.0
+
+
+def wrap_setpoint(u, length, period):
+    r"""The setpoint equal to ``u`` modulo ``period`` nearest to ``length``:
+    :math:`u - P\,\mathrm{round}((u - l)/P)` (halves rounded away from zero)."""
+    x = (u - length) / period
+    return u - period * float(np.sign(x) * np.floor(abs(x) + 0.5))

@@ -21,8 +21,16 @@ Which way round? Without a side site: the shorter way. With a side site :math:`s
 the polyline :math:`p_0 \to s \to p_1` goes round the center (MuJoCo 4.0's rule: the
 shortest path homotopic to that polyline), which may be the long way, more than half a
 turn. Its winding angle :math:`\Phi` is the sum of the angles the two pieces sweep.
-(MuJoCo also lets a side site *inside* the geom force the string through the geom; that
-case is refused by :func:`rbdl_edu.smooth.tendon.tendon`, see there.)
+
+A side site *inside* the geom threads the string *through* it instead: the string touches
+the circle from inside at one point :math:`p` (both "tangent points" are :math:`p`, the arc
+is zero) where the two straight pieces make equal angles with the radius, a light ray
+reflected by the circle. With :math:`A = r/|p_0|`, :math:`B = r/|p_1|` and :math:`G` the
+angle between :math:`p_0` and :math:`p_1`, :math:`z = \sin` of that angle solves
+:math:`\arcsin(Az) + \arcsin(Bz) - 2\arcsin z + G = 0`, solved by Newton's method from
+:math:`z = 1 - 10^{-7}` to a tolerance of :math:`10^{-6}`, as in MuJoCo's published
+``wrap_inside``. MuJoCo 4.0's point differs from this one by up to ~2e-8 (its iteration
+is not quite the published one); the length, stationary there, agrees to round-off.
 
 >>> import numpy as np
 >>> t0, t1, arc = wrap([-2.0, 0, 0], [2.0, 0, 0], np.zeros(3), np.eye(3), 1.0, CYLINDER,
@@ -55,8 +63,11 @@ def wrap(x0, x1, xpos, xmat, radius, kind, side=None):
         return None
     axes = _plane(p0, p1, kind)                          # (2, 3): the circle's plane
     d0, d1 = axes @ p0, axes @ p1
-    sd = None if side is None else axes @ (xmat.T @ (np.asarray(side, dtype=float) - xpos))
-    found = _around(d0, d1, sd, radius)
+    s = None if side is None else xmat.T @ (np.asarray(side, dtype=float) - xpos)
+    if s is not None and np.linalg.norm(s) < radius:      # through the geom
+        found = _inside(d0, d1, radius)
+    else:
+        found = _around(d0, d1, None if s is None else axes @ s, radius)
     if found is None:
         return None
     (t0, t1), arc = found
@@ -120,3 +131,58 @@ def _around(d0, d1, sd, r):
     turn = 1.0 if Phi > 0 else -1.0
     t0, t1 = _tangents(d0, r, turn), _tangents(d1, r, -turn)
     return (t0, t1), r * (abs(Phi) - a0 - a1)
+
+
+def _inside(d0, d1, r):
+    """The point where the string from ``d0`` to ``d1`` through the circle of radius ``r``
+    touches it from inside, as ``((p, p), 0.0)``, or ``None`` (an end inside the circle,
+    or the straight string already crosses it): MuJoCo's ``wrap_inside``, step for step."""
+    n0, n1 = np.linalg.norm(d0), np.linalg.norm(d1)
+    dif = d1 - d0
+    dd = dif[0] * dif[0] + dif[1] * dif[1]
+    if n0 <= r or n1 <= r or r < MINVAL or n0 < MINVAL or n1 < MINVAL:
+        return None
+    if dd > MINVAL:
+        a = -(dif[0] * d0[0] + dif[1] * d0[1]) / dd
+        if 0 < a < 1 and np.linalg.norm(d0 + a * dif) <= r:
+            return None
+    # MuJoCo's fallback where the iteration fails: the direction of the average
+    mid = 0.5 * (d0 + d1)
+    fallback = ((r * mid / np.linalg.norm(mid),) * 2, 0.0)
+    A, B = r / n0, r / n1
+    cosG = (n0 * n0 + n1 * n1 - dd) / (2 * n0 * n1)
+    if cosG < -1 + MINVAL:
+        return None
+    if cosG > 1 - MINVAL:
+        return fallback
+    G = np.arccos(cosG)
+
+    def f(z):
+        return np.arcsin(A * z) + np.arcsin(B * z) - 2 * np.arcsin(z) + G
+    z = 1 - 1e-7
+    fz = f(z)
+    if fz > 0:
+        return fallback
+    it = 0
+    while it < 20 and abs(fz) > 1e-6:
+        df = (A / max(MINVAL, np.sqrt(1 - z * z * A * A)) + B / max(MINVAL, np.sqrt(1 - z * z * B * B))
+              - 2 / max(MINVAL, np.sqrt(1 - z * z)))
+        if df > -MINVAL:
+            return fallback
+        z1 = z - fz / df
+        if z1 > z:
+            return fallback
+        z, fz = z1, f(z1)
+        if fz > 1e-6:
+            return fallback
+        it += 1
+    if it >= 20:
+        return fallback
+    # turn from d0 (or d1) by the angle between the radius and the piece
+    if d0[0] * d1[1] - d0[1] * d1[0] > 0:
+        vec, ang = d0, np.arcsin(z) - np.arcsin(A * z)
+    else:
+        vec, ang = d1, np.arcsin(z) - np.arcsin(B * z)
+    vec = vec / np.linalg.norm(vec)
+    p = r * np.array([np.cos(ang) * vec[0] - np.sin(ang) * vec[1], np.sin(ang) * vec[0] + np.cos(ang) * vec[1]])
+    return (p, p.copy()), 0.0
