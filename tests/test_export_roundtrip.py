@@ -28,7 +28,12 @@ SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid"
         # dcmotor) gains, which our loader refuses; the 100 steps below check the rest
         "actuator_ctrlspec",
         # a mesh's vertices are written already scaled
-        "mesh_scale"}
+        "mesh_scale",
+        # MuJoCo's own hull bookkeeping for its support search (the vertex graph, the polygon
+        # lists, the extreme points) is ordered by qhull's walk, which a last-bit difference in
+        # a vertex reorders; the hull itself (mesh_vert, mesh_face) is compared, and the
+        # 100 steps below run its collisions
+        "mesh_graph", "mesh_polyvert", "mesh_extrema"}
 
 
 def physics_fields(m):

@@ -50,7 +50,7 @@ def closest_on_simplex(W):
 
 
 def closest_by_faces(W):
-    """The same by brute force: on every face of the simplex (at most 15) the closest point of
+    r"""The same by brute force: on every face of the simplex (at most 15) the closest point of
     its affine hull, :math:`\min |\sum_i \lambda_i w_i|` with :math:`\sum \lambda_i = 1`
     (least squares), kept if all :math:`\lambda_i \ge 0`; the nearest of those."""
     best = None

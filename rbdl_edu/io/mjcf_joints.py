@@ -9,11 +9,13 @@ nonzero axis, non-negative armature, friction loss, stiffness and damping, and a
 a hinge) are in degrees unless ``<compiler angle="radian">``.
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
->>> read_mjcf('''<mujoco><worldbody><body><joint name="j" range="90 -90"/>
+>>> read_mjcf('''<mujoco><worldbody><body><joint name="j" limited="true" range="90 -90"/>
 ...   <geom size="0.1"/></body></worldbody></mujoco>''')
 Traceback (most recent call last):
     ...
 rbdl_edu.io.errors.ModelError: <string>:1: <joint range=...>: range[0] must be smaller than range[1]
+
+(With ``limited="auto"``, the default, such a range leaves the joint unlimited, as MuJoCo 4.0.)
 """
 from __future__ import annotations
 
