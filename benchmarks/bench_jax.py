@@ -42,8 +42,10 @@ import bench_dynamics as bd  # noqa: E402
 jax = compiled.jax
 
 
-def wall(f, min_time=0.1, repeat=5):
-    """Median wall-clock seconds per call of ``f`` (blocking on JAX results)."""
+def wall(f, min_time=0.1, repeat=5, pick=np.median):
+    """Wall-clock seconds per call of ``f`` (blocking on JAX results): ``pick`` (the median, or
+    ``min`` for the least disturbed loop on a shared machine) of ``repeat`` loops of at least
+    ``min_time``."""
     g = lambda: jax.block_until_ready(f())
     g()
     n, t = 1, 0.0
@@ -60,7 +62,7 @@ def wall(f, min_time=0.1, repeat=5):
         for _ in range(n):
             g()
         samples.append((time.perf_counter() - t0) / n)
-    return float(np.median(samples))
+    return float(pick(samples))
 
 
 def compile_time(model, function, *args, batched=False):

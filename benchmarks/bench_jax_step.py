@@ -41,7 +41,9 @@ from rbdl_edu.simulation.step import pure_step  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import bench_dynamics as bd  # noqa: E402
+import bench_jax  # noqa: E402
 from bench_jax import compile_time, panda  # noqa: E402
+from test_jax import numpy_step, random_states  # noqa: E402
 from test_mjcf import GYM  # noqa: E402
 
 jax = compiled.jax
@@ -51,44 +53,15 @@ NBATCH = 4096
 
 
 def wall(f, min_time=0.1, repeat=7):
-    """Wall-clock seconds per call of ``f`` (blocking on JAX results): the best of ``repeat``
-    loops of at least ``min_time`` (on a shared machine the best loop is the one least
-    disturbed; ``bench_jax.py`` reports medians)."""
-    g = lambda: jax.block_until_ready(f())
-    g()
-    n, t = 1, 0.0
-    while t < min_time:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            g()
-        t = time.perf_counter() - t0
-        n *= 2
-    n //= 2
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for _ in range(n):
-            g()
-        samples.append((time.perf_counter() - t0) / n)
-    return min(samples)
+    """Seconds per call of ``f``: the best of ``repeat`` loops (on a shared machine the best
+    loop is the one least disturbed; ``bench_jax.py`` reports medians)."""
+    return bench_jax.wall(f, min_time, repeat, pick=min)
 
 
 def smooth(model, integrator):
     """``model`` with constraints off and ``integrator``."""
     opt = dataclasses.replace(model.opt, integrator=integrator, disableflags=model.opt.disableflags | {"constraint"})
     return model.replace(opt=opt)
-
-
-def random_states(model, rng, n):
-    return (np.array([rbd.random_qpos(model, rng) for _ in range(n)]), rng.normal(size=(n, model.nv)),
-            rng.normal(size=(n, model.na)), rng.uniform(-1, 1, size=(n, model.nu)))
-
-
-def numpy_step(model, qpos, qvel, act, ctrl):
-    data = rbd.Data(model)
-    data.qpos, data.qvel, data.act, data.ctrl = qpos, qvel, act, ctrl
-    rbd.step(model, data)
-    return data.qpos, data.qvel, data.act
 
 
 def rnea_vs_pinocchio(min_time):
