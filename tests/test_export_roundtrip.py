@@ -143,6 +143,11 @@ HAND = {
     "awkward_names": """<mujoco><worldbody><body name="a&amp;&quot;b&lt;"><joint name="geom1"/>
         <geom name="geom1" size="0.1"/><geom size="0.1" pos="0 0 0.2"/></body></worldbody>
       <actuator><motor joint="geom1"/></actuator></mujoco>""",
+    "dcmotors": """<mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 .3 0 0"
+          size=".03"/><body pos=".3 0 0"><joint name="k" axis="0 1 0"/><geom size=".05"/></body></body></worldbody>
+      <actuator><dcmotor joint="j" resistance="2" motorconst="0.05 0.06" inductance="0.01" cogging="0.01 6 0.3"
+          thermal="3 0 30 0.004 25 20" lugre="100 0.5 0.02 0.03 0.1" saturation="0 2 10" ctrlrange="-12 12"/>
+        <dcmotor joint="k" nominal="12 0.5 300" gear="3"/></actuator></mujoco>""",
     "mesh_springdamper_fluid": """<mujoco><asset><mesh name="wedge" scale="0.2 0.2 0.2"
         vertex="0 0 0  1 0 0  0 2 0  0 0 0.5  1 0 0.5  0 2 0.5"
         face="0 2 1  3 4 5  0 1 4  0 4 3  0 3 5  0 5 2  1 2 5  1 5 4"/></asset>

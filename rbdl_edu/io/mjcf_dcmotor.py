@@ -1,0 +1,114 @@
+"""MJCF ``<dcmotor>``: MuJoCo 4.0's DC motor, its datasheet attributes turned into the
+parameter vectors of :mod:`rbdl_edu.smooth.dcmotor` (MuJoCo's ``mjs_setToDCMotor``).
+
+=============== ======================================================================
+``resistance``  :math:`R`; or from ``nominal``: :math:`R = K V_n/\\tau_0`
+``motorconst``  ``Kt Ke``: :math:`K = \\sqrt{K_t K_e}` (or the one given); or from
+                ``nominal = (V_n, tau_0, omega_0)``: :math:`K_e = V_n/\\omega_0`
+``inductance``  ``L te``: the electrical time constant :math:`t_e = L/R` (or ``te``)
+``saturation``  ``torque current didt``: ``forcerange`` :math:`\\pm\\tau_{max}`
+                (:math:`\\tau_{max} = K i_{max}`), the current's rate limit
+``thermal``     ``RT C tau alpha T0 Ta`` (any two of RT, C, tau)
+``cogging``     ``amplitude poles phase``
+``lugre``       ``sigma0 sigma1 F_C F_S omega_S``
+=============== ======================================================================
+
+Only the voltage-commanded motor (``input="voltage"``, the default) is read: the on-board
+controller (``input`` with ``pos``, ``vel`` or ``ff``, ``controller``) and the passive
+motor (``input="none"``, no control) are refused by name.
+
+>>> from rbdl_edu.io.mjcf import read_mjcf
+>>> m = read_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+...   <actuator><dcmotor joint="j" nominal="12 0.5 300"/></actuator></mujoco>''')
+>>> m.actuator_gainprm[0, :2]          # R = K 12/0.5 with K = 12/300
+array([0.96, 0.04])
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["dcmotor_prm", "check_input", "dcmotor_states"]
+
+
+def dcmotor_states(dynprm, gainprm):
+    """How many states (``actdim``) a DC motor with these parameters has (see
+    :func:`rbdl_edu.smooth.dcmotor.slots`)."""
+    return sum(int(x > 0) for x in (dynprm[7], gainprm[5], dynprm[2], dynprm[5], dynprm[0]))
+
+
+def check_input(a, gain):
+    """Refuse what is not a voltage-commanded motor: an ``input`` other than ``voltage``
+    (and ``input`` on an actuator that is neither a DC motor nor a servo MuJoCo allows it on)."""
+    if not a.has("input"):
+        return
+    value = " ".join(a.get("input").split())
+    if gain != "dcmotor":
+        raise a.error(f'input="{value}" is not supported (MuJoCo 4.0\'s input signatures of the PID, '
+                      'orientation and DC motor actuators)', "input")
+    if value != "voltage":
+        raise a.error(f'dcmotor input="{value}" is not supported: only the voltage-commanded motor '
+                      '(the on-board controller with pos/vel/ff inputs and the passive motor, input="none", '
+                      'are not reproduced)', "input")
+
+
+def _floats(a, key, n):
+    """Up to ``n`` numbers, the rest zero (MuJoCo reads these attributes from the front)."""
+    given = [float(x) for x in a.floats(key)] if a.has(key) else []
+    if len(given) > n:
+        raise a.error(f"{key} takes at most {n} numbers", key)
+    return given + [0.0] * (n - len(given))
+
+
+def _constants(a, R, motorconst, nominal):
+    """:math:`(K, R)` from ``motorconst``, ``resistance`` and ``nominal`` (without an
+    actuator damping, which is not read: :math:`K_e = V_n/\\omega_0`)."""
+    Kt, Ke = motorconst
+    vn, tau0, omega0 = nominal
+    if vn > 0 and Ke <= 0 and omega0 > 0:
+        Ke = vn / omega0
+    K = math.sqrt(Kt * Ke) if Kt > 0 and Ke > 0 else (Kt if Kt > 0 else Ke)
+    if R == 0 and vn > 0 and tau0 > 0 and K > 0:
+        R = K * vn / tau0
+    if K <= 0:
+        raise a.error("DC motor: the motor constant K must be positive (motorconst or nominal)", "motorconst")
+    if R <= 0:
+        raise a.error("DC motor: the resistance R must be positive (resistance or nominal)", "resistance")
+    return K, R
+
+
+def dcmotor_prm(a):
+    """``(dynprm, gainprm, biasprm, forcelimited, forcerange)`` of a ``<dcmotor>``."""
+    check_input(a, "dcmotor")
+    if any(_floats(a, "controller", 6)):
+        raise a.error("the DC motor's on-board controller is not supported (it needs the pos/vel/ff "
+                      "inputs)", "controller")
+    K, R = _constants(a, a.float("resistance", 0.0), _floats(a, "motorconst", 2), _floats(a, "nominal", 3))
+    dynprm, gainprm, biasprm = np.zeros(10), np.zeros(10), np.zeros(10)
+    gainprm[:2] = R, K
+    saturation = _floats(a, "saturation", 3)
+    forcelimited, forcerange = False, (0.0, 0.0)
+    if saturation[0] > 0 or saturation[1] > 0:
+        tau_max = saturation[0] if saturation[0] > 0 else K * saturation[1]
+        forcelimited, forcerange = True, (-tau_max, tau_max)
+    dynprm[1] = max(saturation[2], 0.0)                  # (di/dt)_max
+    biasprm[:3] = _floats(a, "cogging", 3)
+    L, te = _floats(a, "inductance", 2)
+    if L < 0 or te < 0:
+        raise a.error("DC motor: inductance and its time constant must be non-negative", "inductance")
+    dynprm[0] = L / R if L > 0 else te
+    RT, C, tth, alpha, T0, Ta = _floats(a, "thermal", 6)
+    if RT > 0 or C > 0 or tth > 0:
+        if tth > 0 and RT > 0 and C == 0:
+            C = tth / RT
+        elif tth > 0 and C > 0 and RT == 0:
+            RT = tth / C
+        if RT <= 0 or C <= 0:
+            raise a.error("DC motor: the thermal resistance and capacitance must be positive", "thermal")
+        dynprm[2:5], gainprm[2:4] = (RT, C, Ta), (alpha, T0)
+    lugre = _floats(a, "lugre", 5)
+    if lugre[0] > 0:
+        dynprm[5:7], biasprm[3:6] = lugre[:2], lugre[2:]
+    return (tuple(float(x) for x in dynprm), tuple(float(x) for x in gainprm),
+            tuple(float(x) for x in biasprm), forcelimited, forcerange)
