@@ -98,13 +98,10 @@ def _geompair(c, raw):
 
 
 def _camera(c, raw, positive, attribute="camera"):
-    """The id of the camera the sensor's ``attribute`` names: fixed to its body, with a
-    positive resolution if ``positive``."""
+    """The id of the camera the sensor's ``attribute`` names, with a positive resolution if
+    ``positive``."""
     k = lookup(c, raw, "camera", attribute)
     cam = c.spec.objects["cam"][k]
-    if cam["mode"] != 0:
-        raise raw.error("a camera that tracks or targets a body (mode other than fixed) is not supported "
-                        "for sensors", attribute)
     if positive and min(cam["resolution"]) <= 0:
         raise raw.error("the camera's resolution must be positive", "camera")
     return k

@@ -165,7 +165,7 @@ def _cameras(C):
     out = dict(ncam=len(C), cam_names=[c["name"] for c in C])
     for key, shape, dtype in (("bodyid", (), int), ("pos", (3,), float), ("quat", (4,), float), ("mode", (), int),
                               ("fovy", (), float), ("resolution", (2,), int), ("sensorsize", (2,), float),
-                              ("intrinsic", (4,), float), ("projection", (), int)):
+                              ("intrinsic", (4,), float), ("projection", (), int), ("targetbodyid", (), int)):
         out["cam_" + key] = _stack(C, key, shape, dtype)
     return out
 

@@ -31,7 +31,6 @@ import numpy as np
 from rbdl_edu.collision.driver import COLLIDERS
 from rbdl_edu.collision.raycast import inside_shape, ray_scene
 from rbdl_edu.model.enums import MINVAL, OBJ_BODY, OBJ_CAMERA, OBJ_SITE, RAYDATA, SENSOR_NAMES
-from rbdl_edu.rotation import quat_mul, quat_to_mat
 from rbdl_edu.smooth.comframe import frame_of
 
 __all__ = ["rangefinder", "cam_projection", "camera_pose", "pixel_ray", "inside_site", "geom_pair", "geom_distance"]
@@ -64,10 +63,9 @@ def rangefinder(model, data, s):
 
 
 def camera_pose(model, data, k):
-    """Camera ``k``'s world position and orientation ``(x, R)`` (fixed to its body; MuJoCo's
-    ``cam_xpos``, ``cam_xmat``)."""
-    b = model.cam_bodyid[k]
-    return data.xpos[b] + data.xmat[b] @ model.cam_pos[k], quat_to_mat(quat_mul(data.xquat[b], model.cam_quat[k]))
+    """Camera ``k``'s world position and orientation ``(x, R)``, ``cam_xpos`` and ``cam_xmat``
+    of the position stage (:mod:`rbdl_edu.smooth.camera`)."""
+    return data.cam_xpos[k], data.cam_xmat[k]
 
 
 def intrinsics(model, k):
