@@ -75,3 +75,25 @@ def test_unsupported_dcmotor_is_refused_by_name(attributes, what):
       <actuator><dcmotor joint="j" resistance="2" {attributes or 'motorconst="0.05"'}/></actuator></mujoco>"""
     with pytest.raises(ModelError, match=what):
         rbd.load_model(xml)
+
+
+DEFAULTS = """<mujoco><default>{}</default><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+  <actuator>{}</actuator></mujoco>"""
+
+
+@pytest.mark.parametrize("default, actuator", [
+    ('<dcmotor resistance="2" motorconst=".05" inductance=".01"/>', '<dcmotor joint="j" thermal="1 1"/>'),
+    ('<motor forcerange="-.01 .01"/>', '<dcmotor joint="j" resistance="2" motorconst=".05"/>'),
+    ('<motor forcerange="-.01 .01"/>', '<dcmotor joint="j" resistance="2" motorconst=".05" saturation="0 0 30"/>'),
+    ('<dcmotor resistance="2" motorconst=".05" saturation="0 1"/>', '<dcmotor joint="j" nominal="12 .5 300"/>'),
+    ('<dcmotor resistance="2" motorconst=".05" saturation="0 1"/>', '<dcmotor joint="j" nominal="12 .5 300" saturation=".2"/>'),
+    ('<general gainprm="5 0 3" dynprm="0.3" biasprm="1 2 3"/>', '<dcmotor joint="j" resistance="2" motorconst=".05"/>')])
+def test_defaults_match_mujoco(default, actuator):
+    """A default class's DC motor, and a force range a class gives any actuator: MuJoCo's
+    default holds the limit its own saturation and motor constant give, which an element
+    that gives no saturation of its own keeps."""
+    xml = DEFAULTS.format(default, actuator)
+    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
+    for name in PRM:
+        np.testing.assert_allclose(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float),
+                                   rtol=1e-12, atol=1e-12, err_msg=name)

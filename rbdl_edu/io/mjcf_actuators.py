@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.io.mjcf_dcmotor import check_input, dcmotor_prm, dcmotor_states
+from rbdl_edu.io.mjcf_dcmotor import check_input, dcmotor_prm, dcmotor_states, inherited_limit
 from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
@@ -272,6 +272,9 @@ def read_actuators(c):
         elif raw.tag == "dcmotor":
             dyn = gain = bias = "dcmotor"
             dynprm, gainprm, biasprm, forcelimited, forcerange = dcmotor_prm(a)
+            limit = inherited_limit(a, raw.attrib, c.defaults.attrib(raw.get("class", "main"), "actuator"),
+                                    lambda n: read_limited(c, n, "forcelimited", "forcerange"))
+            forcelimited, forcerange = limit or (forcelimited, forcerange)
         if dyn == "dcmotor" and not (raw.tag == "dcmotor" or a.bool("actearly", False)):
             raise a.error("a DC motor needs actearly=\"true\" (as MuJoCo)", "actearly")
         _refuse_unsupported(a, dyn, gain, bias)

@@ -29,7 +29,9 @@ import math
 
 import numpy as np
 
-__all__ = ["dcmotor_prm", "check_input", "dcmotor_states"]
+from rbdl_edu.io.xmlread import Node
+
+__all__ = ["dcmotor_prm", "check_input", "dcmotor_states", "inherited_limit"]
 
 
 def dcmotor_states(dynprm, gainprm):
@@ -78,8 +80,35 @@ def _constants(a, R, motorconst, nominal):
     return K, R
 
 
+def _torque_limit(K, saturation):
+    """``(forcelimited, forcerange)`` of ``saturation = (torque, current, ...)``: the torque,
+    or :math:`K i_{max}`; none if both are 0."""
+    if saturation[0] > 0 or saturation[1] > 0:
+        tau_max = saturation[0] if saturation[0] > 0 else K * saturation[1]
+        return True, (-tau_max, tau_max)
+    return False, (0.0, 0.0)
+
+
+def inherited_limit(a, own, cls, read_limited):
+    """A DC motor's force limit when the element itself does not give ``saturation`` (as
+    MuJoCo): the one its default class computed from the class's own ``saturation`` and
+    motor constant, else the class's ``forcerange`` (set on any actuator kind). ``own``: the
+    element's own attributes; ``cls``: its class's; ``read_limited(node)`` reads
+    ``forcelimited``/``forcerange``. ``None`` when the element gives ``saturation``."""
+    if "saturation" in own:
+        return None
+    node = Node("dcmotor", cls, a.file, a.line)
+    if any(_floats(node, "saturation", 3)[:2]):
+        K, _ = _constants(node, node.float("resistance", 0.0), _floats(node, "motorconst", 2),
+                          _floats(node, "nominal", 3))
+        return _torque_limit(K, _floats(node, "saturation", 3))
+    return read_limited(Node("dcmotor", {k: v for k, v in cls.items() if k in ("forcelimited", "forcerange")},
+                             a.file, a.line))
+
+
 def dcmotor_prm(a):
-    """``(dynprm, gainprm, biasprm, forcelimited, forcerange)`` of a ``<dcmotor>``."""
+    """``(dynprm, gainprm, biasprm, forcelimited, forcerange)`` of a ``<dcmotor>`` (the
+    force limit from its own ``saturation``; see :func:`inherited_limit`)."""
     check_input(a, "dcmotor")
     if any(_floats(a, "controller", 6)):
         raise a.error("the DC motor's on-board controller is not supported (it needs the pos/vel/ff "
@@ -88,10 +117,7 @@ def dcmotor_prm(a):
     dynprm, gainprm, biasprm = np.zeros(10), np.zeros(10), np.zeros(10)
     gainprm[:2] = R, K
     saturation = _floats(a, "saturation", 3)
-    forcelimited, forcerange = False, (0.0, 0.0)
-    if saturation[0] > 0 or saturation[1] > 0:
-        tau_max = saturation[0] if saturation[0] > 0 else K * saturation[1]
-        forcelimited, forcerange = True, (-tau_max, tau_max)
+    forcelimited, forcerange = _torque_limit(K, saturation)
     dynprm[1] = max(saturation[2], 0.0)                  # (di/dt)_max
     biasprm[:3] = _floats(a, "cogging", 3)
     L, te = _floats(a, "inductance", 2)
