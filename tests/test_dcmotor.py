@@ -38,18 +38,23 @@ ARM = """<mujoco model="dc motor arm"><option timestep="0.002"/>
     <general name="mixed" joint="wrist" dyntype="dcmotor" gaintype="fixed" biastype="dcmotor" gainprm="0.01"
              dynprm="0 0 1 2 20" biasprm="0.003 2 0" actearly="true" actdim="1"/>
     <general name="gain only" joint="elbow" gaintype="dcmotor" gainprm="2 0.05" dynprm="0"/>
+    <dcmotor name="servo" joint="shoulder" resistance="1" motorconst=".05" input="pos" inductance=".005"
+             controller="2 1.5 .1 20 .3 24" ctrlrange="-2 2" thermal="2 5 0 .003 20 25"/>
+    <dcmotor name="speed" joint="wrist" resistance="1.2" motorconst=".04" input="vel" controller="0 0 .3 0 0 10"
+             lugre="5 .002 .004 .006 .2"/>
+    <dcmotor name="torque" joint="elbow" resistance="1.5" motorconst=".06" input="ff" controller="0 0 0 5 0 0"/>
   </actuator>
   <sensor><actuatorfrc actuator="full"/><actuatorfrc actuator="inductive"/></sensor>
 </mujoco>"""
 
 PRM = ("actuator_dynprm", "actuator_gainprm", "actuator_biasprm", "actuator_forcerange", "actuator_forcelimited",
        "actuator_ctrlrange", "actuator_dyntype", "actuator_gaintype", "actuator_biastype", "actuator_actadr",
-       "actuator_actnum", "actuator_actearly", "actuator_actlimited")
+       "actuator_actnum", "actuator_actearly", "actuator_actlimited", "actuator_ctrlspec")
 
 
 def test_compiled_dcmotor_matches_mujoco():
     m, model = mujoco.MjModel.from_xml_string(ARM), rbd.load_model(ARM)
-    assert model.na == m.na == 7
+    assert model.na == m.na == 13
     for name in PRM:
         np.testing.assert_allclose(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float),
                                    rtol=1e-12, atol=1e-12, err_msg=name)
@@ -58,7 +63,8 @@ def test_compiled_dcmotor_matches_mujoco():
 @pytest.mark.parametrize("integrator", [*INTEGRATORS, "implicit"])
 def test_dcmotor_arm_forward_and_step_match_mujoco(integrator):
     """Voltages over [-18, 18] (the first motor's clamped to +-12): the current saturates,
-    the winding warms, the bristles stick and slip."""
+    the winding warms, the bristles stick and slip; the on-board controller follows a
+    position setpoint (slew-limited, with its integral), a velocity and a torque."""
     if integrator == "implicit":
         INTEGRATORS["implicit"] = mujoco.mjtIntegrator.mjINT_IMPLICIT
     try:
@@ -69,7 +75,8 @@ def test_dcmotor_arm_forward_and_step_match_mujoco(integrator):
 
 @pytest.mark.parametrize("attributes, what", [
     ('motorconst="0.05" input="pos vel"', "input"), ('motorconst="0.05" input="none"', "input"),
-    ('motorconst="0.05" controller="1 0 0 0 0 0"', "controller"), ('motorconst="0.05" forcerange="-1 1"', "forcerange"), ('motorconst="0 0"', "motorconst")])
+    ('motorconst="0.05" controller="1 0 0 0 0 0"', "controller"),
+    ('motorconst="0.05" input="vel" controller="1 1 0 0 0 0"', "integral gain requires the pos input"), ('motorconst="0.05" forcerange="-1 1"', "forcerange"), ('motorconst="0 0"', "motorconst")])
 def test_unsupported_dcmotor_is_refused_by_name(attributes, what):
     xml = f"""<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
       <actuator><dcmotor joint="j" resistance="2" {attributes or 'motorconst="0.05"'}/></actuator></mujoco>"""

@@ -24,9 +24,6 @@ SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid"
         "tendon_rgba", "tendon_width", "geom_plugin", "body_plugin", "actuator_plugin", "sensor_plugin",
         "hfield_pathadr", "mesh_pathadr", "actuator_history", "actuator_historyadr", "sensor_history",
         "sensor_historyadr",
-        # an actuator's input signature: MuJoCo reads it only for so3 and servo-family (pid,
-        # dcmotor) gains, which our loader refuses; the 100 steps below check the rest
-        "actuator_ctrlspec",
         # a mesh's vertices are written already scaled
         "mesh_scale",
         # MuJoCo's own hull bookkeeping for its support search (the vertex graph, the polygon

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.io.mjcf_dcmotor import check_input, dcmotor_prm, dcmotor_states, inherited_limit
+from rbdl_edu.io.mjcf_dcmotor import check_controller, check_input, dcmotor_prm, dcmotor_states, inherited_limit
 from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
@@ -197,7 +197,6 @@ def _refuse_unsupported(a, dyn, gain, bias):
             raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact/muscle/'
                           'dcmotor dynamics, fixed/affine/muscle/dcmotor gains and none/affine/muscle/dcmotor '
                           'biases)', key)
-    check_input(a, gain)
     if dyn != "dcmotor" and a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
         raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
     for key in ("delay", "nsample"):
@@ -271,13 +270,18 @@ def read_actuators(c):
             biasprm = gainprm
         elif raw.tag == "dcmotor":
             dyn = gain = bias = "dcmotor"
-            dynprm, gainprm, biasprm, forcelimited, forcerange = dcmotor_prm(a)
+            dynprm, gainprm, biasprm, forcelimited, forcerange, ctrlspec = dcmotor_prm(a)
             limit = inherited_limit(a, raw.attrib, c.defaults.attrib(raw.get("class", "main"), "actuator"),
                                     lambda n: read_limited(c, n, "forcelimited", "forcerange"))
             forcelimited, forcerange = limit or (forcelimited, forcerange)
         if dyn == "dcmotor" and not (raw.tag == "dcmotor" or a.bool("actearly", False)):
             raise a.error("a DC motor needs actearly=\"true\" (as MuJoCo)", "actearly")
         _refuse_unsupported(a, dyn, gain, bias)
+        if raw.tag != "dcmotor":
+            # what the control means (MuJoCo's input signature; it changes the force only for a DC motor)
+            ctrlspec = {"position": 1, "velocity": 2, "intvelocity": 2}.get(raw.tag, check_input(a, gain))
+            if gain == "dcmotor":
+                check_controller(a, ctrlspec, gainprm, dynprm)
         if dyn == "dcmotor" and a.has("actdim") and a.int("actdim") != dcmotor_states(dynprm, gainprm):
             raise a.error(f"a DC motor with these parameters has {dcmotor_states(dynprm, gainprm)} states "
                           "(actdim)", "actdim")
@@ -310,6 +314,6 @@ def read_actuators(c):
                                     forcelimited=forcelimited, forcerange=forcerange,
                                     actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
                                     cranklength=cranklength, actearly=raw.tag == "dcmotor" or a.bool("actearly", False),
-                                    lengthrange=lengthrange)
+                                    lengthrange=lengthrange, ctrlspec=ctrlspec)
         c.names["actuator"][name or f"#{k}"] = k
     return c.names["actuator"]

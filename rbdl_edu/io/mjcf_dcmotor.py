@@ -11,11 +11,14 @@ parameter vectors of :mod:`rbdl_edu.smooth.dcmotor` (MuJoCo's ``mjs_setToDCMotor
 ``thermal``     ``RT C tau alpha T0 Ta`` (any two of RT, C, tau)
 ``cogging``     ``amplitude poles phase``
 ``lugre``       ``sigma0 sigma1 F_C F_S omega_S``
+``input``       what the one control is: ``voltage`` (the default), or the on-board
+                controller's ``pos`` or ``vel`` setpoint or ``ff`` torque
+                (``actuator_ctrlspec`` 8, 1, 2, 4)
+``controller``  ``kp ki kd slewmax Imax Vmax`` of the on-board controller
 =============== ======================================================================
 
-Only the voltage-commanded motor (``input="voltage"``, the default) is read: the on-board
-controller (``input`` with ``pos``, ``vel`` or ``ff``, ``controller``) and the passive
-motor (``input="none"``, no control) are refused by name.
+An actuator has one control here: a signature of several inputs (``input="pos vel"``) and
+the passive motor without any (``input="none"``) are refused by name.
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
 >>> m = read_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
@@ -31,7 +34,7 @@ import numpy as np
 
 from rbdl_edu.io.xmlread import Node
 
-__all__ = ["dcmotor_prm", "check_input", "dcmotor_states", "inherited_limit"]
+__all__ = ["dcmotor_prm", "check_input", "check_controller", "dcmotor_states", "inherited_limit", "INPUTS"]
 
 
 def dcmotor_states(dynprm, gainprm):
@@ -40,19 +43,41 @@ def dcmotor_states(dynprm, gainprm):
     return sum(int(x > 0) for x in (dynprm[7], gainprm[5], dynprm[2], dynprm[5], dynprm[0]))
 
 
+INPUTS = {"pos": 1, "vel": 2, "ff": 4, "voltage": 8}
+
+
 def check_input(a, gain):
-    """Refuse what is not a voltage-commanded motor: an ``input`` other than ``voltage``
-    (and ``input`` on an actuator that is neither a DC motor nor a servo MuJoCo allows it on)."""
-    if not a.has("input"):
-        return
-    value = " ".join(a.get("input").split())
-    if gain != "dcmotor":
-        raise a.error(f'input="{value}" is not supported (MuJoCo 4.0\'s input signatures of the PID, '
-                      'orientation and DC motor actuators)', "input")
-    if value != "voltage":
-        raise a.error(f'dcmotor input="{value}" is not supported: only the voltage-commanded motor '
-                      '(the on-board controller with pos/vel/ff inputs and the passive motor, input="none", '
-                      'are not reproduced)', "input")
+    """The ``actuator_ctrlspec`` of ``a`` (MuJoCo's input bits): a DC motor's one input
+    (``voltage`` if not given); what the one control of a fixed or affine gain means
+    (``pos``, ``vel``, ``pressure``: a declaration, 0 if not given); no ``input`` otherwise."""
+    value = " ".join(a.get("input", "").split())
+    if gain == "dcmotor":
+        value = value or "voltage"
+        if value not in INPUTS:
+            raise a.error(f'dcmotor input="{value}" is not supported: one control per actuator (voltage, pos, '
+                          'vel or ff), not several, nor none', "input")
+        return INPUTS[value]
+    if not value:
+        return 0
+    if gain in ("fixed", "affine"):
+        if value not in ("pos", "vel", "pressure"):
+            raise a.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'", "input")
+        return {"pos": 1, "vel": 2, "pressure": 32}[value]
+    raise a.error(f'input is not available for {gain} gains', "input")
+
+
+def check_controller(a, spec, gainprm, dynprm):
+    """MuJoCo's rules for the controller: its gains and slew limit need a controller input,
+    its integral the position setpoint."""
+    controller = spec & 7
+    if not controller and (gainprm[4] or gainprm[5] or gainprm[6]):
+        raise a.error("dcmotor controller gains require a controller input (pos, vel, ff)", "controller")
+    if not controller and dynprm[7] > 0:
+        raise a.error("dcmotor slew rate limiting requires a controller input (pos, vel, ff)", "controller")
+    if gainprm[5] > 0 and not spec & 1:
+        raise a.error("dcmotor integral gain requires the pos input", "controller")
+    if controller and gainprm[1] <= 0:
+        raise a.error("dcmotor controller inputs require a positive motor constant", "input")
 
 
 def _floats(a, key, n):
@@ -107,15 +132,15 @@ def inherited_limit(a, own, cls, read_limited):
 
 
 def dcmotor_prm(a):
-    """``(dynprm, gainprm, biasprm, forcelimited, forcerange)`` of a ``<dcmotor>`` (the
-    force limit from its own ``saturation``; see :func:`inherited_limit`)."""
-    check_input(a, "dcmotor")
-    if any(_floats(a, "controller", 6)):
-        raise a.error("the DC motor's on-board controller is not supported (it needs the pos/vel/ff "
-                      "inputs)", "controller")
+    """``(dynprm, gainprm, biasprm, forcelimited, forcerange, ctrlspec)`` of a ``<dcmotor>``
+    (the force limit from its own ``saturation``; see :func:`inherited_limit`)."""
+    spec = check_input(a, "dcmotor")
     K, R = _constants(a, a.float("resistance", 0.0), _floats(a, "motorconst", 2), _floats(a, "nominal", 3))
     dynprm, gainprm, biasprm = np.zeros(10), np.zeros(10), np.zeros(10)
     gainprm[:2] = R, K
+    kp, ki, kd, slewmax, Imax, Vmax = _floats(a, "controller", 6)
+    gainprm[4:8], dynprm[7:9] = (kp, ki, kd, max(Vmax, 0.0)), (slewmax, Imax)
+    check_controller(a, spec, gainprm, dynprm)
     saturation = _floats(a, "saturation", 3)
     forcelimited, forcerange = _torque_limit(K, saturation)
     dynprm[1] = max(saturation[2], 0.0)                  # (di/dt)_max
@@ -137,4 +162,4 @@ def dcmotor_prm(a):
     if lugre[0] > 0:
         dynprm[5:7], biasprm[3:6] = lugre[:2], lugre[2:]
     return (tuple(float(x) for x in dynprm), tuple(float(x) for x in gainprm),
-            tuple(float(x) for x in biasprm), forcelimited, forcerange)
+            tuple(float(x) for x in biasprm), forcelimited, forcerange, spec)

@@ -300,7 +300,7 @@ def _actuators(A):
                               ("actearly", (), bool), ("ctrlrange", (2,), float),
                               ("forcerange", (2,), float), ("actrange", (2,), float),
                               ("gear", (6,), float), ("cranklength", (), float),
-                              ("lengthrange", (2,), float)):
+                              ("lengthrange", (2,), float), ("ctrlspec", (), int)):
         out["actuator_" + key] = _stack(A, key, shape, dtype)
     return out
 

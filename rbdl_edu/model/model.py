@@ -281,6 +281,7 @@ class Model(ModelRecords):
     actuator_gainprm: np.ndarray = _a(("nu", 10), "gain parameters")
     actuator_biasprm: np.ndarray = _a(("nu", 10), "bias parameters")
     actuator_actearly: np.ndarray = _a(("nu",), "use the next activation in the force", B)
+    actuator_ctrlspec: np.ndarray = _a(("nu",), "what the control is: bits 1 pos, 2 vel, 4 ff, 8 voltage", I)
     actuator_ctrlrange: np.ndarray = _a(("nu", 2), "control range")
     actuator_forcerange: np.ndarray = _a(("nu", 2), "force range")
     actuator_actrange: np.ndarray = _a(("nu", 2), "activation range")

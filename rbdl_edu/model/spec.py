@@ -353,7 +353,7 @@ class ModelSpec:
                      gainprm=D.ACTUATOR_GAINPRM, biasprm=D.ACTUATOR_BIASPRM, gear=D.ACTUATOR_GEAR,
                      ctrllimited=False, ctrlrange=(0.0, 0.0), forcelimited=False,
                      forcerange=(0.0, 0.0), actlimited=False, actrange=(0.0, 0.0), group=0,
-                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0)):
+                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0), ctrlspec=0):
         """Add a general actuator, ``force = gain * ctrl + bias`` (MuJoCo's ``<general>``),
         pulling on ``target`` through ``trntype`` (``"joint"``, ``"jointinparent"``,
         ``"tendon"``, ``"site"``, ``"body"``, ``"slidercrank"``; for a slider-crank the
@@ -369,7 +369,7 @@ class ModelSpec:
             ctrllimited=bool(ctrllimited), ctrlrange=_fill(ctrlrange, 2), forcelimited=bool(forcelimited),
             forcerange=_fill(forcerange, 2), actlimited=bool(actlimited), actrange=_fill(actrange, 2),
             group=int(group), cranklength=float(cranklength), actearly=bool(actearly),
-            lengthrange=_fill(lengthrange, 2)))
+            lengthrange=_fill(lengthrange, 2), ctrlspec=int(ctrlspec)))
 
     def add_sensor(self, type, obj=None, name=None, objtype=None, ref=None, reftype=None,
                    noise=0.0, cutoff=0.0, intprm=None):

@@ -157,9 +157,12 @@ def actuator_slope(model, data):
     for i in np.flatnonzero((m.actuator_gaintype == GAIN_DCMOTOR) | (m.actuator_biastype == BIAS_DCMOTOR)):
         a, n = m.actuator_actadr[i], m.actuator_actnum[i]          # back-EMF damping
         state, rate = (data.act[a:a + n], data.act_dot[a:a + n]) if a >= 0 else (data.act[:0], data.act[:0])
-        bias_vel[i] = bias_vel[i] + dcmotor.velocity_slope(
+        bias_vel = put(bias_vel, i, bias_vel[i] + dcmotor.velocity_slope(
             m.actuator_gainprm[i], m.actuator_dynprm[i], state, rate, m.opt.timestep,
-            gain=m.actuator_gaintype[i] == GAIN_DCMOTOR, bias=m.actuator_biastype[i] == BIAS_DCMOTOR)
+            gain=m.actuator_gaintype[i] == GAIN_DCMOTOR, bias=m.actuator_biastype[i] == BIAS_DCMOTOR,
+            spec=m.actuator_ctrlspec[i], held=dcmotor.clamped(
+                m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], u[i], data.actuator_length[i],
+                data.actuator_velocity[i], state, m.opt.timestep)))
     slope = gain_vel * gain_input(m, data, u) + bias_vel
     slope = namespace(slope).where(_saturated(m, data, u), 0.0, slope)
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):     # friction: not limited
@@ -174,7 +177,8 @@ def _saturated(model, data, u):
     lo, hi = m.actuator_forcerange.T
     motor = m.actuator_biastype == BIAS_DCMOTOR
     if motor.any():      # a DC motor's limit is on its winding's torque, before cogging and friction
-        F = namespace(F).where(motor, np.clip(unlimited_force(m, data, u), lo, hi), F)
+        raw = unlimited_force(m, data, u)
+        F = namespace(F, raw).where(motor, namespace(raw).clip(raw, lo, hi), F)
     out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
     for i in np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT)):

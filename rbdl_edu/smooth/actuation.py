@@ -149,7 +149,7 @@ def actuation(model, data):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
     u = clamped_ctrl(m, data)
     # 2. activation dynamics: d/dt act
-    data.act_dot = activation_rate(m, u, act, data.actuator_velocity)
+    data.act_dot = activation_rate(m, u, act, data.actuator_velocity, data.actuator_length)
     # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
     off, force = switched_off(m), unlimited_force(m, data, u)
     force = namespace(force).where(off, 0.0, force)
@@ -185,7 +185,7 @@ def gain_input(model, data, u):
     w = asarray(u)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
         if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
-            continue                           # a DC motor without a current state: the voltage
+            continue                           # a DC motor without a current state: the voltage (below)
         a = m.actuator_actadr[i] + m.actuator_actnum[i] - 1              # the last state
         w_i = (_next(m, i, data.act[a], data.act_dot[a], m.opt.timestep, a - m.actuator_actadr[i],
                      data.actuator_velocity[i]) if m.actuator_actearly[i] else data.act[a])
@@ -194,6 +194,11 @@ def gain_input(model, data, u):
         period = wrap_period(m, i)
         if period > 0:
             w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
+        if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
+            state = _block(m, i, data.act, data.act_dot)[0]
+            w = put(w, i, dcmotor.input_voltage(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i],
+                                                u[i], data.actuator_length[i], data.actuator_velocity[i], state,
+                                                m.opt.timestep))
     return w
 
 
@@ -224,12 +229,12 @@ def _block(model, i, act, act_dot):
     return (act[a:a + n], act_dot[a:a + n]) if a >= 0 else (act[:0], act_dot[:0])
 
 
-def activation_rate(model, u, act, velocity=None):
+def activation_rate(model, u, act, velocity=None, length=None):
     r"""``act_dot (na,)`` of the controls ``u (nu,)`` and activations ``act (na,)``:
     :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter,
     :func:`~rbdl_edu.smooth.muscle.muscle_dynamics` for a muscle,
     :func:`~rbdl_edu.smooth.dcmotor.rates` for a DC motor (which reads the actuator
-    velocities ``velocity``)."""
+    lengths ``length`` and velocities ``velocity``)."""
     m = model
     act_dot = [0.0] * m.na
     for i in range(m.nu):
@@ -246,10 +251,10 @@ def activation_rate(model, u, act, velocity=None):
         elif m.actuator_dyntype[i] == DYN_MUSCLE:
             act_dot[a] = muscle_dynamics(u[i], act[a], m.actuator_dynprm[i])
         elif m.actuator_dyntype[i] == DYN_DCMOTOR:
-            # the control is the voltage of a DC motor's gain (MuJoCo: no input signature, no voltage)
-            n, V = m.actuator_actnum[i], u[i] if m.actuator_gaintype[i] == GAIN_DCMOTOR else 0.0
+            # (the control drives only a DC motor's gain: MuJoCo gives others no input signature)
+            n, spec = m.actuator_actnum[i], m.actuator_ctrlspec[i] if m.actuator_gaintype[i] == GAIN_DCMOTOR else 0
             act_dot[a:a + n] = dcmotor.rates(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i],
-                                             V, velocity[i], act[a:a + n])
+                                             spec, u[i], length[i], velocity[i], act[a:a + n], m.opt.timestep)
     return stacked(act_dot, (m.na,), u, act)
 
 

@@ -30,8 +30,9 @@ Cogging and friction are mechanical: they are added after ``forcerange`` (the
 
 Parameters, as MuJoCo stores them: ``gainprm = (R, K, alpha, T0, kp, ki, kd, Vmax)``,
 ``dynprm = (te, didt_max, RT, C, Ta, sigma0, sigma1, slewmax, Imax)``,
-``biasprm = (A, N, phi, F_C, F_S, omega_S)``. The on-board controller (``input`` with
-``pos``/``vel``/``ff``) is not reproduced (:mod:`rbdl_edu.io.mjcf_actuators` refuses it).
+``biasprm = (A, N, phi, F_C, F_S, omega_S)``. The control is the voltage, or one input
+of the on-board controller (a position or velocity setpoint, a torque feedforward:
+:func:`voltage`), whose slew limit and integral are two more states (before the others).
 
 Reference: MuJoCo's documentation, XML reference, ``actuator/dcmotor``, and its DC motor
 technical note; ``engine_forward.c`` (``mj_fwdActuation``).
@@ -49,9 +50,9 @@ import numpy as np
 from rbdl_edu.arrays import namespace
 from rbdl_edu.model.enums import MINVAL
 
-__all__ = ["slots", "stribeck", "resistance", "gain", "rates", "next_state", "stateless_bias",
-           "mechanical_force", "friction_force",
-           "velocity_slope", "friction_slope"]
+__all__ = ["slots", "stribeck", "resistance", "gain", "input_voltage", "rates", "slewed", "voltage", "next_state",
+           "stateless_bias", "clamped", "mechanical_force", "friction_force", "velocity_slope", "friction_slope",
+           "POS", "VEL", "FF", "VOLTAGE"]
 
 
 def slots(dynprm, gainprm):
@@ -78,6 +79,14 @@ def resistance(gainprm, dynprm, state):
     return R
 
 
+def input_voltage(gainprm, dynprm, spec, u, length, omega, state, h):
+    """The voltage a motor without a current state multiplies by :math:`K/R`: the control
+    after the slew limit, through the controller (:func:`voltage`)."""
+    s = slots(dynprm, gainprm)
+    x_I = state[s["integral"]] if "integral" in s else 0.0
+    return voltage(gainprm, spec, slewed(dynprm, gainprm, u, state, h)[0], length, omega, x_I)
+
+
 def gain(gainprm, dynprm, state):
     r"""What multiplies the gain input: :math:`K` (the input is the current state) or
     :math:`K/R` (the input is the voltage)."""
@@ -94,10 +103,71 @@ def stateless_bias(gainprm, dynprm, omega, motor_gain=None):
     return -g * gainprm[1] * omega
 
 
-def rates(gainprm, dynprm, biasprm, V, omega, state):
-    r"""The rates of the motor's states (list, slot order) at voltage ``V``, speed
-    ``omega`` and states ``state``."""
+#: MuJoCo's input bits (``actuator_ctrlspec``): the control is a position or velocity
+#: setpoint, a torque feedforward, or the terminal voltage
+POS, VEL, FF, VOLTAGE = 1, 2, 4, 8
+
+
+def slewed(dynprm, gainprm, u, state, h):
+    r"""``(u, rate)``: the control after the slew limit, :math:`u` clamped to within
+    ``slewmax`` :math:`h` of the last one (the slew state), and that state's rate (MuJoCo's
+    ``slewLimit``); ``u`` and 0 without one."""
+    s = slots(dynprm, gainprm)
+    if "slew" not in s:
+        return u, 0.0
+    prev, slew = state[s["slew"]], dynprm[7] * h
+    u_eff = namespace(u).clip(u, prev - slew, prev + slew)
+    return u_eff, (u_eff - prev) / h
+
+
+def voltage(gainprm, spec, u, length, omega, x_I):
+    r"""The terminal voltage: the control itself (``VOLTAGE``), or the on-board controller's,
+    which commands the torque :math:`	au = k_p (u_{pos} - l) + k_d (u_{vel} - \dot l) + k_i x_I
+    + u_{ff}` (absent setpoints 0) and drives :math:`V = 	frac{R}{K}	au + K\dot l`, clamped to
+    ``Vmax`` (MuJoCo's ``dcmotorVoltage``)."""
+    if spec & VOLTAGE:
+        return u
+    if not spec & (POS | VEL | FF):
+        return 0.0 * u
+    V, Vmax = _drive(gainprm, spec, u, length, omega, x_I), gainprm[7]
+    return namespace(V).clip(V, -Vmax, Vmax) if Vmax > 0 else V
+
+
+def _drive(gainprm, spec, u, length, omega, x_I):
+    """The controller's voltage before the ``Vmax`` clamp."""
+    R, K, kp, ki, kd = gainprm[0], gainprm[1], gainprm[4], gainprm[5], gainprm[6]
+    pos, vel, ff = (u if spec & bit else 0.0 for bit in (POS, VEL, FF))
+    torque = kp * (pos - length) + kd * (vel - omega) + ki * x_I + ff
+    return R / K * torque + K * omega
+
+
+def clamped(gainprm, dynprm, spec, u, length, omega, state, h):
+    """Is the controller's voltage held at ``Vmax`` (then it does not follow the speed)?"""
+    if not spec & (POS | VEL | FF) or gainprm[7] <= 0:
+        return False
+    s = slots(dynprm, gainprm)
+    x_I = state[s["integral"]] if "integral" in s else 0.0
+    V = _drive(gainprm, spec, slewed(dynprm, gainprm, u, state, h)[0], length, omega, x_I)
+    return namespace(V).abs(V) > gainprm[7]
+
+
+def rates(gainprm, dynprm, biasprm, spec, u, length, omega, state, h):
+    r"""The rates of the motor's states (list, slot order) at control ``u`` (of kind
+    ``spec``), length ``length``, speed ``omega`` and states ``state``; ``h`` the time step
+    (of the slew limit)."""
     s, out = slots(dynprm, gainprm), [0.0] * len(slots(dynprm, gainprm))
+    u, slew_rate = slewed(dynprm, gainprm, u, state, h)
+    if "slew" in s:
+        out[s["slew"]] = slew_rate
+    x_I = 0.0
+    if "integral" in s:
+        # the position error, not accumulated beyond Imax (anti-windup)
+        x_I, err, Imax = state[s["integral"]], u - length, dynprm[8]
+        if Imax > 0:
+            xp = namespace(x_I, err)
+            err = xp.where(x_I >= Imax, xp.minimum(err, 0.0), xp.where(x_I <= -Imax, xp.maximum(err, 0.0), err))
+        out[s["integral"]] = err
+    V = voltage(gainprm, spec, u, length, omega, x_I)
     R, K, te = gainprm[0], gainprm[1], dynprm[0]
     xp = namespace(omega, V)
     if "temperature" in s:
@@ -132,6 +202,8 @@ def next_state(gainprm, dynprm, biasprm, offset, w, wdot, omega, h):
         a = -dynprm[5] * xp.abs(omega) / xp.maximum(MINVAL, g)
         e = xp.exp(a * h)
         return e * w + xp.where(xp.abs(a) > MINVAL, (e - 1) / xp.where(a == 0, 1.0, a), h) * omega
+    if offset == s.get("integral") and dynprm[8] > 0:
+        return xp.clip(w + wdot * h, -dynprm[8], dynprm[8])
     return w + wdot * h
 
 
@@ -152,20 +224,29 @@ def friction_force(gainprm, dynprm, state, state_dot):
     return -dynprm[5] * state[s["bristle"]] - dynprm[6] * state_dot[s["bristle"]]
 
 
-def velocity_slope(gainprm, dynprm, state, state_dot, h, gain=True, bias=True):
+def velocity_slope(gainprm, dynprm, state, state_dot, h, gain=True, bias=True, spec=VOLTAGE, held=False):
     r""":math:`\partial f/\partial\dot l` for the implicit integrators (MuJoCo's
     ``mjd_actuator_vel``), :math:`R` at the winding's temperature: the back-EMF bias
-    :math:`-K^2/R` without a current state (``bias``: the bias is a DC motor's); with one,
-    through the current after the step, :math:`-K^2 (1 - e^{-h/t_e})/R` (``gain``: the gain
-    is a DC motor's), none while the current's rate is at its limit. The friction's
-    :math:`-\sigma_1` is :func:`friction_slope`."""
-    R, K, te = max(MINVAL, resistance(gainprm, dynprm, state)), gainprm[1], dynprm[0]
+    :math:`-K^2/R` without a current state (``bias``: the bias is a DC motor's); the on-board
+    controller's :math:`\partial V/\partial\dot l = -k_d R/K + K` through :math:`K/R` (none
+    while its voltage is ``held`` at ``Vmax``); with a current state both act through the
+    current after the step, :math:`K (\partial V/\partial\dot l - K)(1 - e^{-h/t_e})/R`
+    (``gain``: the gain is a DC motor's), none while the current's rate is at its limit. The
+    friction's :math:`-\sigma_1` is :func:`friction_slope`."""
+    xp = namespace(state, state_dot)
+    R, K, te = xp.maximum(MINVAL, resistance(gainprm, dynprm, state)), gainprm[1], dynprm[0]
+    dVdw = 0.0
+    if gain and spec & (POS | VEL | FF):
+        dVdw = xp.where(held, 0.0, -gainprm[6] * max(MINVAL, gainprm[0]) / K + K)
     if te <= 0:
-        return -K * K / R if bias else 0.0
-    k = slots(dynprm, gainprm)["current"]
-    if not gain or (dynprm[1] > 0 and k < len(state_dot) and abs(state_dot[k]) >= dynprm[1]):
+        return (-K * K / R if bias else 0.0) + K * dVdw / R
+    if not gain:
         return 0.0
-    return -K * K * (1 - np.exp(-h / te)) / R
+    slope = K * (dVdw - K) * (1 - np.exp(-h / te)) / R
+    k = slots(dynprm, gainprm)["current"]
+    if dynprm[1] > 0 and k < len(state_dot):
+        slope = xp.where(xp.abs(state_dot[k]) >= dynprm[1], 0.0, slope)
+    return slope
 
 
 def friction_slope(dynprm):
