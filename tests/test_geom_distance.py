@@ -55,7 +55,7 @@ def _at_distance(model, q, target):
     (bisection on rbdl_edu's distance)."""
     lo, hi = 0.0, 0.6
     data = rbd.Data(model)
-    for _ in range(11):
+    for _ in range(9):
         q[7] = (lo + hi) / 2
         data.qpos[:] = q
         kinematics(model, data)
