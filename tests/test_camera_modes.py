@@ -54,10 +54,13 @@ def test_camera_poses_and_sensors_match_mujoco(integrator):
 
 
 def test_tracking_cameras_write_back():
+    """``to_mjcf`` writes each camera's mode and target: MuJoCo and our loader read them back."""
     model = rbd.load_model(SCENE)
-    m0, m1 = mujoco.MjModel.from_xml_string(SCENE), mujoco.MjModel.from_xml_string(to_mjcf(model))
+    text = to_mjcf(model)
+    m0, m1, again = mujoco.MjModel.from_xml_string(SCENE), mujoco.MjModel.from_xml_string(text), rbd.load_model(text)
     for name in CONSTANTS:
         np.testing.assert_allclose(getattr(m1, name), getattr(m0, name), rtol=0, atol=1e-12, err_msg=name)
+        np.testing.assert_allclose(getattr(again, name), getattr(model, name), rtol=0, atol=1e-12, err_msg=name)
 
 
 def test_unknown_target_is_refused_by_name():
