@@ -13,10 +13,10 @@ import numpy as np
 
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.io.mjcf_sensors import SPECIAL
-from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT, EQ_TENDON, EQ_WELD, GAIN_NAMES,
-                                  OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES, SENSORS, TRN_BODY, TRN_JOINT,
-                                  TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON, WRAP_JOINT,
-                                  WRAP_PULLEY, WRAP_SITE)
+from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
+                                  EQ_TENDON, EQ_WELD, GAIN_NAMES, OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES,
+                                  SENSORS, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK,
+                                  TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
 
 
 def object_sections(model) -> list:

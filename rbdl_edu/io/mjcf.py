@@ -38,8 +38,8 @@ import numpy as np
 
 from rbdl_edu.io import mjcf_objects
 from rbdl_edu.io.errors import ModelError, remember_sources
-from rbdl_edu.io.mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
 from rbdl_edu.io.mjcf_camera import add_camera, resolve_targets
+from rbdl_edu.io.mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
 from rbdl_edu.io.mjcf_geoms import add_geom, add_site, read_geom
 from rbdl_edu.io.mjcf_hfield import load_hfields
 from rbdl_edu.io.mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass

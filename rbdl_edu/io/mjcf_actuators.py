@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.io.mjcf_dcmotor import check_controller, check_input, dcmotor_prm, dcmotor_states, inherited_limit
+from rbdl_edu.io.mjcf_dcmotor import (check_controller, check_input, dcmotor_prm, dcmotor_states,
+                                      inherited_limit)
 from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
