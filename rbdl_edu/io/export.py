@@ -7,13 +7,14 @@ compiled model holds that changes the physics is written, as explicit numbers:
 - the tree: bodies (inertial, gravity compensation, mocap), joints (ref, springref, stiffness
   and damping with their nonlinear terms, springdamper, armature, friction loss, limits,
   margin, the softness of both, actuator force range, group), geoms (every contact parameter,
-  the fluid model, ``mass="0"`` as the ``<inertial>`` holds the mass), sites and cameras;
+  the fluid model, ``mass="0"`` as the ``<inertial>`` holds the mass), sites and cameras
+  (fixed, tracking, or looking at their target body);
 - the assets geoms use: meshes (back in their file's frame) and height fields;
 - in :mod:`~rbdl_edu.io.export_objects`: contact pairs and excludes, equalities, tendons,
   actuators, sensors and keyframes.
 
-What cannot be written raises a :class:`ValueError` naming it (a symbolic model, a camera
-that targets a body); nothing is dropped silently. Drawing-only data (materials, lights,
+What cannot be written raises a :class:`ValueError` naming it (a symbolic model); nothing
+is dropped silently. Drawing-only data (materials, lights,
 textures) is left out, but each geom's and site's ``rgba`` is kept.
 
 >>> from rbdl_edu.models import pendulum
@@ -157,19 +158,17 @@ def _znear(model):
 
 
 def _camera(model, k):
-    """A ``<camera>`` (sensors may look through one): fixed or tracking its body, with a sensor
-    size, its focal lengths and principal point, otherwise its ``fovy``. A camera that
-    targets a body is refused (the model does not keep which)."""
-    mode = MODES[int(model.cam_mode[k])]
-    if mode.startswith("target"):
-        raise ValueError(f"to_mjcf cannot write camera {k} ({name_of(model, 'cam', k)!r}): cam_mode={mode!r} "
-                         "(the target body is not kept)")
+    """A ``<camera>`` (sensors may look through one): fixed, tracking its body or looking at
+    its target body, with a sensor size, its focal lengths and principal point, otherwise its
+    ``fovy``."""
+    mode, t = MODES[int(model.cam_mode[k])], int(model.cam_targetbodyid[k])
+    target = f' target="{name_of(model, "body", t)}"' if t >= 0 else ""
     lens = f'fovy="{f(model.cam_fovy[k])}"'
     if np.all(model.cam_sensorsize[k] > 0):
         lens = (f'sensorsize="{f(model.cam_sensorsize[k])}" focal="{f(model.cam_intrinsic[k][:2])}" '
                 f'principal="{f(model.cam_intrinsic[k][2:])}"')
     projection = ("perspective", "orthographic")[int(model.cam_projection[k])]
-    return (f'<camera name="{name_of(model, "cam", k)}" mode="{mode}" pos="{f(model.cam_pos[k])}" quat="{f(model.cam_quat[k])}" '
+    return (f'<camera name="{name_of(model, "cam", k)}" mode="{mode}"{target} pos="{f(model.cam_pos[k])}" quat="{f(model.cam_quat[k])}" '
             f'projection="{projection}" resolution="{" ".join(str(int(r)) for r in model.cam_resolution[k])}" '
             f'{lens}/>')
 

@@ -44,6 +44,7 @@ class Data:
                                   ``site_xpos (nsite, 3)``, ``site_xmat``
     com frames (comframe)         ``subtree_com (nbody, 3)``, ``cdof (nv, 6)``; later ``cvel``,
                                   ``cacc (nbody, 6)``
+    cameras (camera)              ``cam_xpos (ncam, 3)``, ``cam_xmat (ncam, 3, 3)``
     tendons                       ``ten_length (ntendon,)``, ``ten_J (ntendon, nv)``,
                                   ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
                                   ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
@@ -110,6 +111,7 @@ class Data:
         self.geom_xmat = np.tile(np.eye(3), (m.ngeom, 1, 1))
         self.site_xpos = np.zeros((m.nsite, 3))
         self.site_xmat = np.tile(np.eye(3), (m.nsite, 1, 1))
+        self.cam_xpos, self.cam_xmat = np.zeros((m.ncam, 3)), np.tile(np.eye(3), (m.ncam, 1, 1))
         # com frames, tendons, mass matrix, transmission
         self.subtree_com = np.zeros((m.nbody, 3))
         self.cdof = np.zeros((m.nv, 6))

@@ -247,16 +247,17 @@ class ModelSpec:
             matid=self.id("mat", material)))
 
     def add_camera(self, body, name=None, pos=None, quat=None, mode=0, fovy=45.0, resolution=(1, 1),
-                   sensorsize=(0.0, 0.0), intrinsic=(0.01, 0.01, 0.0, 0.0), projection=0):
+                   sensorsize=(0.0, 0.0), intrinsic=(0.01, 0.01, 0.0, 0.0), projection=0, target=None):
         """Add a camera (a frame on a body looking along its -z axis, x right, y up): ``mode``
-        0 is fixed to the body; ``fovy`` (degrees, or a length for an orthographic
+        0 is fixed to the body, 1/2 track it (its origin, its subtree's com), 3/4 look at the
+        ``target`` body (its origin, its subtree's com); ``fovy`` (degrees, or a length for an orthographic
         ``projection`` 1), ``resolution`` (pixels), ``sensorsize`` and ``intrinsic``
         (focal lengths and principal point, in length units) as MuJoCo's ``cam_*``."""
         return self._add("cam", dict(
             name=name, bodyid=self.id("body", body), pos=_vec(pos, 3, "pos"),
             quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"), mode=int(mode), fovy=float(fovy),
             resolution=tuple(int(r) for r in resolution), sensorsize=_fill(sensorsize, 2),
-            intrinsic=_fill(intrinsic, 4), projection=int(projection)))
+            intrinsic=_fill(intrinsic, 4), projection=int(projection), targetbodyid=self.id("body", target)))
 
     # -- assets --------------------------------------------------------------------------------
     def add_mesh(self, name, vert, face, pos=None, quat=None):
@@ -352,7 +353,7 @@ class ModelSpec:
                      gainprm=D.ACTUATOR_GAINPRM, biasprm=D.ACTUATOR_BIASPRM, gear=D.ACTUATOR_GEAR,
                      ctrllimited=False, ctrlrange=(0.0, 0.0), forcelimited=False,
                      forcerange=(0.0, 0.0), actlimited=False, actrange=(0.0, 0.0), group=0,
-                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0)):
+                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0), ctrlspec=0):
         """Add a general actuator, ``force = gain * ctrl + bias`` (MuJoCo's ``<general>``),
         pulling on ``target`` through ``trntype`` (``"joint"``, ``"jointinparent"``,
         ``"tendon"``, ``"site"``, ``"body"``, ``"slidercrank"``; for a slider-crank the
@@ -368,7 +369,7 @@ class ModelSpec:
             ctrllimited=bool(ctrllimited), ctrlrange=_fill(ctrlrange, 2), forcelimited=bool(forcelimited),
             forcerange=_fill(forcerange, 2), actlimited=bool(actlimited), actrange=_fill(actrange, 2),
             group=int(group), cranklength=float(cranklength), actearly=bool(actearly),
-            lengthrange=_fill(lengthrange, 2)))
+            lengthrange=_fill(lengthrange, 2), ctrlspec=int(ctrlspec)))
 
     def add_sensor(self, type, obj=None, name=None, objtype=None, ref=None, reftype=None,
                    noise=0.0, cutoff=0.0, intprm=None):

@@ -53,6 +53,7 @@ from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
+from rbdl_edu.smooth.camera import camera_poses
 from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
 from rbdl_edu.smooth.passive import apply_ft, passive
 from rbdl_edu.smooth.tendon import tendon, tendon_velocity
@@ -113,6 +114,7 @@ def position(model, data, sensors=True):
     transmissions; position sensors."""
     kinematics(model, data)
     com_pos(model, data)
+    camera_poses(model, data)
     tendon(model, data)
     mass_matrix(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)

@@ -38,7 +38,7 @@ import numpy as np
 from rbdl_edu.arrays import asarray, is_jax, namespace, put
 from rbdl_edu.configuration import integrate_pos
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
-from rbdl_edu.model.enums import BALL, FREE, MINVAL
+from rbdl_edu.model.enums import BALL, DYN_DCMOTOR, FREE, MINVAL
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import stages
 from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
@@ -212,6 +212,9 @@ def rk4(model, data):
     # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
     wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(model.actuator_actadr >= 0))
     start = data.actuator_length.copy(), data.actuator_moment.copy()
+    # a DC motor's states step at the start's actuator velocities (MuJoCo 4.0 leaves those in data)
+    motors = np.any((model.actuator_dyntype == DYN_DCMOTOR) & (model.actuator_actadr >= 0))
+    start_velocity = data.actuator_velocity.copy()
     K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
     for a, c in zip(A, C):
         # x_i = x_0 + h sum_j a_ij F_j   (positions on their manifold: q_0 ⊕ h sum_j a_ij k_j)
@@ -227,6 +230,8 @@ def rk4(model, data):
     data.time, data.qpos, data.qvel, data.act = t0, q0, v0, w0
     if wraps:
         data.actuator_length, data.actuator_moment = start
+    if motors:
+        data.actuator_velocity = start_velocity
     advance(model, data, acc, qvel=k, act_dot=w)      # qacc_warmstart: the last stage's qacc
     data.qacc = acc                                  # qacc: the weighted one the step took, as MuJoCo
 
