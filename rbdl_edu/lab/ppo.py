@@ -50,6 +50,7 @@ from skrl.utils import set_seed
 from rbdl_edu.lab.env import MouseEnv
 
 config.jax.backend = "numpy"                       # the environments hand numpy arrays
+config.jax.device = jax.devices()[0]               # JAX's default (skrl would try "cuda:0" first, and warn)
 
 
 class Policy(GaussianMixin, Model):
