@@ -52,6 +52,7 @@ from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
+from rbdl_edu.simulation.sleep import hold_sensors, wake_moved, wake_on_contact, wake_on_equality
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
 from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
 from rbdl_edu.smooth.passive import apply_ft, passive
@@ -66,7 +67,9 @@ def forward(model, data):
     check_not_mujoco(model, data)
     check_constants(model)
     check_finite(model, data)
+    held = data.sensordata.copy()
     stages(model, data)
+    hold_sensors(model, data, held)           # a sensor on sleepers keeps its value (sleep)
 
 
 def check_constants(model):
@@ -110,12 +113,19 @@ def check_finite(model, data):
 
 def position(model, data, sensors=True):
     """Poses, com frames, tendons, mass matrix and its factor, contacts and constraint rows,
-    transmissions; position sensors."""
+    transmissions; position sensors. With sleep (:mod:`rbdl_edu.simulation.sleep`): a
+    sleeping tree that was moved, pushed or touched by an awake one wakes, and its contacts
+    with the world and other sleepers are left out."""
+    xpos, xquat = data.xpos, data.xquat   # the last poses: a sleeper's must not have changed
     kinematics(model, data)
+    wake_moved(model, data, xpos, xquat)
     com_pos(model, data)
     tendon(model, data)
     mass_matrix(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
+    if model.opt.enabled("sleep"):
+        wake_on_contact(model, data, collide)
+        wake_on_equality(model, data)
     make_constraint(model, data)
     transmission(model, data)
     if sensors:
