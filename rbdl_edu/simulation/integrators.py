@@ -41,7 +41,7 @@ from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_patter
 from rbdl_edu.model.enums import BALL, FREE, MINVAL
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import acceleration, stages, velocity
-from rbdl_edu.simulation.sleep import fall_asleep, freeze
+from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
 from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import actuation, next_act
 from rbdl_edu.smooth.passive import damper_slope
@@ -54,6 +54,10 @@ def integrate(model, data):
     if name == "Euler":
         euler(model, data)
     elif name == "RK4":
+        if model.opt.enabled("sleep"):
+            raise NotImplementedError("sleep with the RK4 integrator is not simulated: MuJoCo 4.0 runs the stages "
+                                      "after a tree falls asleep at the last Runge-Kutta stage's poses (and its RK4 "
+                                      "stages wake the sleepers at once); use Euler or implicitfast")
         rk4(model, data)
     elif name == "implicitfast":
         implicitfast(model, data)
@@ -72,11 +76,13 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
     (:mod:`rbdl_edu.simulation.sleep`)."""
     h = model.opt.timestep
     data.act = next_act(model, data, h, act_dot)
+    asleep, held = data.tree_asleep.copy(), data.sensordata.copy()
     if model.opt.enabled("sleep") and fall_asleep(model, data):
         # the stages after the poses again, with the new sleepers at rest (MuJoCo's mj_forwardSkip)
         velocity(model, data)
         actuation(model, data)
         acceleration(model, data)
+        hold_sensors(model, data, held, asleep)           # the earlier sleepers' sensors hold
     q0, v0 = data.qpos, data.qvel
     data.qvel = data.qvel + h * qacc
     data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)

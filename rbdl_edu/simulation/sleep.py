@@ -156,11 +156,12 @@ def enabled(model):
     return model.opt.enabled("sleep")
 
 
-def body_awake(model, data):
+def body_awake(model, data, tree_asleep=None):
     """``(nbody,)`` MuJoCo's ``body_awake``: ``ALIVE`` (1) on an awake tree and on mocap
-    bodies, ``ASLEEP`` (0), ``STATIC`` (-1) on the world and what is welded to it."""
+    bodies, ``ASLEEP`` (0), ``STATIC`` (-1) on the world and what is welded to it (by
+    ``tree_asleep``, ``data``'s if not given)."""
     tree = body_treeid(model)
-    state = np.where(data.tree_asleep[tree] >= 0, ASLEEP, ALIVE)
+    state = np.where((data.tree_asleep if tree_asleep is None else tree_asleep)[tree] >= 0, ASLEEP, ALIVE)
     mocap = model.body_mocapid[model.body_rootid] >= 0
     return np.where(tree >= 0, state, np.where(mocap, ALIVE, STATIC))
 
@@ -313,13 +314,14 @@ def freeze(model, data, qpos, qvel, qpos_next, qvel_next):
 
 
 # -- sensors -----------------------------------------------------------------------------------
-def hold_sensors(model, data, before):
+def hold_sensors(model, data, before, tree_asleep=None):
     """Each sensor on sleeping objects keeps its value from ``before`` (MuJoCo skips it): its
-    object and its reference (where it has them) are not awake, one of them asleep. A
-    rangefinder, a contact sensor in a site's volume and a sensor of no object stay awake."""
-    if not model.nsensor or not np.any(data.tree_asleep >= 0):
+    object and its reference (where it has them) are not awake, one of them asleep (by
+    ``tree_asleep``, ``data``'s if not given). A rangefinder, a contact sensor in a site's
+    volume and a sensor of no object stay awake."""
+    awake = body_awake(model, data, tree_asleep)
+    if not model.nsensor or not np.any(awake == ASLEEP):
         return
-    awake = body_awake(model, data)
     for i in range(model.nsensor):
         if model.sensor_type[i] == SENSORS["rangefinder"].type or (model.sensor_type[i] == SENSORS["contact"].type
                                                                    and OBJ_SITE in (model.sensor_objtype[i],
