@@ -76,13 +76,14 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
     (:mod:`rbdl_edu.simulation.sleep`)."""
     h = model.opt.timestep
     data.act = next_act(model, data, h, act_dot)
-    asleep, held = data.tree_asleep.copy(), data.sensordata.copy()
-    if model.opt.enabled("sleep") and fall_asleep(model, data):
-        # the stages after the poses again, with the new sleepers at rest (MuJoCo's mj_forwardSkip)
-        velocity(model, data)
-        actuation(model, data)
-        acceleration(model, data)
-        hold_sensors(model, data, held, asleep)           # the earlier sleepers' sensors hold
+    if model.opt.enabled("sleep"):
+        asleep, held = data.tree_asleep.copy(), data.sensordata.copy()
+        if fall_asleep(model, data):
+            # the stages after the poses again, the new sleepers at rest (MuJoCo's mj_forwardSkip)
+            velocity(model, data)
+            actuation(model, data)
+            acceleration(model, data)
+            hold_sensors(model, data, held, asleep)       # the earlier sleepers' sensors hold
     q0, v0 = data.qpos, data.qvel
     data.qvel = data.qvel + h * qacc
     data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)

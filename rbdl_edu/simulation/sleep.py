@@ -45,8 +45,13 @@ at rest (MuJoCo's ``mj_forwardSkip``), and from then on:
 ...   <geom type="plane" size="1 1 .1"/>
 ...   <body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body></worldbody></mujoco>''')
 >>> data = rbd.Data(model); rbd.step(model, data, 40)
->>> data.tree_asleep, data.qvel, data.ncon          # asleep (a cycle of one), still, no contact
-(array([0]), array([0., 0., 0., 0., 0., 0.]), 0)
+>>> data.tree_asleep                                # settling, then 10 steps at rest: -11 ... -2
+array([-2])
+>>> rbd.step(model, data)
+>>> data.tree_asleep, data.qvel                     # asleep (a cycle of one), still
+(array([0]), array([0., 0., 0., 0., 0., 0.]))
+>>> data.ncon, rbd.step(model, data), data.ncon     # the next step makes no contact with the floor
+(4, None, 0)
 """
 from __future__ import annotations
 
@@ -205,6 +210,7 @@ def wake_moved(model, data, xpos, xquat):
     if not enabled(model):
         data.tree_asleep[:] = AWAKE
         return
+    tree_sleep_policy(model)                       # refuses what is not simulated, at the first forward
     tree = body_treeid(model)
     moved = np.any(data.xpos != xpos, axis=1) | np.any(data.xquat != xquat, axis=1)
     for t in np.flatnonzero(data.tree_asleep >= 0):
@@ -223,20 +229,18 @@ def keeps_contact(model, awake, b1, b2):
 def wake_on_contact(model, data, collide):
     """After the collisions (MuJoCo's ``mj_wakeCollision``): drop the contacts the sleep filter
     leaves out; a contact between an awake tree and a sleeping one wakes the sleeper's island
-    with the awake tree's counter (a mocap body's: -11), and the collisions run again."""
+    with the awake tree's counter (a mocap body's: -11), and the collisions run again. As in
+    MuJoCo, who is asleep is read once, before the sweep: a tree woken by one contact may take
+    a smaller counter from the next."""
     awake, tree = body_awake(model, data), body_treeid(model)
     pairs = [(model.geom_bodyid[c.geom1], model.geom_bodyid[c.geom2]) for c in data.contact]
     woke = 0
     for b1, b2 in pairs:
-        if not keeps_contact(model, awake, b1, b2) or ALIVE not in (awake[b1], awake[b2]):
+        s1, s2 = awake[b1], awake[b2]
+        if not keeps_contact(model, awake, b1, b2) or ALIVE not in (s1, s2) or ASLEEP not in (s1, s2):
             continue
-        t1, t2 = tree[b1], tree[b2]
-        if t1 < 0 or t2 < 0:                               # with a mocap body
-            t = max(t1, t2)
-            woke += wake_island(data, t, AWAKE) if data.tree_asleep[t] >= 0 else 0
-        elif (data.tree_asleep[t1] >= 0) != (data.tree_asleep[t2] >= 0):
-            sleeper, waker = (t2, t1) if data.tree_asleep[t2] >= 0 else (t1, t2)
-            woke += wake_island(data, sleeper, data.tree_asleep[waker])
+        sleeper, waker = (tree[b1], tree[b2]) if s1 == ASLEEP else (tree[b2], tree[b1])
+        woke += wake_island(data, sleeper, AWAKE if waker < 0 else data.tree_asleep[waker])   # waker < 0: mocap
     if woke:
         collide(model, data)
         awake = body_awake(model, data)
@@ -246,7 +250,8 @@ def wake_on_contact(model, data, collide):
 
 def wake_on_equality(model, data):
     """MuJoCo's ``mj_wakeEquality``: an active connect, weld or joint equality between a
-    sleeping tree and an awake one (or two sleeping islands) wakes the sleepers at -11."""
+    sleeping tree and an awake one (or two sleeping islands) wakes the sleepers at -11. Who is
+    asleep is read once, before the sweep (as MuJoCo)."""
     awake, tree = body_awake(model, data), body_treeid(model)
     for e in np.flatnonzero(data.eq_active):
         if model.eq_type[e] in (EQ_CONNECT, EQ_WELD):
@@ -262,11 +267,13 @@ def wake_on_equality(model, data):
                 wake_island(data, tree[b2], AWAKE)
         else:
             wake_island(data, tree[b1] if s1 == ASLEEP else tree[b2], AWAKE)
-        awake = body_awake(model, data)
 
 
 def cycle_of(data, t):
-    """The smallest tree of sleeping tree ``t``'s cycle: its island's name."""
+    """The smallest tree of sleeping tree ``t``'s cycle, its island's name (-1 if ``t`` is
+    awake by now: MuJoCo's ``mj_sleepCycle``)."""
+    if data.tree_asleep[t] < 0:
+        return -1
     cycle, s = [t], data.tree_asleep[t]
     while s != t:
         cycle.append(s)
