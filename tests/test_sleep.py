@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
+from rbdl_edu.model import enums
+from rbdl_edu.simulation import sleep
 from rbdl_edu.simulation.sleep import dof_length, tree_sleep_policy
 
 PILE = '''<mujoco><option integrator="{integrator}"><flag sleep="enable"/></option><worldbody>
@@ -162,3 +164,13 @@ def test_disabled_wakes_everything():
     assert np.any(data.tree_asleep >= 0)
     rbd.step(model.replace(opt=dataclasses.replace(model.opt, enableflags=frozenset())), data)
     assert np.all(data.tree_asleep < 0)
+
+
+def test_numbers_are_mujocos():
+    """The policies, the sleep states and the steps at rest are MuJoCo's numbers."""
+    for name in ("AUTO", "AUTO_NEVER", "AUTO_ALLOWED", "NEVER", "ALLOWED", "INIT"):
+        assert getattr(enums, "SLEEP_" + name) == getattr(mujoco.mjtSleepPolicy, "mjSLEEP_" + name)
+    assert (sleep.STATIC, sleep.ASLEEP, sleep.ALIVE) == tuple(int(s) for s in (
+        mujoco.mjtSleepState.mjS_STATIC, mujoco.mjtSleepState.mjS_ASLEEP, mujoco.mjtSleepState.mjS_AWAKE))
+    assert enums.MINAWAKE == mujoco.mjMINAWAKE and enums.AWAKE == mujoco.MjData(
+        mujoco.MjModel.from_xml_string(pile())).tree_asleep[0]

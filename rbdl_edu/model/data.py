@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import is_jax
-from rbdl_edu.model.enums import MINAWAKE
+from rbdl_edu.model.enums import AWAKE
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.model.records import data_record
 from rbdl_edu.model.warning_log import WarningLog
@@ -148,7 +148,7 @@ class Data:
         # sleep (<flag sleep="enable"/>): per tree, -(1 + MINAWAKE) .. -1 awake (counting the steps
         # at rest up to -1), >= 0 asleep (the next tree of its island's cycle)
         roots = (m.body_dofnum > 0) & (m.body_weldid[m.body_parentid] == 0)
-        self.tree_asleep = np.full(int(roots[1:].sum()), -(1 + MINAWAKE))
+        self.tree_asleep = np.full(int(roots[1:].sum()), AWAKE)
         # sensors
         self.sensordata = np.zeros(m.nsensordata)
         self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))

@@ -174,6 +174,7 @@ MAXVAL = 1e10     #: mjMAXVAL: a larger position, velocity, acceleration or cont
 MINMU = 1e-5      #: mjMINMU: the smallest friction coefficient of a contact
 MJEPS = 1e-14     #: mjEPS: a geom lighter than this adds no mass
 MINAWAKE = 10     #: mjMINAWAKE: steps a tree must be at rest before it may sleep
+AWAKE = -(1 + MINAWAKE)   #: a moving tree's ``tree_asleep``: it counts up to -1 at rest, then may sleep
 
 # sleep policies of a tree (mjtSleepPolicy): MJCF's body sleep="auto|never|allowed|init"; the
 # compiler turns auto into AUTO_NEVER (an actuated tree) or AUTO_ALLOWED

@@ -63,13 +63,12 @@ from rbdl_edu.constraint.blocks import equality_bodies
 from rbdl_edu.constraint.island import body_treeid, islands
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.data import Data
-from rbdl_edu.model.enums import (EQ_CONNECT, EQ_JOINT, EQ_WELD, FREE, MINAWAKE, OBJ_ACTUATOR, OBJ_BODY,
+from rbdl_edu.model.enums import (AWAKE, EQ_CONNECT, EQ_JOINT, EQ_WELD, FREE, OBJ_ACTUATOR, OBJ_BODY,
                                   OBJ_CAMERA, OBJ_DOF, OBJ_GEOM, OBJ_JOINT, OBJ_SITE, OBJ_TENDON, OBJ_UNKNOWN,
                                   OBJ_XBODY, SENSORS, SLEEP_ALLOWED, SLEEP_AUTO, SLEEP_AUTO_ALLOWED, SLEEP_AUTO_NEVER,
                                   SLEEP_INIT, SLEEP_NEVER, SLIDE, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON,
                                   WRAP_JOINT, WRAP_SITE)
 
-AWAKE = -(1 + MINAWAKE)             #: ``tree_asleep`` of a tree in motion
 STATIC, ASLEEP, ALIVE = -1, 0, 1    #: a body's sleep state (MuJoCo's mjS_STATIC, mjS_ASLEEP, mjS_AWAKE)
 
 
