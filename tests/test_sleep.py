@@ -174,3 +174,19 @@ def test_numbers_are_mujocos():
         mujoco.mjtSleepState.mjS_STATIC, mujoco.mjtSleepState.mjS_ASLEEP, mujoco.mjtSleepState.mjS_AWAKE))
     assert enums.MINAWAKE == mujoco.mjMINAWAKE and enums.AWAKE == mujoco.MjData(
         mujoco.MjModel.from_xml_string(pile())).tree_asleep[0]
+
+
+def test_trees_are_mujocos():
+    """A tree per dof without a parent dof, as MuJoCo's ``body_treeid``: a hinged body under a
+    mocap body starts a tree of its own, and sleeps as MuJoCo's does."""
+    from rbdl_edu.constraint.island import body_treeid
+    xml = '''<mujoco><option><flag sleep="enable"/></option><worldbody><geom type="plane" size="5 5 .1"/>
+      <body mocap="true" pos="0 0 1"><geom size=".05"/>
+        <body><joint type="hinge" axis="0 1 0" damping="2"/><geom type="capsule" fromto="0 0 0 0 0 -.5" size=".05"/>
+          <body><joint type="slide" axis="1 0 0" range="-.1 .1"/><geom size=".06" pos="0 0 -.5"/></body></body></body>
+      <body pos="1 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/><body><geom size=".1" pos="0 0 .2"/></body></body>
+    </worldbody></mujoco>'''
+    m = mujoco.MjModel.from_xml_string(xml)
+    np.testing.assert_array_equal(body_treeid(rbd.load_model(xml)), m.body_treeid)
+    counters = simulate(xml, 120)
+    assert np.all(counters[-1] >= 0)

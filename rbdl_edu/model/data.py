@@ -147,8 +147,7 @@ class Data:
         self.qacc = np.zeros(m.nv)
         # sleep (<flag sleep="enable"/>): per tree, -(1 + MINAWAKE) .. -1 awake (counting the steps
         # at rest up to -1), >= 0 asleep (the next tree of its island's cycle)
-        roots = (m.body_dofnum > 0) & (m.body_weldid[m.body_parentid] == 0)
-        self.tree_asleep = np.full(int(roots[1:].sum()), AWAKE)
+        self.tree_asleep = np.full(int(np.sum(m.dof_parentid < 0)), AWAKE)     # a tree per root dof
         # sensors
         self.sensordata = np.zeros(m.nsensordata)
         self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))

@@ -165,7 +165,8 @@ def body_awake(model, data, tree_asleep=None):
     bodies, ``ASLEEP`` (0), ``STATIC`` (-1) on the world and what is welded to it (by
     ``tree_asleep``, ``data``'s if not given)."""
     tree = body_treeid(model)
-    state = np.where((data.tree_asleep if tree_asleep is None else tree_asleep)[tree] >= 0, ASLEEP, ALIVE)
+    counters = np.append(data.tree_asleep if tree_asleep is None else tree_asleep, AWAKE)   # [-1]: no tree
+    state = np.where(counters[tree] >= 0, ASLEEP, ALIVE)
     mocap = model.body_mocapid[model.body_rootid] >= 0
     return np.where(tree >= 0, state, np.where(mocap, ALIVE, STATIC))
 
