@@ -53,7 +53,7 @@ def simulate(xml, nstep, poke=None):
         assert np.array_equal(data.tree_asleep, d.tree_asleep), (k + 1, data.tree_asleep, d.tree_asleep)
         assert data.ncon == d.ncon, (k + 1, data.ncon, d.ncon)
         assert np.abs(data.qpos - d.qpos).max() <= 1e-9 * max(1.0, np.abs(d.qpos).max()), k + 1
-        for name in ("qvel", "qacc", "sensordata"):
+        for name in ("qvel", "qacc", "qacc_smooth", "sensordata"):
             np.testing.assert_allclose(getattr(data, name), getattr(d, name), rtol=1e-6, atol=1e-6,
                                        err_msg=f"{name} after step {k + 1}")
         counters.append(d.tree_asleep.copy())
@@ -147,13 +147,42 @@ def test_policies_and_lengths():
     simulate(pile(policy='sleep="never"'), 140)
     with pytest.raises(rbd.ModelError, match="only allowed on a movable root body"):
         rbd.load_model('<mujoco><worldbody><body sleep="never"><geom size=".1"/></body></worldbody></mujoco>')
-    model = rbd.load_model(pile(policy='sleep="init"'))
-    with pytest.raises(NotImplementedError, match='sleep="init"'):
+    model = rbd.load_model('''<mujoco><option><flag sleep="enable"/></option><worldbody>
+      <geom type="plane" size="5 5 .1"/><body pos="0 0 .1" sleep="init"><freejoint/><geom type="box" size=".1 .1 .1"/>
+      </body><body pos="0 0 .3"><freejoint/><geom type="box" size=".1 .1 .1"/></body></worldbody></mujoco>''')
+    with pytest.raises(ValueError, match='sleep="init" cannot sleep: body 1'):      # in an island with body 2
         rbd.step(model, rbd.Data(model))
     model = rbd.load_model(pile().replace('<joint name="m"', '<joint name="m"').replace(
         '<body pos="3 0 .5">', '<body pos="3 0 .5" sleep="allowed">'))
     with pytest.raises(NotImplementedError, match="actuator 0 drives a tree"):
         rbd.step(model, rbd.Data(model))
+
+
+def test_init_starts_asleep():
+    """``sleep="init"``: the stack starts asleep (its qacc and qacc_smooth read zero, as
+    MuJoCo's), the other trees count a step at rest at reset; a box dropped on it wakes it; a
+    keyframe moves the sleepers put to sleep at qpos0, which wakes them (as MuJoCo)."""
+    init = 'sleep="init"'
+    xml = f'''<mujoco><option><flag sleep="enable"/></option><worldbody><geom type="plane" size="5 5 .1"/>
+      <body pos="0 0 .1" {init}><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+      <body pos="0 0 .3" {init}><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+      <body pos="1 0 .1" {init}><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+      <body pos=".02 0 .8" euler="10 20 30"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+      <body pos="2 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body></worldbody>
+      <keyframe><key qpos="0 0 .1 1 0 0 0  0 0 .3 1 0 0 0  1 0 .12 1 0 0 0  .02 0 .8 1 0 0 0  2 0 .1 1 0 0 0"/>
+      </keyframe></mujoco>'''
+    counters = simulate(xml, 200)
+    # the stack a cycle 0 -> 1 -> 0, box 2 alone; the others at rest at qpos0 count the reset and a step
+    assert np.array_equal(counters[0], [1, 0, 2, -9, -9])
+    assert np.any(counters[:, 0] < 0)                                    # the dropped box woke the stack
+    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
+    d, data = mujoco.MjData(m), rbd.Data(model)
+    mujoco.mj_resetDataKeyframe(m, d, 0)
+    rbd.reset(model, data, key=0)
+    for _ in range(3):
+        mujoco.mj_step(m, d)
+        rbd.step(model, data)
+        assert np.array_equal(data.tree_asleep, d.tree_asleep) and np.allclose(data.qpos, d.qpos, atol=1e-12)
 
 
 def test_disabled_wakes_everything():

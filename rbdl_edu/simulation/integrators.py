@@ -82,8 +82,8 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
             # the stages after the poses again, the new sleepers at rest (MuJoCo's mj_forwardSkip)
             velocity(model, data)
             actuation(model, data)
-            acceleration(model, data)
-            hold_sensors(model, data, held, asleep)       # the earlier sleepers' sensors hold
+            acceleration(model, data, tree_asleep=asleep)      # the earlier sleepers keep theirs
+            hold_sensors(model, data, held, asleep)
     q0, v0 = data.qpos, data.qvel
     data.qvel = data.qvel + h * qacc
     data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)

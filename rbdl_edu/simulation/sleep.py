@@ -40,6 +40,11 @@ at rest (MuJoCo's ``mj_forwardSkip``), and from then on:
   sleeping box wakes it at -11);
 * an equality joins it to an awake tree: back to -11.
 
+A body's ``sleep`` attribute sets its tree's policy (:func:`tree_sleep_policy`): ``never``,
+``allowed``, or ``init``: asleep from the start (put to sleep by the first
+:func:`~rbdl_edu.simulation.forward.forward`, MuJoCo when it makes ``mjData``,
+:func:`start_asleep`).
+
 >>> import rbdl_edu as rbd
 >>> model = rbd.load_model('''<mujoco><option><flag sleep="enable"/></option><worldbody>
 ...   <geom type="plane" size="1 1 .1"/>
@@ -80,18 +85,16 @@ def tree_sleep_policy(model):
     pose by effort) and ``AUTO_ALLOWED`` otherwise.
 
     Refused by name (``NotImplementedError``), where rbdl_edu would not do what MuJoCo does:
-    ``sleep="init"``, an actuated tree allowed to sleep, an actuator on a tendon, a tendon
-    across trees and an equality on a tendon."""
+    an actuated tree allowed to sleep, an actuator on a tendon, a tendon across trees and an
+    equality on a tendon."""
     tree = body_treeid(model)
     roots = [b for b in range(1, model.nbody) if tree[b] >= 0 and tree[model.body_parentid[b]] < 0]
     policy = model.body_sleep[roots].copy()
-    if np.any(policy == SLEEP_INIT):
-        raise NotImplementedError('sleep="init" (a tree that starts asleep) is not simulated; use "allowed"')
     for i in range(model.nu):
         t = tree[actuated_body(model, i)]
         if t >= 0 and policy[t] == SLEEP_AUTO:
             policy[t] = SLEEP_AUTO_NEVER
-        elif t >= 0 and policy[t] == SLEEP_ALLOWED:
+        elif t >= 0 and policy[t] in (SLEEP_ALLOWED, SLEEP_INIT):
             raise NotImplementedError(f'actuator {i} drives a tree with sleep="allowed": a sleeping actuated tree is '
                                       "not simulated")
     for t in range(model.ntendon):
@@ -171,9 +174,9 @@ def body_awake(model, data, tree_asleep=None):
     return np.where(tree >= 0, state, np.where(mocap, ALIVE, STATIC))
 
 
-def asleep_dofs(model, data):
-    """``(nv,)`` True on the dofs of sleeping trees."""
-    return data.tree_asleep[body_treeid(model)[model.dof_bodyid]] >= 0
+def asleep_dofs(model, data, tree_asleep=None):
+    """``(nv,)`` True on the dofs of sleeping trees (by ``tree_asleep``, ``data``'s if not given)."""
+    return (data.tree_asleep if tree_asleep is None else tree_asleep)[body_treeid(model)[model.dof_bodyid]] >= 0
 
 
 def at_rest(model, data, t, tol):
@@ -318,6 +321,38 @@ def freeze(model, data, qpos, qvel, qpos_next, qvel_next):
     nq = np.diff(np.append(model.jnt_qposadr, model.nq))
     qasleep = np.repeat(jasleep, nq)
     return np.where(qasleep, qpos, qpos_next), np.where(asleep, qvel, qvel_next)
+
+
+def start_asleep(model, data, stages):
+    """Put the ``sleep="init"`` trees to sleep, as MuJoCo does when it makes or resets
+    ``mjData``: run the pipeline's ``stages`` with every tree awake, set the ``init`` trees
+    ready (-1) and the others moving (-11), and :func:`fall_asleep` (a tree at rest counts a
+    step); then ``qacc_smooth`` and ``qfrc_smooth`` are zero, which the sleepers keep
+    (:func:`hold_dofs`) until they wake. A ``ValueError`` if an ``init`` tree cannot sleep
+    (it moves, is pushed, or shares an island with a tree that is not ``init``)."""
+    data.sleep_init_pending = False
+    if not enabled(model):
+        return
+    init = tree_sleep_policy(model) == SLEEP_INIT
+    data.tree_asleep[:] = AWAKE
+    stages(model, data)
+    data.tree_asleep[:] = np.where(init, -1, AWAKE)
+    if fall_asleep(model, data) != init.sum():
+        t = int(np.flatnonzero(init & (data.tree_asleep < 0))[0])
+        root = int(np.flatnonzero(body_treeid(model) == t)[0])
+        raise ValueError(f"a tree with sleep=\"init\" cannot sleep: body {root} ({model.body_names[root]!r}) "
+                         "roots the first that could not (moving, pushed, or in an "
+                         "island with a tree that is not init); MuJoCo 4.0 warns and starts them awake")
+    data.qacc_smooth, data.qfrc_smooth = np.zeros(model.nv), np.zeros(model.nv)
+
+
+def hold_dofs(model, data, held, tree_asleep=None):
+    """The sleeping dofs keep their values of the fields in ``held`` (``{name: before}``):
+    MuJoCo computes ``qfrc_smooth`` and ``qacc_smooth`` on the awake dofs only."""
+    asleep = asleep_dofs(model, data, tree_asleep)
+    if asleep.any():
+        for name, before in held.items():
+            setattr(data, name, np.where(asleep, before, getattr(data, name)))
 
 
 # -- sensors -----------------------------------------------------------------------------------
