@@ -219,3 +219,23 @@ def test_trees_are_mujocos():
     np.testing.assert_array_equal(body_treeid(rbd.load_model(xml)), m.body_treeid)
     counters = simulate(xml, 120)
     assert np.all(counters[-1] >= 0)
+
+
+def test_tendon_wakes_across_trees():
+    """A box asleep from the start hangs by a limited tendon from a falling box: the tendon
+    reaching its limit wakes it (MuJoCo's mj_wakeTendon); a tendon spring across trees keeps
+    them awake (AUTO_NEVER), and on a tree allowed to sleep is refused, as MuJoCo's compiler."""
+    xml = '''<mujoco><option><flag sleep="enable"/></option><worldbody><geom type="plane" size="2 2 .01"/>
+      <body pos=".3 0 1" sleep="init"><freejoint/><geom type="box" size=".1 .1 .1"/><site name="a" pos="-.1 -.1 -.1"/></body>
+      <body pos="-.3 0 1" euler="10 20 30"><freejoint/><geom type="box" size=".1 .1 .1"/><site name="b" pos=".1 -.1 .1"/></body>
+      <body pos="1 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body></worldbody>
+      <tendon><spatial range="0 .6" {extra}><site site="a"/><site site="b"/></spatial></tendon></mujoco>'''
+    counters = simulate(xml.format(extra=""), 200)
+    assert counters[0, 0] >= 0 and np.any(counters[:, 0] < 0)              # asleep, then pulled awake
+    springy = xml.format(extra='stiffness="10"').replace('sleep="init"', "")
+    m, model = mujoco.MjModel.from_xml_string(springy), rbd.load_model(springy)
+    np.testing.assert_array_equal(tree_sleep_policy(model), m.tree_sleep_policy)
+    assert list(m.tree_sleep_policy) == [enums.SLEEP_AUTO_NEVER, enums.SLEEP_AUTO_NEVER, enums.SLEEP_AUTO_ALLOWED]
+    model = rbd.load_model(xml.format(extra='stiffness="10"'))
+    with pytest.raises(ValueError, match="tree 0 is joined by tendon 0"):
+        rbd.step(model, rbd.Data(model))

@@ -53,7 +53,7 @@ from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
 from rbdl_edu.simulation.sleep import (hold_dofs, hold_sensors, start_asleep, wake_moved, wake_on_contact,
-                                       wake_on_equality)
+                                       wake_on_equality, wake_on_tendon)
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
 from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
 from rbdl_edu.smooth.passive import apply_ft, passive
@@ -124,6 +124,8 @@ def position(model, data, sensors=True):
     wake_moved(model, data, xpos, xquat)
     com_pos(model, data)
     tendon(model, data)
+    if model.opt.enabled("sleep"):
+        wake_on_tendon(model, data)
     mass_matrix(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
     if model.opt.enabled("sleep"):

@@ -38,7 +38,8 @@ at rest (MuJoCo's ``mj_forwardSkip``), and from then on:
   force: back to -11;
 * a contact joins it to an awake tree: it takes that tree's counter (a ball dropped on a
   sleeping box wakes it at -11);
-* an equality joins it to an awake tree: back to -11.
+* an equality joins it to an awake tree: back to -11;
+* a limited tendon from an awake tree reaches its limit: it takes that tree's counter.
 
 A body's ``sleep`` attribute sets its tree's policy (:func:`tree_sleep_policy`): ``never``,
 ``allowed``, or ``init``: asleep from the start (put to sleep by the first
@@ -82,34 +83,45 @@ STATIC, ASLEEP, ALIVE = -1, 0, 1    #: a body's sleep state (MuJoCo's mjS_STATIC
 def tree_sleep_policy(model):
     """``(ntree,)``: each tree's policy (MuJoCo's ``tree_sleep_policy``), the ``sleep`` of its
     root body; ``auto`` becomes ``AUTO_NEVER`` on a tree an actuator drives (a motor holds a
-    pose by effort) and ``AUTO_ALLOWED`` otherwise.
+    pose by effort), and on the trees a tendon joins if it spans more than two or pulls by a
+    spring, a damper or an actuator; ``AUTO_ALLOWED`` otherwise. Such a tendon on a tree
+    that is ``allowed`` or ``init`` is an error (as MuJoCo's compiler's).
 
     Refused by name (``NotImplementedError``), where rbdl_edu would not do what MuJoCo does:
-    an actuated tree allowed to sleep, an actuator on a tendon, a tendon across trees and an
+    an actuated tree allowed to sleep, a friction loss on a tendon across trees and an
     equality on a tendon."""
     tree = body_treeid(model)
     roots = [b for b in range(1, model.nbody) if tree[b] >= 0 and tree[model.body_parentid[b]] < 0]
     policy = model.body_sleep[roots].copy()
     for i in range(model.nu):
-        t = tree[actuated_body(model, i)]
-        if t >= 0 and policy[t] == SLEEP_AUTO:
-            policy[t] = SLEEP_AUTO_NEVER
-        elif t >= 0 and policy[t] in (SLEEP_ALLOWED, SLEEP_INIT):
-            raise NotImplementedError(f'actuator {i} drives a tree with sleep="allowed": a sleeping actuated tree is '
-                                      "not simulated")
-    for t in range(model.ntendon):
-        if len(set(tree[tendon_bodies(model, t)].tolist()) - {-1}) > 1:
-            raise NotImplementedError(f"tendon {t} spans two trees: sleep with a tendon across trees is not simulated")
+        obj = model.actuator_trnid[i, 0]
+        for t in tendon_trees(model)[obj] if model.actuator_trntype[i] == TRN_TENDON else [tree[actuated_body(model, i)]]:
+            if t >= 0 and policy[t] == SLEEP_AUTO:
+                policy[t] = SLEEP_AUTO_NEVER
+            elif t >= 0 and policy[t] in (SLEEP_ALLOWED, SLEEP_INIT):
+                raise NotImplementedError(f'actuator {i} drives a tree that may sleep (sleep="allowed" or "init"): a '
+                                          "sleeping actuated tree is not simulated")
+    for k, trees in enumerate(tendon_trees(model)):
+        springy = (model.tendon_stiffness[k] or np.any(model.tendon_stiffnesspoly[k]) or model.tendon_damping[k]
+                   or np.any(model.tendon_dampingpoly[k]))
+        if len(trees) < 2 or (len(trees) == 2 and not springy):
+            if len(trees) == 2 and model.tendon_frictionloss[k]:
+                raise NotImplementedError(f"tendon {k} across two trees has a friction loss: with sleep enabled it "
+                                          "is not simulated")
+            continue
+        for t in trees:
+            if policy[t] in (SLEEP_ALLOWED, SLEEP_INIT):
+                raise ValueError(f"tree {t} is joined by tendon {k}, which spans more than 2 trees or pulls by a "
+                                 "spring or damper: it may not sleep (MuJoCo refuses it too)")
+            policy[t] = SLEEP_AUTO_NEVER if policy[t] == SLEEP_AUTO else policy[t]
     if np.any(model.eq_type > EQ_JOINT):
         raise NotImplementedError("an equality on a tendon: sleep with it is not simulated (nor by MuJoCo 4.0)")
     return np.where(policy == SLEEP_AUTO, SLEEP_AUTO_ALLOWED, policy)
 
 
 def actuated_body(model, i):
-    """The body actuator ``i`` pushes: its joint's, site's or the body itself."""
+    """The body actuator ``i`` pushes: its joint's, site's or the body itself (not on a tendon)."""
     kind, obj = model.actuator_trntype[i], model.actuator_trnid[i, 0]
-    if kind == TRN_TENDON:
-        raise NotImplementedError(f"actuator {i} on a tendon: sleep with it is not simulated")
     if kind in (TRN_JOINT, TRN_JOINTINPARENT):
         return model.jnt_bodyid[obj]
     if kind == TRN_BODY:
@@ -126,6 +138,14 @@ def tendon_bodies(model, t):
             out.append(model.jnt_bodyid[obj] if kind == WRAP_JOINT else
                        model.site_bodyid[obj] if kind == WRAP_SITE else model.geom_bodyid[obj])
     return np.array(out, dtype=int)
+
+
+@per_model
+def tendon_trees(model):
+    """Each tendon's trees, in the order its path meets them (MuJoCo's ``tendon_treeid``)."""
+    tree = body_treeid(model)
+    return [list(dict.fromkeys(t for t in tree[tendon_bodies(model, k)].tolist() if t >= 0))
+            for k in range(model.ntendon)]
 
 
 @per_model
@@ -219,6 +239,22 @@ def wake_moved(model, data, xpos, xquat):
     for t in np.flatnonzero(data.tree_asleep >= 0):
         if data.tree_asleep[t] >= 0 and (np.any(moved[tree == t]) or not at_rest(model, data, t, 0)):
             wake_island(data, t, AWAKE)
+
+
+def wake_on_tendon(model, data):
+    """After the tendons (MuJoCo's ``mj_wakeTendon``): a limited tendon across two trees, at or
+    past a limit (within its margin), one tree awake and one asleep, wakes the sleeper's
+    island with the awake tree's counter."""
+    awake = data.tree_asleep < 0
+    for k, trees in enumerate(tendon_trees(model)):
+        if len(trees) != 2 or not model.tendon_limited[k]:
+            continue
+        low, high = model.tendon_range[k]
+        if min(data.ten_length[k] - low, high - data.ten_length[k]) < model.tendon_margin[k]:
+            t1, t2 = trees
+            if awake[t1] != awake[t2]:
+                sleeper, waker = (t2, t1) if awake[t1] else (t1, t2)
+                wake_island(data, sleeper, data.tree_asleep[waker])
 
 
 def keeps_contact(model, awake, b1, b2):
@@ -384,6 +420,8 @@ def object_state(model, awake, kind, k):
     if kind == OBJ_TENDON:           # asleep if all its trees are (a tendon on the world: static)
         states = set(awake[tendon_bodies(model, k)].tolist())
         return ALIVE if ALIVE in states else ASLEEP if ASLEEP in states else STATIC
+    if kind == OBJ_ACTUATOR and model.actuator_trntype[k] == TRN_TENDON:
+        return object_state(model, awake, OBJ_TENDON, model.actuator_trnid[k, 0])
     if kind == OBJ_ACTUATOR:
         return awake[actuated_body(model, k)]
     body = {OBJ_BODY: None, OBJ_XBODY: None, OBJ_JOINT: model.jnt_bodyid, OBJ_DOF: model.dof_bodyid,
