@@ -28,7 +28,7 @@ import numpy as np
 from rbdl_edu.io.export_objects import object_sections
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.io.mjcf_camera import MODES
-from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES
+from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES, SLEEP_NAMES
 from rbdl_edu.model.option import CHOICES
 from rbdl_edu.rotation import quat_conj, quat_mul, quat_to_mat
 
@@ -45,6 +45,7 @@ def to_mjcf(model, name="rbdl_edu") -> str:
 
     def body(i, ind):
         mocap = ' mocap="true"' if model.body_mocapid[i] >= 0 else ""
+        mocap += f' sleep="{SLEEP_NAMES[int(model.body_sleep[i])]}"' if model.body_sleep[i] else ""
         lines.append(f'{ind}<body name="{name_of(model, "body", i)}" pos="{f(model.body_pos[i])}" '
                      f'quat="{f(model.body_quat[i])}" gravcomp="{f(model.body_gravcomp[i])}"{mocap}>')
         if model.body_mass[i] > 0:
@@ -70,7 +71,8 @@ def to_mjcf(model, name="rbdl_edu") -> str:
 # -- options: every number of mjOption, and each flag that differs from its default ----------
 _OPTION_NUMBERS = ("timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio", "o_margin",
                    "o_solref", "o_solimp", "o_friction", "iterations", "tolerance", "ls_iterations",
-                   "ls_tolerance", "noslip_iterations", "noslip_tolerance", "ccd_iterations", "ccd_tolerance")
+                   "ls_tolerance", "noslip_iterations", "noslip_tolerance", "ccd_iterations", "ccd_tolerance",
+                   "sleep_tolerance")
 
 
 def _option(opt):

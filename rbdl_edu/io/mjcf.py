@@ -240,7 +240,8 @@ class MJCFCompiler:
             raise node.error("a mocap body must be a child of the world", "mocap")
         with located(node):
             bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia,
-                                     gravcomp=node.float("gravcomp", 0.0), mocap=mocap)
+                                     gravcomp=node.float("gravcomp", 0.0), mocap=mocap,
+                                     sleep=node.keyword("sleep", ("auto", "never", "allowed", "init"), "auto"))
         self.names["body"][name or f"#{bid}"] = bid
         self.body_mass_nodes[bid] = node
         joints = [(child, k) for child, k, _, _ in items if child.tag in ("joint", "freejoint")]

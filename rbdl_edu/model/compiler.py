@@ -115,6 +115,10 @@ def _tree(B, J, symbolic):
         weld[i] = i if (body_jntnum[i] or B[i]["mocap"]) else weld[parent[i]]
         root[i] = i if parent[i] == 0 else root[parent[i]]
     dof_Madr = np.concatenate([[0], np.cumsum(depth)[:-1]]).astype(int) if nv else np.zeros(0, int)
+    for i in range(1, nbody):     # a sleep policy belongs to a tree: given on the body that roots it
+        if B[i].get("sleep", 0) and not (body_dofnum[i] and weld[parent[i]] == 0):
+            raise ValueError(f"body {B[i]['name'] or i!r}: a sleep policy is only allowed on a movable root body "
+                             "(one with joints, welded to the world above)")
 
     # reference and spring configurations
     qpos0, qpos_spring = np.zeros(nq, dtype=object), np.zeros(nq, dtype=object)
@@ -145,6 +149,7 @@ def _tree(B, J, symbolic):
         body_ipos=_stack(B, "ipos", (3,), num), body_iquat=_stack(B, "iquat", (4,), num),
         body_mass=mass, body_subtreemass=subtree.astype(num),
         body_inertia=_stack(B, "inertia", (3,), num), body_gravcomp=_stack(B, "gravcomp"),
+        body_sleep=_stack(B, "sleep", (), int),
         jnt_names=[j["name"] for j in J], jnt_type=jnt_type, jnt_qposadr=jnt_qposadr,
         jnt_dofadr=jnt_dofadr, jnt_bodyid=jnt_body, jnt_group=_stack(J, "group", (), int),
         jnt_limited=_stack(J, "limited", (), bool), jnt_actfrclimited=_stack(J, "actfrclimited", (), bool),

@@ -27,7 +27,8 @@ def spec_from_model(spec, model):
     for i in range(1, m.nbody):
         spec.add_body(int(m.body_parentid[i]), m.body_names[i], m.body_pos[i], m.body_quat[i],
                       m.body_mass[i], m.body_ipos[i], m.body_iquat[i], m.body_inertia[i],
-                      gravcomp=m.body_gravcomp[i], mocap=m.body_mocapid[i] >= 0)
+                      gravcomp=m.body_gravcomp[i], mocap=m.body_mocapid[i] >= 0,
+                      sleep=int(m.body_sleep[i]))
     for j in range(m.njnt):
         a, d = m.jnt_qposadr[j], m.jnt_dofadr[j]
         spec.add_joint(int(m.jnt_bodyid[j]), JOINT_NAMES[m.jnt_type[j]], m.jnt_names[j], m.jnt_axis[j],

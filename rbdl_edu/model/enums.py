@@ -173,3 +173,10 @@ MINVAL = 1e-15    #: mjMINVAL: a smaller mass, pivot, norm or time constant coun
 MAXVAL = 1e10     #: mjMAXVAL: a larger position, velocity, acceleration or control has diverged
 MINMU = 1e-5      #: mjMINMU: the smallest friction coefficient of a contact
 MJEPS = 1e-14     #: mjEPS: a geom lighter than this adds no mass
+MINAWAKE = 10     #: mjMINAWAKE: steps a tree must be at rest before it may sleep
+AWAKE = -(1 + MINAWAKE)   #: a moving tree's ``tree_asleep``: it counts up to -1 at rest, then may sleep
+
+# sleep policies of a tree (mjtSleepPolicy): MJCF's body sleep="auto|never|allowed|init"; the
+# compiler turns auto into AUTO_NEVER (an actuated tree) or AUTO_ALLOWED
+SLEEP_AUTO, SLEEP_AUTO_NEVER, SLEEP_AUTO_ALLOWED, SLEEP_NEVER, SLEEP_ALLOWED, SLEEP_INIT = range(6)
+SLEEP_NAMES = {SLEEP_AUTO: "auto", SLEEP_NEVER: "never", SLEEP_ALLOWED: "allowed", SLEEP_INIT: "init"}

@@ -112,6 +112,7 @@ class Model(ModelRecords):
     body_inertia: np.ndarray = _a(("nbody", 3), "principal moments about the center of mass")
     body_invweight0: np.ndarray = _a(("nbody", 2), "mean inverse inertia at qpos0 (translation, rotation)")
     body_gravcomp: np.ndarray = _a(("nbody",), "gravity compensation (1: weightless)")
+    body_sleep: np.ndarray = _a(("nbody",), "sleep policy of the tree it roots (SLEEP_AUTO, _NEVER, ...)", I)
     # joints ------------------------------------------------------------------------------
     jnt_names: tuple = _names("njnt")
     jnt_type: np.ndarray = _a(("njnt",), "FREE, BALL, SLIDE or HINGE", I)

@@ -27,7 +27,7 @@ from rbdl_edu.model import defaults as D
 from rbdl_edu.model.compiler import compile_spec
 from rbdl_edu.model.editing import floating_base_spec, spec_from_model
 from rbdl_edu.model.enums import (BIAS_NAMES, DYN_NAMES, EQ_NAMES, FREE, GAIN_NAMES, GEOM_NAMES, HFIELD,
-                                  JOINT_NAMES, OBJ_NAMES, SENSORS, TRN_NAMES, WRAP_NAMES)
+                                  JOINT_NAMES, OBJ_NAMES, SENSORS, SLEEP_NAMES, TRN_NAMES, WRAP_NAMES)
 
 
 def _code(table, value, what):
@@ -116,7 +116,7 @@ class ModelSpec:
         self.objects = {kind: [] for kind in self.KINDS}
         self.objects["body"].append(dict(name="world", parent=-1, pos=np.zeros(3), quat=IDENTITY,
                                          mass=0.0, ipos=np.zeros(3), iquat=IDENTITY, inertia=np.zeros(3),
-                                         gravcomp=0.0, mocap=False))
+                                         gravcomp=0.0, mocap=False, sleep=0))
         self._ids = {kind: {"world": 0} if kind == "body" else {} for kind in self.KINDS}
 
     # the compiler and the builders read these lists
@@ -150,9 +150,10 @@ class ModelSpec:
 
     # -- the tree ------------------------------------------------------------------------------
     def add_body(self, parent, name=None, pos=None, quat=None, mass=0.0, ipos=None, iquat=None,
-                 inertia=None, gravcomp=0.0, mocap=False):
+                 inertia=None, gravcomp=0.0, mocap=False, sleep="auto"):
         """Add a body under ``parent``; returns its id. ``inertia`` holds the principal moments
-        about the center of mass ``ipos``, along the axes ``iquat``."""
+        about the center of mass ``ipos``, along the axes ``iquat``; ``sleep`` the sleep policy
+        (``"auto"``, ``"never"``, ``"allowed"``, ``"init"``) of the tree it roots."""
         parent = self.id("body", parent)
         if parent < 0:
             raise ValueError("a body needs a parent (0 is the world)")
@@ -160,7 +161,8 @@ class ModelSpec:
             name=name, parent=parent, pos=_vec(pos, 3, "pos"), quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"),
             mass=_finite(asarray(mass)[()], "mass"), ipos=_vec(ipos, 3, "ipos"),
             iquat=_vec(iquat if iquat is not None else IDENTITY, 4, "iquat"),
-            inertia=_vec(inertia, 3, "inertia"), gravcomp=float(gravcomp), mocap=bool(mocap)))
+            inertia=_vec(inertia, 3, "inertia"), gravcomp=float(gravcomp), mocap=bool(mocap),
+            sleep=_code(SLEEP_NAMES, sleep, "sleep policy")))
 
     def add_joint(self, body, type="hinge", name=None, axis=(0.0, 0.0, 1.0), pos=None, ref=0.0,
                   range=None, limited=False, armature=0.0, damping=0.0, stiffness=0.0,
