@@ -287,14 +287,23 @@ def kinematics(model, data):
     data.xanchor = xp.stack(xanchor) if m.njnt else xp.zeros((0, 3))
     data.xaxis = xp.stack(xaxis) if m.njnt else xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
+    R_body_i, R_geom, R_site = local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
-    data.ximat = xmat @ quat_to_mat(m.body_iquat)
+    data.ximat = xmat @ R_body_i
     b = m.geom_bodyid
     data.geom_xpos = xpos[b] + xp.matvec(xmat[b], m.geom_pos)
-    data.geom_xmat = xmat[b] @ quat_to_mat(m.geom_quat)
+    data.geom_xmat = xmat[b] @ R_geom
     b = m.site_bodyid
     data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
-    data.site_xmat = xmat[b] @ quat_to_mat(m.site_quat)
+    data.site_xmat = xmat[b] @ R_site
+
+
+@per_model
+def local_rotations(model):
+    """The fixed rotations of the inertial frames, geoms and sites in their bodies
+    (``body_iquat``, ``geom_quat``, ``site_quat`` as matrices), made once per model."""
+    m = plain(model)
+    return quat_to_mat(m.body_iquat), quat_to_mat(m.geom_quat), quat_to_mat(m.site_quat)
 
 
 def joint_quat(model, j, q):

@@ -54,6 +54,8 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
     ...
     ValueError: q has shape (1,); expected (..., 2) for this model (nq=2)
     """
+    if _one_float_state(model, q, qd, qdd):             # the common case: nothing to convert
+        return [x for x in (q, qd, qdd) if x is not _ABSENT]
     check_not_mujoco(model)
     given = [(name, x) for name, x in zip(names, (q, qd, qdd)) if x is not _ABSENT]
     for k, (name, x) in enumerate(given):
@@ -81,6 +83,17 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
                             "float64; import rbdl_edu.compiled (or set jax_enable_x64) before making any "
                             "JAX array")
     return out
+
+
+def _one_float_state(model, q, qd, qdd):
+    """True if ``q``, ``qd``, ``qdd`` (those given) are one state of plain ``float64`` vectors of the
+    model's sizes and the model holds no symbols: :func:`state` would return them as they are."""
+    if not (type(q) is np.ndarray and q.dtype == np.float64 and q.shape == (model.nq,)):
+        return False
+    for x in (qd, qdd):
+        if x is not _ABSENT and not (type(x) is np.ndarray and x.dtype == np.float64 and x.shape == (model.nv,)):
+            return False
+    return type(model).__module__ == "rbdl_edu.model.model" and not model.is_symbolic
 
 
 def _numbers(name, x, symbolic):
