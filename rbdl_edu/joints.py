@@ -189,6 +189,20 @@ def joint_frames(model, i, q):
     return XJ, S
 
 
+@per_state
+def dof_axes(model, q):
+    """Every dof's motion axis in its body's frame, ``(nv, 6)``: the columns of the bodies'
+    subspaces ``S`` (:func:`joint_frames`), in dof order, as rows.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> dof_axes(double_pendulum(), np.zeros(2))[1]
+    array([0., 1., 0., 0., 0., 0.])
+    """
+    xp = namespace(q)
+    S = [joint_frames(model, i, q)[1] for i in range(1, model.nbody) if model.body_dofnum[i]]
+    return xp.concatenate([xp.zeros((0, 6), dtype=q.dtype)] + [S_i.mT for S_i in S])
+
+
 def joint_motion(model, j, q):
     """Joint ``j``'s motion transform :math:`X_{J_j}` (``plucker_from_pose`` of its pose) and
     subspace ``S_j`` (one state of numbers: from :func:`joint_poses`)."""

@@ -257,7 +257,8 @@ def kinematics(model, data):
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     # built body by body, parents first, as lists (so that the same lines trace under jax.jit)
     xpos, xmat, xquat = [xp.zeros(3)], [xp.eye(3)], [xp.array([1.0, 0.0, 0.0, 0.0])]
-    xanchor, xaxis = [xp.zeros(3)] * m.njnt, [xp.zeros(3)] * m.njnt
+    # the frame each joint acts in (the one the joints before it left), for its anchor and axis
+    x_before, R_before = [xp.zeros(3)] * m.njnt, [xp.eye(3)] * m.njnt
     for i in range(1, m.nbody):
         p, k = m.body_parentid[i], m.body_mocapid[i]
         if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
@@ -270,11 +271,10 @@ def kinematics(model, data):
         for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
             if m.jnt_type[j] == FREE:           # qpos is the pose in the world
                 quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
-                xanchor[j], xaxis[j] = x, xp.asarray(m.jnt_axis[j])
+                x_before[j] = x                 # its anchor is the body's origin, its axis jnt_axis
                 continue
             # each joint moves the frame the previous joints left: anchor and axis before it
-            x_before, R_before = frames[n]
-            xanchor[j], xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
+            x_before[j], R_before[j] = frames[n]
             quat = quat_mul(quat, joint_quat(model, j, q))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
@@ -284,8 +284,12 @@ def kinematics(model, data):
         xpos.append(x)
         xmat.append(quat_to_mat(xquat[i]))
     xpos, xmat, xquat = xp.stack(xpos), xp.stack(xmat), xp.stack(xquat)
-    data.xanchor = xp.stack(xanchor) if m.njnt else xp.zeros((0, 3))
-    data.xaxis = xp.stack(xaxis) if m.njnt else xp.zeros((0, 3))
+    if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
+        R_before, (pos, axis) = xp.stack(R_before), anchor_offsets(model)
+        data.xanchor = xp.stack(x_before) + xp.matvec(R_before, pos)
+        data.xaxis = xp.matvec(R_before, axis)
+    else:
+        data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
     R_body_i, R_geom, R_site = local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
@@ -296,6 +300,14 @@ def kinematics(model, data):
     b = m.site_bodyid
     data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
     data.site_xmat = xmat[b] @ R_site
+
+
+@per_model
+def anchor_offsets(model):
+    """``jnt_pos`` and ``jnt_axis`` as :func:`kinematics` turns them into ``xanchor``, ``xaxis``: a
+    free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero)."""
+    m = plain(model)
+    return np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos), m.jnt_axis
 
 
 @per_model

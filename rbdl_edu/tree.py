@@ -147,6 +147,17 @@ def dofs(model, i):
 
 
 @per_model
+def dof_slices(model):
+    """:func:`dofs` of every body, a tuple indexed by body (made once per model).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> dof_slices(double_pendulum())[2]
+    slice(1, 2, None)
+    """
+    return tuple(dofs(model, i) for i in range(model.nbody))
+
+
+@per_model
 def Xtree(model, i):
     r""":math:`X_T`, the fixed motion transform from body ``i``'s parent to the body frame before
     its joints (``body_pos``, ``body_quat``); the identity for a free joint, whose ``qpos``
@@ -240,8 +251,9 @@ def by_dof_blocks(model, blocks, batch, dtype):
     xp = namespace(*blocks.values())
     if xp is np:                                      # NumPy: write the blocks into zeros
         M = np.zeros(batch + (model.nv, model.nv), dtype=dtype)
+        d = dof_slices(model)
         for (i, j), block in blocks.items():
-            M[..., dofs(model, i), dofs(model, j)] = block
+            M[..., d[i], d[j]] = block
         return M
     # JAX arrays are immutable: join the blocks, row by row
     moving = [i for i in range(1, model.nbody) if model.body_dofnum[i]]

@@ -53,7 +53,7 @@ from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
-from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
+from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe, to_cframes
 from rbdl_edu.smooth.passive import apply_ft, passive
 from rbdl_edu.smooth.tendon import tendon, tendon_velocity
 from rbdl_edu.smooth.tendon_armature import tendon_bias
@@ -100,6 +100,8 @@ def check_finite(model, data):
     :func:`~rbdl_edu.simulation.step.check`)."""
     for name in STATE:
         x = getattr(data, name)
+        if type(x) is np.ndarray and np.isfinite(x).all():     # the common case, asked first
+            continue
         bad = np.flatnonzero(~np.isfinite(x))
         if len(bad):
             index = np.unravel_index(bad[0], x.shape)
@@ -148,8 +150,7 @@ def velocity(model, data, sensors=True):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = stacked([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)],
-                        (model.nbody, 6))
+    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
     if np.any(model.tendon_armature > 0):

@@ -52,7 +52,9 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, is_symbolic, namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE, HINGE, SLIDE
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.smooth.comframe import jac
 from rbdl_edu.smooth.fluid import fluid_wrenches
@@ -161,6 +163,17 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     """
     m = model
     q, qd = asarray(q), asarray(qd)
+    linear = linear_springs(model)
+    if linear is not None and q.shape == (m.nq,) and qd.shape == (m.nv,) and q.dtype == qd.dtype == np.float64:
+        # one state of numbers, every spring and damper linear: the same lines on arrays
+        (qposadr, dofadr, k), (damped, b) = linear
+        f_spring, f_damper = np.zeros(m.nv), np.zeros(m.nv)
+        if spring:
+            x = q[qposadr] - m.qpos_spring[qposadr]
+            f_spring[dofadr] = -x * k
+        if damper:
+            f_damper[damped] = -qd[damped] * b
+        return f_spring, f_damper
     symbolic = is_symbolic(q, qd, m.jnt_stiffness, m.dof_damping, m.qpos_spring)
     if q.shape[-1:] != (m.nq,) or qd.shape[-1:] != (m.nv,):
         raise ValueError(f"q {q.shape} and qd {qd.shape} must end in nq = {m.nq} and nv = {m.nv}")
@@ -195,6 +208,28 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
         if not (_zero(b) and all(_zero(c) for c in bpoly)):
             f_damper[i] = -qd[..., i] * poly_force(b, bpoly, qd[..., i], odd=True)
     return _stack(f_spring, batch, symbolic), _stack(f_damper, batch, symbolic)
+
+
+@per_model
+def linear_springs(model):
+    """For a model of numbers whose joint springs and dampers are all linear (no
+    ``stiffnesspoly``/``dampingpoly``) and sit on hinges and slides only: the springs'
+    ``(qposadr, dofadr, stiffness)`` and the damped dofs' ``(dof, damping)``, arrays for
+    :func:`joint_spring_damper` to compute at once; else None (it goes joint by joint).
+
+    >>> import rbdl_edu as rbd
+    >>> linear_springs(rbd.models.double_pendulum())[1][0]
+    array([], dtype=int64)
+    """
+    m = plain(model)
+    if any(x.dtype != np.float64 for x in (m.jnt_stiffness, m.dof_damping, m.qpos_spring)) \
+            or np.any(m.jnt_stiffnesspoly != 0) or np.any(m.dof_dampingpoly != 0):
+        return None
+    sprung = np.flatnonzero(m.jnt_stiffness != 0)
+    if np.any((m.jnt_type[sprung] != HINGE) & (m.jnt_type[sprung] != SLIDE)):
+        return None
+    damped = np.flatnonzero(m.dof_damping != 0)
+    return (m.jnt_qposadr[sprung], m.jnt_dofadr[sprung], m.jnt_stiffness[sprung]), (damped, m.dof_damping[damped])
 
 
 def _stack(pieces, batch, symbolic):
