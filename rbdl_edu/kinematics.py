@@ -92,7 +92,8 @@ def _normalize4(q):
     if is_jax(q):
         return quat_normalize(q)
     q = np.asarray(q, dtype=float)
-    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    w, x, y, z = q.tolist()
+    n = math.sqrt(w * w + x * x + y * y + z * z)
     if not n >= MINVAL:
         return quat_normalize(q)
     return q * (1 / n) if abs(n - 1) > MINVAL else q
