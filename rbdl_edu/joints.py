@@ -101,7 +101,7 @@ def joint_poses(model, q):
         A, A2 = hinge_skews(model)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
         s, c = np.sin(theta)[:, None, None], np.cos(theta)[:, None, None]
-        R_h = np.eye(3) + s * A + (1 - c) * A2
+        R_h = eye(np, 3, float) + s * A + (1 - c) * A2
         p = m.jnt_pos[hinges]
         t_h = p - np.matvec(R_h, p)
         for n, j in enumerate(hinges.tolist()):
@@ -112,10 +112,10 @@ def joint_poses(model, q):
     if not m.njnt:
         return R, t, S, []
     # X = [[E, 0], [-E [t]x, E]] with E = R^T (spatial.plucker), all joints at once
-    E = np.stack(R).mT
+    E = np.array(R).mT
     X = np.zeros((m.njnt, 6, 6))
     X[:, :3, :3] = X[:, 3:, 3:] = E
-    X[:, 3:, :3] = -E @ skew(np.stack(t))
+    X[:, 3:, :3] = -E @ skew(np.array(t))
     X.setflags(write=False)
     return R, t, S, list(X)
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from rbdl_edu.arrays import is_jax, namespace
+from rbdl_edu.arrays import eye, is_jax, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import jcalc, joint_transform
 from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
@@ -257,9 +257,9 @@ def kinematics(model, data):
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     # built body by body, parents first, as lists (so that the same lines trace under jax.jit)
-    xpos, xmat, xquat = [xp.zeros(3)], [xp.eye(3)], [xp.array([1.0, 0.0, 0.0, 0.0])]
+    xpos, xmat, xquat = [xp.zeros(3)], [eye(xp, 3, float)], [xp.array([1.0, 0.0, 0.0, 0.0])]
     # the frame each joint acts in (the one the joints before it left), for its anchor and axis
-    x_before, R_before = [xp.zeros(3)] * m.njnt, [xp.eye(3)] * m.njnt
+    x_before, R_before = [xp.zeros(3)] * m.njnt, [eye(xp, 3, float)] * m.njnt
     for i in range(1, m.nbody):
         p, k = m.body_parentid[i], m.body_mocapid[i]
         if k >= 0:              # a mocap body (a child of the world) sits where the user puts it

@@ -49,6 +49,7 @@ from rbdl_edu.constraint.solver import fwd_constraint
 from rbdl_edu.crba import crba
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.kinematics import kinematics
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
@@ -132,7 +133,7 @@ def mass_matrix(model, data):
     tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
     and ``mj_factorM``)."""
     M = crba(model, data.qpos)
-    for t in np.flatnonzero(model.tendon_armature > 0):
+    for t in np.flatnonzero(plain(model).tendon_armature > 0):
         M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
@@ -153,7 +154,7 @@ def velocity(model, data, sensors=True):
     data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
-    if np.any(model.tendon_armature > 0):
+    if (plain(model).tendon_armature > 0).any():
         cacc = np.array([P.a[0]] + [to_cframe(model, data, i, P.a[i]) for i in range(1, model.nbody)])
         data.qfrc_bias = P.tau + tendon_bias(model, data, cacc)
     passive(model, data)
@@ -170,7 +171,7 @@ def acceleration(model, data, sensors=True):
     :math:`a_u = M^{-1} f_{smooth}`, then the constraint solver's :math:`\ddot q`; acceleration
     sensors."""
     qfrc_xfrc = np.zeros(model.nv)
-    for b in np.flatnonzero(np.any(data.xfrc_applied != 0, axis=1)):
+    for b in np.flatnonzero((data.xfrc_applied != 0).any(axis=1)):
         # [force, torque] in world axes at the body's center of mass
         qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
     data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc

@@ -36,6 +36,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put
+from rbdl_edu.cache import per_model
 from rbdl_edu.configuration import integrate_pos
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.model.enums import BALL, FREE, MINVAL
@@ -93,12 +94,18 @@ def implicit_matrix(model, data):
     return None
 
 
+@per_model
+def damped(model):
+    """True if some dof has a damper (``dof_damping`` or ``dof_dampingpoly``)."""
+    return bool(np.any(model.dof_damping) or np.any(model.dof_dampingpoly))
+
+
 def euler_matrix(model, data):
     r""":math:`M + hB`, Euler's matrix with the joint dampers taken at the end of the step, or
     ``None`` where there is no damping to take (``<flag eulerdamp="disable"/>``,
     ``damper="disable"``, or no ``dof_damping``)."""
     if model.opt.disabled("eulerdamp") or model.opt.disabled("damper") \
-            or not (np.any(model.dof_damping) or np.any(model.dof_dampingpoly)):
+            or not damped(model):
         return None
     # the damper -B q̇ at the end of the step: M q̈ = f - hB q̈  =>  (M + hB) q̈ = f
     return data.qM + model.opt.timestep * namespace(data.qM, data.qvel).diag(damper_slope(model, data.qvel))

@@ -35,6 +35,7 @@ from rbdl_edu.arrays import asarray, concat, namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import dof_axes
 from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_normalize
 from rbdl_edu.tree import dofs
@@ -46,7 +47,8 @@ def com_pos(model, data):
     ``mj_comPos``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`."""
     m = model
     xp = namespace(data.xipos)
-    mass, total = list(m.body_mass[:, None] * data.xipos), list(m.body_mass.astype(float))
+    body_mass = plain(m).body_mass
+    mass, total = list(body_mass[:, None] * data.xipos), body_mass.astype(float).tolist()
     for i in range(m.nbody - 1, 0, -1):            # leaves to root: add each body to its parent
         mass[m.body_parentid[i]] = mass[m.body_parentid[i]] + mass[i]
         total[m.body_parentid[i]] = total[m.body_parentid[i]] + total[i]
@@ -131,7 +133,7 @@ def posed(model, data):
     >>> data.mocap_pos[0] = [1.0, 2.0, 3.0]; posed(model, data).body_pos[1]
     array([1., 2., 3.])
     """
-    b = np.flatnonzero(model.body_mocapid >= 0)
+    b = mocap_bodies(model)
     if not len(b):
         return model
     k = model.body_mocapid[b]
@@ -142,6 +144,12 @@ def posed(model, data):
     body_pos[b], body_quat[b] = pos, quat
     # the same model with the mocap bodies moved: its constants at qpos0 stay (as MuJoCo's)
     return dataclasses.replace(model, body_pos=body_pos, body_quat=body_quat)
+
+
+@per_model
+def mocap_bodies(model):
+    """The ids of the mocap bodies, an int array."""
+    return np.flatnonzero(plain(model).body_mocapid >= 0)
 
 
 @per_model

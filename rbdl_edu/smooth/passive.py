@@ -94,7 +94,7 @@ def passive(model, data):
     data.qfrc_fluid = sum((apply_ft(m, data, f, t, p, b) for b, p, f, t in fluid_wrenches(m, data)),
                           np.zeros(m.nv))
     # gravity compensation counts as passive on the joints that do not route it through actuators
-    passive_gravcomp = ~m.jnt_actgravcomp[m.dof_jntid]
+    passive_gravcomp = ~plain(m).jnt_actgravcomp[plain(m).dof_jntid]
     data.qfrc_passive = (data.qfrc_spring + data.qfrc_damper + data.qfrc_fluid
                          + np.where(passive_gravcomp, data.qfrc_gravcomp, 0.0))
 
@@ -169,7 +169,7 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
         (qposadr, dofadr, k), (damped, b) = linear
         f_spring, f_damper = np.zeros(m.nv), np.zeros(m.nv)
         if spring:
-            x = q[qposadr] - m.qpos_spring[qposadr]
+            x = q[qposadr] - plain(m).qpos_spring[qposadr]
             f_spring[dofadr] = -x * k
         if damper:
             f_damper[damped] = -qd[damped] * b
