@@ -44,13 +44,13 @@ def joint_transform(model, j, q):
     >>> S[:, 0]          # a hinge about y through the body origin
     array([0., 1., 0., 0., 0., 0.])
     """
-    if _one_state(q):
+    if one_state(q):
         R, t, S, _ = joint_poses(model, q)
         return R[j], t[j], S[j]
     return _joint_transform(model, j, q)
 
 
-def _one_state(q):
+def one_state(q):
     """One state of numbers, ``q (nq,)`` of ``float64`` (what the per-state caches keep)."""
     return type(q) is np.ndarray and q.ndim == 1 and q.dtype == np.float64
 
@@ -206,7 +206,7 @@ def dof_axes(model, q):
 def joint_motion(model, j, q):
     """Joint ``j``'s motion transform :math:`X_{J_j}` (``plucker_from_pose`` of its pose) and
     subspace ``S_j`` (one state of numbers: from :func:`joint_poses`)."""
-    if _one_state(q):
+    if one_state(q):
         _, _, S, X = joint_poses(model, q)
         return X[j], S[j]
     R, t, S_j = _joint_transform(model, j, q)

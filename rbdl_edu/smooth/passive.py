@@ -251,7 +251,7 @@ def tendon_spring_damper(model, data, spring=True, damper=True):
     :math:`f = -\kappa_b(\dot l)\,\dot l`. Reads ``ten_length``, ``ten_velocity``, ``ten_J``."""
     m = model
     qfrc_spring, qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
-    for t in range(m.ntendon):
+    for t in tendons_with_springs(m):
         k, kpoly = (m.tendon_stiffness[t], m.tendon_stiffnesspoly[t]) if spring else (0.0, ())
         b, bpoly = (m.tendon_damping[t], m.tendon_dampingpoly[t]) if damper else (0.0, ())
         has_spring = k != 0 or np.any(kpoly)
@@ -268,6 +268,16 @@ def tendon_spring_damper(model, data, spring=True, damper=True):
         qfrc_spring = qfrc_spring + data.ten_J[t] * (-x * poly_force(k, kpoly, x))
         qfrc_damper = qfrc_damper + data.ten_J[t] * (-velocity * poly_force(b, bpoly, velocity, odd=True))
     return qfrc_spring, qfrc_damper
+
+
+@per_model
+def tendons_with_springs(model):
+    """The tendons with a nonzero stiffness or damping coefficient (linear or polynomial),
+    as a tuple of ids: the only ones :func:`tendon_spring_damper` needs to visit."""
+    m = plain(model)
+    coefficients = np.concatenate([m.tendon_stiffness[:, None], m.tendon_stiffnesspoly, m.tendon_damping[:, None],
+                                   m.tendon_dampingpoly], axis=1)
+    return tuple(np.flatnonzero((coefficients != 0).any(axis=1)).tolist())
 
 
 def gravity_compensation(model, data):
