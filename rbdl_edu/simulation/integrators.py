@@ -37,9 +37,10 @@ import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put
 from rbdl_edu.cache import per_model
-from rbdl_edu.configuration import integrate_pos
+from rbdl_edu.configuration import integrate_pos, rotating_joints
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
-from rbdl_edu.model.enums import BALL, FREE, MINVAL
+from rbdl_edu.model.enums import FREE, MINVAL
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import stages
 from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
@@ -217,7 +218,7 @@ def rk4(model, data):
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
     # a servo's activation on an angle is wrapped near the length at the start of the step
     # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
-    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(model.actuator_actadr >= 0))
+    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(plain(model).actuator_actadr >= 0))
     start = data.actuator_length.copy(), data.actuator_moment.copy()
     K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
     for a, c in zip(A, C):
@@ -245,7 +246,7 @@ def dexp_inv(model, theta, qvel):
     :math:`\theta` (with :math:`q = q_0 \otimes \exp\theta`) that turns at :math:`\omega`
     in the body frame (the series to the order RK4 needs)."""
     k = asarray(qvel)
-    for j in np.flatnonzero((model.jnt_type == FREE) | (model.jnt_type == BALL)):
+    for j in rotating_joints(model):
         d = model.jnt_dofadr[j] + (3 if model.jnt_type[j] == FREE else 0)
         th, w = theta[d:d + 3], qvel[d:d + 3]
         c = cross(th, w)
