@@ -159,8 +159,9 @@ def factor_ltdl(model, Msp, min_pivot=None):
         for a, i in enumerate(chain[1:], start=1):
             # L_ki = M_ki / D_k, and the Schur update M_ij -= M_ki M_kj / D_k for j in chain(i)
             tmp = qLD[Madr[k] + a] / Dk
-            for b, j in enumerate(chain_of[i]):
-                qLD[Madr[i] + b] = qLD[Madr[i] + b] - tmp * qLD[Madr[k] + a + b]
+            row_i, row_k = Madr[i], Madr[k] + a         # row i, and row k from entry a on: the same dofs
+            for b in range(len(chain_of[i])):
+                qLD[row_i + b] = qLD[row_i + b] - tmp * qLD[row_k + b]
             qLD[Madr[k] + a] = tmp
     return from_entries(qLD, Msp) if nM else Msp
 

@@ -162,7 +162,6 @@ def joint_subspace(model, j):
     return np.concatenate([np.eye(3, dtype=p.dtype), skew(p)], axis=0)   # ball: [1; [p]x]
 
 
-@per_state
 def joint_frames(model, i, q):
     r"""The joint transform :math:`X_J (..., 6, 6)` and motion subspace ``S (..., 6, nd)`` of
     body ``i``: what :func:`jcalc` needs from ``q`` alone, computed once per ``q`` (CRBA, the
@@ -172,13 +171,32 @@ def joint_frames(model, i, q):
     so :math:`X_J = X_{J_n}\cdots X_{J_1}`; each new joint carries the columns of the
     joints before it into its own frame: :math:`S \leftarrow [X_{J_k} S,\ S_k]`.
 
+    (One state of numbers: every body's at once, :func:`body_joint_frames`.)
+
     >>> from rbdl_edu.models import pendulum
     >>> XJ, S = joint_frames(pendulum(), 1, np.array([0.0]))
     >>> S[:, 0]
     array([0., 1., 0., 0., 0., 0.])
     """
+    if one_state(q):
+        XJ, S = body_joint_frames(model, q)
+        return XJ[i], S[i]
+    return _joint_frames(model, i, q)
+
+
+@per_state
+def body_joint_frames(model, q):
+    """:func:`joint_frames` of every body at one state of numbers, two lists by body."""
+    frames = [_joint_frames(model, i, q) for i in range(model.nbody)]
+    return [XJ for XJ, _ in frames], [S for _, S in frames]
+
+
+def _joint_frames(model, i, q):
+    """:func:`joint_frames`, body by body, for any kind of ``q``."""
     xp = namespace(q)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
+    if nj == 1:                                # (the common case: one joint, its own frames)
+        return joint_motion(model, j0, q)
     XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
     for j in range(j0, j0 + nj):
         X_j, S_j = joint_motion(model, j, q)   # from the frame before joint j to the one after
