@@ -164,7 +164,8 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     m = model
     q, qd = asarray(q), asarray(qd)
     linear = linear_springs(model)
-    if linear is not None and q.shape == (m.nq,) and qd.shape == (m.nv,) and q.dtype == qd.dtype == np.float64:
+    if linear is not None and type(q) is type(qd) is np.ndarray and q.shape == (m.nq,) and qd.shape == (m.nv,) \
+            and q.dtype == qd.dtype == np.float64:
         # one state of numbers, every spring and damper linear: the same lines on arrays
         (qposadr, dofadr, k), (damped, b) = linear
         f_spring, f_damper = np.zeros(m.nv), np.zeros(m.nv)
