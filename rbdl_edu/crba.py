@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rbdl_edu.arrays import namespace
 from rbdl_edu.joints import joint_frames
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
 
 
@@ -39,7 +40,7 @@ def crba(model, q):
     xp = namespace(q)
     M = crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
-    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(model.dof_armature)
+    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
 
 
 def crba_blocks(model, q):

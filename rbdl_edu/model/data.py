@@ -167,12 +167,6 @@ class Data:
               "qacc_warmstart": ("nv",), "qfrc_applied": ("nv",), "xfrc_applied": ("nbody", 6),
               "mocap_pos": ("nmocap", 3), "mocap_quat": ("nmocap", 4)}
 
-    def __setattr__(self, name, value):
-        shape = self.INPUTS.get(name)
-        if shape is not None:
-            value = _as_input(self.model, name, shape, value)
-        object.__setattr__(self, name, value)
-
     def __repr__(self):
         return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
 
@@ -219,6 +213,23 @@ class Data:
         return data_record(self, "sensor", x)
 
     jnt, ten = joint, tendon                  # the bindings' short names
+
+
+class _Input:
+    """How ``Data`` holds one of its :attr:`Data.INPUTS`: an assignment goes through
+    :func:`_as_input`; a read is the value itself, straight from the instance (no ``__get__``,
+    so reading ``data.qpos`` costs no Python call, and the stages' own fields are plain
+    attributes)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __set__(self, data, value):
+        data.__dict__[self.name] = _as_input(data.model, self.name, Data.INPUTS[self.name], value)
+
+
+for _name in Data.INPUTS:
+    setattr(Data, _name, _Input(_name))
 
 
 def _as_input(model, name, shape, value):

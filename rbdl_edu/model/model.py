@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.frozen import frozen
 from rbdl_edu.model.option import Option
 from rbdl_edu.model.records import ModelRecords
@@ -360,9 +361,9 @@ class Model(ModelRecords):
 
     @property
     def is_symbolic(self) -> bool:
-        """True if any inertial or geometric field holds SymPy symbols."""
-        return any(getattr(self, f).dtype == object for f in
-                   ("body_mass", "body_pos", "body_ipos", "body_inertia", "jnt_pos", "jnt_axis"))
+        """True if any inertial or geometric field holds SymPy symbols (asked on every call of
+        an algorithm: answered once per model)."""
+        return _symbolic(self)
 
     def __repr__(self):
         return (f"Model(nbody={self.nbody}, njnt={self.njnt}, nq={self.nq}, nv={self.nv}, "
@@ -397,6 +398,12 @@ class Model(ModelRecords):
         if self.set_const is None or set(changes) <= {"opt", "name"}:
             return new
         return dataclasses.replace(self.set_const(new), **changes)
+
+
+@per_model
+def _symbolic(model):
+    return any(getattr(model, f).dtype == object for f in
+               ("body_mass", "body_pos", "body_ipos", "body_inertia", "jnt_pos", "jnt_axis"))
 
 
 def check_not_mujoco(*objects):

@@ -49,6 +49,7 @@ from rbdl_edu.constraint.solver import fwd_constraint
 from rbdl_edu.crba import crba
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.kinematics import kinematics
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
@@ -56,7 +57,7 @@ from rbdl_edu.simulation.sleep import (hold_dofs, hold_sensors, start_asleep, wa
                                        wake_on_equality, wake_on_tendon)
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
 from rbdl_edu.smooth.camera import camera_poses
-from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
+from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe, to_cframes
 from rbdl_edu.smooth.passive import apply_ft, passive
 from rbdl_edu.smooth.tendon import tendon, tendon_velocity
 from rbdl_edu.smooth.tendon_armature import tendon_bias
@@ -107,6 +108,8 @@ def check_finite(model, data):
     :func:`~rbdl_edu.simulation.step.check`)."""
     for name in STATE:
         x = getattr(data, name)
+        if type(x) is np.ndarray and np.isfinite(x).all():     # the common case, asked first
+            continue
         bad = np.flatnonzero(~np.isfinite(x))
         if len(bad):
             index = np.unravel_index(bad[0], x.shape)
@@ -147,7 +150,7 @@ def mass_matrix(model, data):
     tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
     and ``mj_factorM``)."""
     M = crba(model, data.qpos)
-    for t in np.flatnonzero(model.tendon_armature > 0):
+    for t in np.flatnonzero(plain(model).tendon_armature > 0):
         M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
@@ -165,11 +168,10 @@ def velocity(model, data, sensors=True):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = stacked([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)],
-                        (model.nbody, 6))
+    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
-    if np.any(model.tendon_armature > 0):
+    if (plain(model).tendon_armature > 0).any():
         cacc = np.array([P.a[0]] + [to_cframe(model, data, i, P.a[i]) for i in range(1, model.nbody)])
         data.qfrc_bias = P.tau + tendon_bias(model, data, cacc)
     passive(model, data)
@@ -189,7 +191,7 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
     reads :math:`a_u`."""
     held = dict(qfrc_smooth=data.qfrc_smooth, qacc_smooth=data.qacc_smooth)
     qfrc_xfrc = np.zeros(model.nv)
-    for b in np.flatnonzero(np.any(data.xfrc_applied != 0, axis=1)):
+    for b in np.flatnonzero((data.xfrc_applied != 0).any(axis=1)):
         # [force, torque] in world axes at the body's center of mass
         qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
     data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc

@@ -36,9 +36,11 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put
-from rbdl_edu.configuration import integrate_pos
+from rbdl_edu.cache import per_model
+from rbdl_edu.configuration import integrate_pos, rotating_joints
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
-from rbdl_edu.model.enums import BALL, DYN_DCMOTOR, FREE, MINVAL
+from rbdl_edu.model.enums import DYN_DCMOTOR, FREE, MINVAL
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import acceleration, stages, velocity
 from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
@@ -111,12 +113,18 @@ def implicit_matrix(model, data):
     return None
 
 
+@per_model
+def damped(model):
+    """True if some dof has a damper (``dof_damping`` or ``dof_dampingpoly``)."""
+    return bool(np.any(model.dof_damping) or np.any(model.dof_dampingpoly))
+
+
 def euler_matrix(model, data):
     r""":math:`M + hB`, Euler's matrix with the joint dampers taken at the end of the step, or
     ``None`` where there is no damping to take (``<flag eulerdamp="disable"/>``,
     ``damper="disable"``, or no ``dof_damping``)."""
     if model.opt.disabled("eulerdamp") or model.opt.disabled("damper") \
-            or not (np.any(model.dof_damping) or np.any(model.dof_dampingpoly)):
+            or not damped(model):
         return None
     # the damper -B q̇ at the end of the step: M q̈ = f - hB q̈  =>  (M + hB) q̈ = f
     return data.qM + model.opt.timestep * namespace(data.qM, data.qvel).diag(damper_slope(model, data.qvel))
@@ -228,7 +236,7 @@ def rk4(model, data):
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
     # a servo's activation on an angle is wrapped near the length at the start of the step
     # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
-    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(model.actuator_actadr >= 0))
+    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(plain(model).actuator_actadr >= 0))
     start = data.actuator_length.copy(), data.actuator_moment.copy()
     # a DC motor's states step at the start's actuator velocities (MuJoCo 4.0 leaves those in data)
     motors = np.any((model.actuator_dyntype == DYN_DCMOTOR) & (model.actuator_actadr >= 0))
@@ -261,7 +269,7 @@ def dexp_inv(model, theta, qvel):
     :math:`\theta` (with :math:`q = q_0 \otimes \exp\theta`) that turns at :math:`\omega`
     in the body frame (the series to the order RK4 needs)."""
     k = asarray(qvel)
-    for j in np.flatnonzero((model.jnt_type == FREE) | (model.jnt_type == BALL)):
+    for j in rotating_joints(model):
         d = model.jnt_dofadr[j] + (3 if model.jnt_type[j] == FREE else 0)
         th, w = theta[d:d + 3], qvel[d:d + 3]
         c = cross(th, w)

@@ -58,6 +58,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put, stacked
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, BIAS_MUSCLE, DYN_DCMOTOR, DYN_FILTER,
                                   DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, GAIN_AFFINE, GAIN_DCMOTOR,
                                   GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
@@ -291,9 +292,10 @@ def next_act(model, data, dt=None, act_dot=None):
     return stacked(out, (m.na,), act, rate)
 
 
+@per_model
 def switched_off(model):
     """``(nu,)`` bools: the actuators whose group ``opt.actuatorgroupdisable`` switches off
-    (MuJoCo's ``mj_actuatorDisabled``)."""
+    (MuJoCo's ``mj_actuatorDisabled``; ``opt`` is part of the model: once per model)."""
     return np.array([model.opt.actuator_disabled(int(g)) for g in model.actuator_group], dtype=bool)
 
 
