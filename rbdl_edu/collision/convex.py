@@ -95,11 +95,14 @@ def support(model, gpos, gmat, g, d, core=False):
 
 
 # --------------------------------------------------------------------------------- GJK ----
-def gjk(supp, d0):
-    """GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``.
+def gjk(supp, d0, cutoff=np.inf):
+    r"""GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``.
 
     Returns ``(v, simplex)`` where ``v`` is the closest point of :math:`D` to the origin
-    (zero if the origin is inside) and ``simplex`` the list of ``(w, a, b)`` around it.
+    (zero if the origin is inside) and ``simplex`` the list of ``(w, a, b)`` around it; or
+    ``None`` as soon as the distance is known to exceed ``cutoff`` (MuJoCo's early exit:
+    every point :math:`x` of :math:`D` has :math:`x\cdot v \ge w\cdot v` for the support
+    point :math:`w = s_D(-v)`, so :math:`\mathrm{dist} \ge w\cdot v/|v|`).
     """
     simplex = [supp(d0)]
     v = simplex[0][0]
@@ -107,6 +110,8 @@ def gjk(supp, d0):
         if v @ v < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
+        if v @ w[0] > cutoff * np.sqrt(v @ v):       # separated by more than the cutoff
+            return None
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
         if v @ v - v @ w[0] <= 1e-12 * (v @ v) or \
@@ -221,29 +226,35 @@ def _face_result(pts, P, f, n, dist):
 
 
 # --------------------------------------------------------------------------- colliders ----
-def signed_distance(model, gpos, gmat, g1, g2, smooth=True):
+def signed_distance(model, gpos, gmat, g1, g2, smooth=True, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points
-    (``smooth=False``: GJK/EPA's answer, not polished)."""
+    (``smooth=False``: GJK/EPA's answer, not polished); ``None`` if the distance exceeds
+    ``cutoff`` (or EPA degenerates)."""
     def supp(d):
         a = support(model, gpos, gmat, g1, d, core=True)
         b = support(model, gpos, gmat, g2, -d, core=True)
         return (a - b, a, b)
-    out = core_distance(supp, gpos[g1] - gpos[g2], smooth)
+    # round the cores: dist - r1 - r2, so the cores' cutoff is cutoff + r1 + r2
+    r1, r2 = core_radius(model, g1), core_radius(model, g2)
+    out = core_distance(supp, gpos[g1] - gpos[g2], smooth, cutoff + r1 + r2)
     if out is None:
         return None
     dist, n, a, b = out
-    # round the cores: dist - r1 - r2, witness points pushed out along the normal
-    r1, r2 = core_radius(model, g1), core_radius(model, g2)
+    # witness points pushed out along the normal
     return dist - r1 - r2, n, a + r1 * n, b - r2 * n
 
 
-def core_distance(supp, d0, smooth=True):
+def core_distance(supp, d0, smooth=True, cutoff=np.inf):
     """``(dist, n, a, b)`` of two convex sets given the support ``supp`` of their difference.
     ``smooth=False`` says both are polytopes: GJK/EPA are then exact and :func:`polish` is
-    skipped (it would find nothing to improve)."""
+    skipped (it would find nothing to improve). ``None`` when GJK finds them farther apart
+    than ``cutoff`` (or EPA degenerates)."""
     if d0 @ d0 < 1e-20:
         d0 = np.array([1.0, 0, 0])
-    v, simplex = gjk(supp, d0)
+    found = gjk(supp, d0, cutoff)
+    if found is None:
+        return None
+    v, simplex = found
     if v @ v > TOL ** 2:                           # apart: dist = |v|, n = -v/|v|
         _, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
         a, b = _witness([simplex[i] for i in idx], lam)
@@ -334,7 +345,7 @@ def convex(model, gpos, gmat, g1, g2, margin):
     """
     # cores that are polytopes (a point, a segment, a box, a mesh): GJK/EPA are exact
     smooth = not POLYTOPE_CORES >= {model.geom_type[g1], model.geom_type[g2]}
-    out = signed_distance(model, gpos, gmat, g1, g2, smooth)
+    out = signed_distance(model, gpos, gmat, g1, g2, smooth, cutoff=margin)
     if out is None:
         return []
     dist, n, a, b = out

@@ -1,0 +1,43 @@
+"""GJK's early exit (MuJoCo's cutoff): a convex pair farther apart than the margin is dropped
+as soon as a support point proves it, and the answer is unchanged everywhere else.
+
+For random pairs of curved and flat convex geoms and a margin ``c >= 0`` around their distance,
+``signed_distance`` with ``cutoff=c`` is ``None`` exactly when the full answer's distance
+exceeds ``c``, and otherwise equals the full answer.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rbdl_edu.collision.convex import signed_distance
+from rbdl_edu.model.spec import ModelSpec
+from rbdl_edu.rotation import quat_to_mat
+
+SHAPES = {"sphere": [0.05], "capsule": [0.03, 0.08], "ellipsoid": [0.1, 0.06, 0.03],
+          "cylinder": [0.04, 0.05], "box": [0.05, 0.04, 0.03]}
+
+
+@pytest.mark.parametrize("t1,t2", [("sphere", "ellipsoid"), ("capsule", "ellipsoid"),
+                                   ("ellipsoid", "ellipsoid"), ("cylinder", "box")])
+def test_cutoff_drops_exactly_the_far_pairs(t1, t2):
+    spec = ModelSpec()
+    _ = spec.add_geom(0, t1, SHAPES[t1]); _ = spec.add_geom(0, t2, SHAPES[t2])
+    model = spec.compile()
+    rng = np.random.default_rng(3)
+    dropped = kept = 0
+    for _ in range(40):
+        gpos = np.array([np.zeros(3), rng.uniform(-0.25, 0.25, 3)])
+        gmat = np.array([quat_to_mat(q / np.linalg.norm(q)) for q in rng.normal(size=(2, 4))])
+        full = signed_distance(model, gpos, gmat, 0, 1)
+        # a margin (never negative) just below or just above the distance
+        cutoff = max(0.0, full[0] + rng.choice([-1, 1]) * rng.uniform(1e-6, 0.02))
+        cut = signed_distance(model, gpos, gmat, 0, 1, cutoff=cutoff)
+        if full[0] > cutoff:
+            assert cut is None, (t1, t2, full[0], cutoff)
+            dropped += 1
+        else:
+            assert cut is not None and abs(cut[0] - full[0]) < 1e-12, (t1, t2, full[0], cutoff)
+            assert np.allclose(cut[1], full[1], atol=1e-12), (t1, t2)
+            kept += 1
+    assert dropped >= 10 and kept >= 10, (dropped, kept)
