@@ -8,8 +8,9 @@
 3. for each body pair, first the explicit ``<pair>`` s whose signature is not larger are
    merged in, then the body pair is dropped if it is ``<exclude>`` d, else each geom pair
    goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter`;
-4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
-   to the collider in :data:`COLLIDERS`, keyed by the two geom types;
+4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) whose
+   oriented bounding boxes touch (:func:`~rbdl_edu.collision.filters.boxes_apart`) is
+   handed to the collider in :data:`COLLIDERS`, keyed by the two geom types;
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
    mixed parameters.
 """
@@ -23,7 +24,7 @@ from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.broadphase import broadphase
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import contact_pairs, exclude_signatures, geom_pair_filter
+from rbdl_edu.collision.filters import boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
@@ -178,6 +179,8 @@ def collide(model, data):
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
+    aabb = geom_aabb(model)
     for g1, g2, pair in candidate_pairs(model, gpos, gmat):
-        data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
+        if not boxes_apart(model, gpos, gmat, aabb, g1, g2, sum(pair_margin_gap(model, g1, g2, pair))):
+            data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
     return data.contact

@@ -25,6 +25,10 @@ Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pa
 
 Explicit pairs (``<contact><pair>``) skip rules 1-6 and go straight to rule 8.
 
+Before the narrowphase, a pair whose oriented bounding boxes (grown by ``margin + gap``)
+are apart is skipped (:func:`boxes_apart`, MuJoCo's midphase test): it cannot touch, so this
+saves time and changes no contact.
+
 Explicit pairs and excludes are the model's ``pair_*`` and ``exclude_signature`` arrays
 (``<contact>`` in MJCF, :meth:`~rbdl_edu.model.spec.ModelSpec.add_pair` and
 :meth:`~rbdl_edu.model.spec.ModelSpec.add_exclude` in code).
@@ -135,3 +139,24 @@ def geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit=None, pair=None
     if model.geom_type[g1] == PLANE and model.geom_type[g2] == PLANE:
         return "no collider"
     return None
+
+
+def boxes_apart(model, gpos, gmat, aabb, g1, g2, margin) -> bool:
+    r"""True if the oriented bounding boxes of ``g1`` and ``g2`` (``aabb``: geom-frame center
+    and half-sizes, :func:`~rbdl_edu.collision.geometry.geom_aabb`), grown by ``margin``,
+    are separated along one of their six face normals (MuJoCo's ``mj_collideOBB``).
+
+    With centers :math:`c_i = x_i + R_i a_i`, half-sizes :math:`h_i` and an axis :math:`e`
+    (a column of :math:`R_1` or :math:`R_2`), the boxes are apart along :math:`e` when
+
+    .. math:: |e\cdot(c_2 - c_1)| > |e^T R_1|\,h_1 + |e^T R_2|\,h_2 + m .
+
+    Planes are unbounded: never apart.
+    """
+    if PLANE in (model.geom_type[g1], model.geom_type[g2]):
+        return False
+    R1, R2 = gmat[g1], gmat[g2]
+    c1, c2 = gpos[g1] + R1 @ aabb[g1, :3], gpos[g2] + R2 @ aabb[g2, :3]
+    E = np.hstack([R1, R2])                                  # the six axes, as columns
+    radius = np.abs(E.T @ R1) @ aabb[g1, 3:] + np.abs(E.T @ R2) @ aabb[g2, 3:]
+    return bool(np.any(np.abs(E.T @ (c2 - c1)) > radius + margin))

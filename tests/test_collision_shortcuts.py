@@ -1,5 +1,9 @@
-"""GJK's early exit (MuJoCo's cutoff): a convex pair farther apart than the margin is dropped
-as soon as a support point proves it, and the answer is unchanged everywhere else.
+"""Shortcuts that skip collision work change no contact (issue 20).
+
+* GJK's early exit (MuJoCo's cutoff): a convex pair farther apart than the margin is dropped
+  as soon as a support point proves it, and the answer is unchanged everywhere else.
+* The oriented-bounding-box test before the narrowphase (MuJoCo's midphase) skips only
+  pairs without contacts, and does skip separated ones.
 
 For random pairs of curved and flat convex geoms and a margin ``c >= 0`` around their distance,
 ``signed_distance`` with ``cutoff=c`` is ``None`` exactly when the full answer's distance
@@ -11,6 +15,10 @@ import numpy as np
 import pytest
 
 from rbdl_edu.collision.convex import signed_distance
+from rbdl_edu.collision.driver import narrowphase
+from rbdl_edu.collision.filters import boxes_apart
+from rbdl_edu.collision.geometry import geom_aabb
+from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.rotation import quat_to_mat
 
@@ -41,3 +49,23 @@ def test_cutoff_drops_exactly_the_far_pairs(t1, t2):
             assert np.allclose(cut[1], full[1], atol=1e-12), (t1, t2)
             kept += 1
     assert dropped >= 10 and kept >= 10, (dropped, kept)
+
+
+@pytest.mark.parametrize("t1,t2", [("sphere", "ellipsoid"), ("capsule", "box"), ("ellipsoid", "cylinder"),
+                                   ("box", "box")])
+def test_box_test_skips_only_pairs_without_contacts(t1, t2):
+    spec = ModelSpec()
+    _ = spec.add_geom(0, t1, SHAPES[t1], margin=0.01); _ = spec.add_geom(0, t2, SHAPES[t2])
+    model = spec.compile()
+    aabb = geom_aabb(model)
+    rng = np.random.default_rng(5)
+    skipped = touching = 0
+    for _ in range(60):
+        gpos = np.array([np.zeros(3), rng.uniform(-0.15, 0.15, 3)])
+        gmat = np.array([quat_to_mat(q / np.linalg.norm(q)) for q in rng.normal(size=(2, 4))])
+        contacts = narrowphase(model, gpos, gmat, 0, 1)
+        apart = boxes_apart(model, gpos, gmat, aabb, 0, 1, sum(pair_margin_gap(model, 0, 1)))
+        assert not (apart and contacts), (t1, t2, gpos[1])
+        skipped += apart
+        touching += bool(contacts)
+    assert skipped >= 10 and touching >= 5, (skipped, touching)
