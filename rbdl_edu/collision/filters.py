@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.model.enums import PLANE
 
@@ -82,11 +83,14 @@ def body_pair_filter(model, b1, b2):
     return None
 
 
+@per_model
 def exclude_signatures(model):
-    """Sorted body-pair signatures ``(b1 << 16) + b2`` (``b1 < b2``) of the ``<exclude>`` list."""
-    return sorted({int(s) for s in model.exclude_signature})
+    """Sorted body-pair signatures ``(b1 << 16) + b2`` (``b1 < b2``) of the ``<exclude>`` list
+    (once per model)."""
+    return tuple(sorted({int(s) for s in model.exclude_signature}))
 
 
+@per_model
 def contact_pairs(model):
     """The explicit ``<pair>`` s, in the model's order (sorted by body signature), as dicts
     with ``geom1`` (on the lower body), ``geom2``, ``signature``, ``condim``, ``friction``
@@ -100,7 +104,7 @@ def contact_pairs(model):
                  friction=model.pair_friction[p], solref=model.pair_solref[p],
                  solreffriction=model.pair_solreffriction[p], solimp=model.pair_solimp[p],
                  margin=float(model.pair_margin[p]), gap=float(model.pair_gap[p]))
-            for p in range(model.npair)]
+            for p in range(model.npair)]     # (once per model: the caller reads, never writes)
 
 
 def bounding_sphere_rejects(model, gpos, gmat, rbound, g1, g2, margin) -> bool:
