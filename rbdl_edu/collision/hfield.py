@@ -49,15 +49,17 @@ import math
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision.convex import core_distance, core_radius, support
 from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
 MAXCONPAIR = 50      # MuJoCo's mjMAXCONPAIR: contacts kept per geom pair
 
 
+@per_model
 def hfield_grid(model, h):
     """Grid vertices of height field ``h`` in its geom frame: ``x (ncol,)``, ``y (nrow,)``
-    and the top elevations ``z (nrow, ncol)``.
+    and the top elevations ``z (nrow, ncol)`` (once per model).
 
     >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 0.5, 0.2, 0.1], 2, 3, [0, 1, 0, 0, 2, 0])
@@ -201,14 +203,18 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
         return []
     rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
     x, y, z = hfield_grid(model, h)
+    # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
+    # cells with a corner at least that high are visited
+    high = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
     out = []
     for r in range(rmin, rmax):
         for c in range(cmin + 1, cmax + 1):
+            if not high[r - rmin:r - rmin + 2, c - cmin - 1:c - cmin + 1].any():
+                continue
             for tri in (((r + 1, c - 1), (r, c - 1), (r + 1, c)), ((r, c - 1), (r + 1, c), (r, c))):
-                top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
-                # 2. a prism wholly below the geom's box (grown by the margin) cannot touch
-                if np.all(top[:, 2] + margin < lo[2]):
+                if not any(high[i - rmin, j - cmin] for i, j in tri):
                     continue
+                top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
                 # 3. the prism against the geom
                 res = prism_distance(model, gpos, gmat, g1, top, d, g2)
                 if res is None or res[0] >= margin:
