@@ -69,3 +69,23 @@ def test_box_test_skips_only_pairs_without_contacts(t1, t2):
         skipped += apart
         touching += bool(contacts)
     assert skipped >= 10 and touching >= 5, (skipped, touching)
+
+
+def test_sweep_leaves_out_only_bodies_without_partners():
+    """The sweep and prune skips bodies the bitmask lets touch no other body (the mouse's: they
+    only touch the world): the candidate pairs are those of the sweep over every body."""
+    import rbdl_edu as rbd
+    from rbdl_edu.collision.broadphase import broadphase, sap_bodies
+    from rbdl_edu.collision.geometry import geom_poses, geom_rbound
+    from rbdl_edu.lab import scene_path
+    spec = ModelSpec()
+    rng = np.random.default_rng(2)
+    for k in range(8):                      # bodies with random bitmasks, some never matching
+        b = spec.add_body(0, pos=rng.uniform(-0.2, 0.2, 3), mass=1, inertia=[1e-3] * 3)
+        _ = spec.add_joint(b, "free")
+        _ = spec.add_geom(b, "sphere", [0.1], contype=int(rng.choice([1, 2, 4])), conaffinity=int(rng.choice([0, 2])))
+    for model in (spec.compile(), rbd.load_model(str(scene_path("flat")))):
+        gp, gm = geom_poses(model, model.qpos0)
+        full = broadphase(model, gp, gm, geom_rbound(model), geom_aabb(model), return_sap=True)
+        assert broadphase(model, gp, gm, geom_rbound(model), geom_aabb(model)) == full[0]
+        assert len(sap_bodies(model)) < len(full[2])          # some bodies were left out

@@ -87,6 +87,19 @@ def keep_body_pair(model, b1, b2):
 
 
 @per_model
+def sap_bodies(model):
+    """The collidable bodies other than the world that the body bitmask lets pair with at
+    least one other such body (once per model): a body no other can touch would only bring
+    pairs that :func:`keep_body_pair` drops (a robot whose geoms only touch the world)."""
+    masks = np.array(body_masks(model), dtype=np.int64).reshape(-1, 2)
+    bodies = [b for b in range(1, model.nbody) if masks[b].any()]
+    ct, ca = masks[bodies, 0], masks[bodies, 1]
+    ok = ((ct[:, None] & ca[None, :]) | (ca[:, None] & ct[None, :])) != 0
+    np.fill_diagonal(ok, False)
+    return frozenset(b for b, row in zip(bodies, ok) if row.any())
+
+
+@per_model
 def always_colliding(model):
     """The body pairs that are candidates at every step: the world (if it has geoms) and every
     static body with a plane, paired with every other collidable body (once per model)."""
@@ -173,6 +186,8 @@ def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
     pairs = set(always_colliding(model))
     # 2. sweep and prune over the other collidable bodies (two at least)
     bodies = [b for b in range(1, model.nbody) if masks[b][0] or masks[b][1]]
+    if not return_sap:                  # (the drawing shows every collidable body's box)
+        bodies = [b for b in bodies if b in sap_bodies(model)]
     frame = boxes = None
     if len(bodies) >= 2 or return_sap:
         frame = sap_frame(model, gpos)

@@ -26,7 +26,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import scipy.linalg
+import scipy.linalg.lapack
 
 from rbdl_edu.constraint.blocks import elliptic_cones, one_sided_rows
 from rbdl_edu.constraint.cost import cone_zone, update
@@ -103,8 +103,8 @@ def newton_step(H, g):
     r""":math:`H^{-1} g` through the Cholesky factor :math:`H = L L^T` with every pivot floored
     at ``MINVAL`` (MuJoCo's ``mju_cholFactor(H, nv, mjMINVAL)``): a near-singular or
     indefinite-by-round-off Hessian gives a long but finite step, never an error."""
-    L = cholesky_floored(H)
-    return scipy.linalg.cho_solve((L, True), g)
+    x, _ = scipy.linalg.lapack.dpotrs(cholesky_floored(H), g, lower=1)    # L L^T x = g: two substitutions
+    return x
 
 
 def cholesky_floored(H, mindiag=MINVAL):
@@ -118,7 +118,7 @@ def cholesky_floored(H, mindiag=MINVAL):
     the ordinary factor, and LAPACK's is used."""
     try:
         L = np.linalg.cholesky(H)
-        if np.all(np.diagonal(L) ** 2 >= mindiag):
+        if L.diagonal().min() ** 2 >= mindiag:
             return L
     except np.linalg.LinAlgError:
         pass
