@@ -89,3 +89,40 @@ def test_sweep_leaves_out_only_bodies_without_partners():
         full = broadphase(model, gp, gm, geom_rbound(model), geom_aabb(model), return_sap=True)
         assert broadphase(model, gp, gm, geom_rbound(model), geom_aabb(model)) == full[0]
         assert len(sap_bodies(model)) < len(full[2])          # some bodies were left out
+
+
+def test_sphere_ellipsoid_closed_form_is_the_convex_answer():
+    """The sphere-ellipsoid collider (nearest point by one monotone scalar equation) equals the
+    general path (GJK/EPA, polished) on random poses, touching, apart and deep, flat
+    ellipsoids too; on the shortest axis' plane inside it hands over to the general path."""
+    from rbdl_edu.collision.convex import convex
+    from rbdl_edu.collision.ellipsoid import nearest_on_ellipsoid, sphere_ellipsoid
+    rng = np.random.default_rng(11)
+    compared = inside = 0
+    for size in ([0.1, 0.06, 0.03], [0.05, 0.3, 0.006]):
+        spec = ModelSpec()
+        _ = spec.add_geom(0, "sphere", [0.02]); _ = spec.add_geom(0, "ellipsoid", size)
+        model = spec.compile()
+        for _ in range(40):
+            gpos = np.array([rng.uniform(-1, 1, 3) * np.array(size) * rng.uniform(0.2, 1.6), np.zeros(3)])
+            q = rng.normal(size=4)
+            gmat = np.array([np.eye(3), quat_to_mat(q / np.linalg.norm(q))])
+            gpos[0] = gmat[1] @ gpos[0]
+            ours, general = sphere_ellipsoid(model, gpos, gmat, 0, 1, 0.05), convex(model, gpos, gmat, 0, 1, 0.05)
+            assert len(ours) == len(general)
+            for (d1, p1, n1, _), (d2, p2, n2, _) in zip(ours, general):
+                # (the polished general path is good to ~1e-10 in depth inside a flat ellipsoid,
+                # its normal then to ~1e-5)
+                assert abs(d1 - d2) < 1e-9 and np.abs(p1 - p2).max() < 1e-6 and np.abs(n1 - n2).max() < 2e-5
+                compared += 1
+                inside += d1 < -0.02
+            # ours is exact: x on the surface, y - x along the surface normal there
+            y = gmat[1].T @ gpos[0]
+            found = nearest_on_ellipsoid(np.array(size), y)
+            if found is not None:
+                x = found[0]
+                nu = x / np.square(size)
+                assert abs(np.sum(np.square(x / size)) - 1) < 1e-12
+                assert np.linalg.norm(np.cross(y - x, nu)) <= 1e-12 * np.linalg.norm(nu)
+    assert compared >= 40 and inside >= 5, (compared, inside)
+    assert nearest_on_ellipsoid(np.array([0.3, 0.2, 0.1]), np.array([0.05, 0.02, 0.0])) is None

@@ -21,6 +21,7 @@ import numpy as np
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision import box as _box
 from rbdl_edu.collision import convex as _convex
+from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
@@ -46,6 +47,7 @@ COLLIDERS = {
     (SPHERE, CAPSULE): _prim.sphere_capsule,
     (SPHERE, CYLINDER): _prim.sphere_cylinder,
     (SPHERE, BOX): _prim.sphere_box,
+    (SPHERE, ELLIPSOID): _ellipsoid.sphere_ellipsoid,
     (CAPSULE, CAPSULE): _prim.capsule_capsule,
     (CAPSULE, BOX): _box.capsule_box,
     (BOX, BOX): _box.box_box,
@@ -55,7 +57,7 @@ for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
         if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
             COLLIDERS[(_t1, _t2)] = _convex.convex
     COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
-CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex}
+CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid}
 
 
 def _ordered(model, g1, g2):
