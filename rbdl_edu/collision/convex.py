@@ -101,8 +101,9 @@ def support(model, gpos, gmat, g, d, core=False):
 
 
 # --------------------------------------------------------------------------------- GJK ----
-def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL):
-    r"""GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``.
+def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL, start=None):
+    r"""GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``, from the
+    support point along ``d0`` or from ``start``, the ``(v, simplex)`` of a rougher run.
 
     Returns ``(v, simplex)`` where ``v`` is the closest point of :math:`D` to the origin
     (zero if the origin is inside) and ``simplex`` the list of ``(w, a, b)`` around it; or
@@ -110,8 +111,11 @@ def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL):
     every point :math:`x` of :math:`D` has :math:`x\cdot v \ge w\cdot v` for the support
     point :math:`w = s_D(-v)`, so :math:`\mathrm{dist} \ge w\cdot v/|v|`).
     """
-    simplex = [supp(d0)]
-    v = simplex[0][0]
+    if start is None:
+        simplex = [supp(d0)]
+        v = simplex[0][0]
+    else:
+        v, simplex = start
     for _ in range(MAX_ITER):
         if v @ v < TOL ** 2:
             return np.zeros(3), simplex
@@ -265,18 +269,18 @@ def core_distance(supp, d0, smooth=True, cutoff=np.inf):
 
     A curved pair runs GJK/EPA to a rough tolerance only (their convergence on a curved
     surface is slow) and :func:`polish` from there (quadratic); where polish finds no
-    stationary point (a flat feature), GJK/EPA run again to their full tolerance."""
+    stationary point (a flat feature), GJK goes on to its full tolerance and EPA runs again."""
     if d0 @ d0 < 1e-20:
         d0 = np.array([1.0, 0, 0])
-    out = None
+    out = found = None
     if smooth:
         found = gjk(supp, d0, cutoff, ROUGH_GJK_TOL)
         if found is None:
             return None
         rough = closest_or_deepest(supp, *found, ROUGH_EPA_TOL)
         out = polish(supp, *rough) if rough is not None else None
-    if out is None:
-        found = gjk(supp, d0, cutoff, GJK_TOL)
+    if out is None:                        # (a curved pair: GJK goes on from its rough answer)
+        found = gjk(supp, d0, cutoff, GJK_TOL, start=found)
         out = closest_or_deepest(supp, *found, EPA_TOL) if found is not None else None
     return out if out is not None and out[0] <= cutoff else None
 
