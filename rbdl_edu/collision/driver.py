@@ -8,9 +8,10 @@
 3. for each body pair, first the explicit ``<pair>`` s whose signature is not larger are
    merged in, then the body pair is dropped if it is ``<exclude>`` d, else each geom pair
    goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter`;
-4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) whose
-   oriented bounding boxes touch (:func:`~rbdl_edu.collision.filters.boxes_apart`) is
-   handed to the collider in :data:`COLLIDERS`, keyed by the two geom types;
+4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
+   to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
+   (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
+   (:func:`~rbdl_edu.collision.filters.boxes_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
    mixed parameters.
 """
@@ -58,6 +59,7 @@ for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
             COLLIDERS[(_t1, _t2)] = _convex.convex
     COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
 CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid}
+ITERATIVE = {_convex.convex, _hfield.hfield_convex, _box.capsule_box}     # worth a box test first
 
 
 def _ordered(model, g1, g2):
@@ -190,8 +192,10 @@ def collide(model, data):
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
-    aabb = geom_aabb(model)
+    aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat):
-        if not boxes_apart(model, gpos, gmat, aabb, g1, g2, sum(pair_margin_gap(model, g1, g2, pair))):
-            data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
+        if COLLIDERS[(types[g1], types[g2])] in ITERATIVE and \
+                boxes_apart(model, gpos, gmat, aabb, g1, g2, sum(pair_margin_gap(model, g1, g2, pair))):
+            continue
+        data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
     return data.contact
