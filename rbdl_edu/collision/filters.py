@@ -150,17 +150,16 @@ def boxes_apart(model, gpos, gmat, aabb, g1, g2, margin) -> bool:
     and half-sizes, :func:`~rbdl_edu.collision.geometry.geom_aabb`), grown by ``margin``,
     are separated along one of their six face normals (MuJoCo's ``mj_collideOBB``).
 
-    With centers :math:`c_i = x_i + R_i a_i`, half-sizes :math:`h_i` and an axis :math:`e`
-    (a column of :math:`R_1` or :math:`R_2`), the boxes are apart along :math:`e` when
+    With centers :math:`c_i = x_i + R_i a_i`, half-sizes :math:`h_i`, :math:`d = c_2 - c_1`
+    and :math:`C = R_1^T R_2`, the boxes are apart along box 1's axes or box 2's when
 
-    .. math:: |e\cdot(c_2 - c_1)| > |e^T R_1|\,h_1 + |e^T R_2|\,h_2 + m .
+    .. math:: |R_1^T d| > h_1 + |C|\,h_2 + m \quad\text{or}\quad |R_2^T d| > |C|^T h_1 + h_2 + m
 
-    Planes are unbounded: never apart.
+    (componentwise, in some component). Planes are unbounded: never apart.
     """
     if PLANE in (model.geom_type[g1], model.geom_type[g2]):
         return False
-    R1, R2 = gmat[g1], gmat[g2]
-    c1, c2 = gpos[g1] + R1 @ aabb[g1, :3], gpos[g2] + R2 @ aabb[g2, :3]
-    E = np.hstack([R1, R2])                                  # the six axes, as columns
-    radius = np.abs(E.T @ R1) @ aabb[g1, 3:] + np.abs(E.T @ R2) @ aabb[g2, 3:]
-    return bool(np.any(np.abs(E.T @ (c2 - c1)) > radius + margin))
+    R1, R2, h1, h2 = gmat[g1], gmat[g2], aabb[g1, 3:], aabb[g2, 3:]
+    d = gpos[g2] + R2 @ aabb[g2, :3] - gpos[g1] - R1 @ aabb[g1, :3]
+    C = np.abs(R1.T @ R2)
+    return bool((np.abs(d @ R1) > h1 + C @ h2 + margin).any() or (np.abs(d @ R2) > h1 @ C + h2 + margin).any())
