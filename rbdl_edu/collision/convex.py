@@ -125,7 +125,7 @@ def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL, start=None):
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
         if v @ v - v @ w[0] <= tol * (v @ v) or \
-                any(np.linalg.norm(w[0] - s[0]) < 1e-14 for s in simplex):
+                any(_norm2(w[0] - s[0]) < 1e-28 for s in simplex):
             return v, simplex
         simplex.append(w)
         v_old = v
@@ -354,6 +354,10 @@ def polish(supp, dist, n, a, b, iters=40):
     if not stationary or -(w @ m) > dist + 1e-12 or np.linalg.norm(m - n) > 0.1:
         return None
     return -(w @ m), m, wa, wb
+
+
+def _norm2(v):
+    return v @ v
 
 
 def _unit(v):

@@ -98,12 +98,13 @@ def subgrid(model, h, lo, hi, margin):
     return max(0, rmin), min(nrow - 1, rmax), max(0, cmin), min(ncol - 1, cmax)
 
 
-def prism_distance(model, gpos, gmat, g1, top, base, g2):
+def prism_distance(model, gpos, gmat, g1, top, base, g2, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance of geom ``g2`` and the prism of height field geom
     ``g1`` under the triangle ``top (3, 3)`` down to ``z = -base`` (in ``g1``'s frame), the
     normal from the prism towards ``g2`` and the witness points on each, in the world.
     A sphere is its center swollen by its radius (:func:`point_prism`); other geoms go
-    through GJK/EPA on their cores (exact for polytopes, which need no polishing)."""
+    through GJK/EPA on their cores (exact for polytopes, which need no polishing), which
+    stop with ``None`` once the distance is known to exceed ``cutoff``."""
     R1, x1 = gmat[g1], gpos[g1]
     r2 = core_radius(model, g2)
     if model.geom_type[g2] == SPHERE:
@@ -117,7 +118,7 @@ def prism_distance(model, gpos, gmat, g1, top, base, g2):
             b = support(model, gpos, gmat, g2, -d, core=True)
             return (a - b, a, b)
         polytope = model.geom_type[g2] in (CAPSULE, BOX, MESH)          # a segment or a polytope
-        out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope)
+        out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope, cutoff=cutoff + r2)
         if out is None:
             return None
         dist, n, a, b = out
@@ -216,7 +217,7 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
                     continue
                 top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
                 # 3. the prism against the geom
-                res = prism_distance(model, gpos, gmat, g1, top, d, g2)
+                res = prism_distance(model, gpos, gmat, g1, top, d, g2, cutoff=margin)
                 if res is None or res[0] >= margin:
                     continue
                 dist, n, wa, wb = res
