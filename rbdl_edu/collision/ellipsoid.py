@@ -69,7 +69,8 @@ def sphere_ellipsoid(model, gpos, gmat, g1, g2, margin):
     surfaces' nearest points.
 
     >>> from rbdl_edu.model.spec import ModelSpec
-    >>> s = ModelSpec(); _ = s.add_geom(0, "sphere", [0.1]); _ = s.add_geom(0, "ellipsoid", [0.3, 0.2, 0.1], pos=[0, 0, 0.19])
+    >>> s = ModelSpec(); _ = s.add_geom(0, "sphere", [0.1])
+    >>> _ = s.add_geom(0, "ellipsoid", [0.3, 0.2, 0.1], pos=[0, 0, 0.19])
     >>> m = s.compile()
     >>> dist, pos, n, _ = sphere_ellipsoid(m, m.geom_pos, np.tile(np.eye(3), (2, 1, 1)), 0, 1, 0.0)[0]
     >>> round(dist, 12), pos.round(12) + 0.0, n + 0.0
