@@ -8,15 +8,16 @@ Pipeline (one module per stage):
 * :mod:`~rbdl_edu.collision.primitives`, :mod:`~rbdl_edu.collision.box`,
   :mod:`~rbdl_edu.collision.convex` (with
   :mod:`~rbdl_edu.collision.polytope`, :mod:`~rbdl_edu.collision.clipping`,
-  :mod:`~rbdl_edu.collision.multiccd`), :mod:`~rbdl_edu.collision.hfield`: the narrowphase
-  colliders;
+  :mod:`~rbdl_edu.collision.multiccd`), :mod:`~rbdl_edu.collision.ellipsoid`,
+  :mod:`~rbdl_edu.collision.hfield`: the narrowphase colliders;
 * :mod:`~rbdl_edu.collision.pair_params`: contact parameters;
 * :mod:`~rbdl_edu.collision.driver`: ``collide(model, data)`` ties them together.
 
 Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly differ:
 
-* convex pairs: the deepest contact is exact (GJK/EPA, polished on curved surfaces), MuJoCo's
-  EPA stops at ``ccd_tolerance``. The extra contacts of MuJoCo 4.0's multi-contact path are
+* convex pairs: the deepest contact is exact (GJK/EPA, polished on curved surfaces; a sphere
+  against an ellipsoid by the nearest point in closed form), MuJoCo's EPA stops at
+  ``ccd_tolerance``. The extra contacts of MuJoCo 4.0's multi-contact path are
   reproduced (face clipping for box/mesh pairs, :mod:`~rbdl_edu.collision.clipping`; tilts
   for the others, :mod:`~rbdl_edu.collision.multiccd`), with two known differences: where
   a clipped patch has more than four corners, the four kept depend on where MuJoCo's mesh

@@ -74,6 +74,8 @@ def islands(model, data):
     and ``efc_*``), numbered as MuJoCo numbers them."""
     tree = body_treeid(model)
     ntree = int(tree.max(initial=-1)) + 1
+    if ntree == 1:                                  # one tree (a robot alone): one island of all
+        return [(np.arange(model.nv), np.arange(data.nefc))] if data.nefc else []
     parent = np.arange(ntree)                       # union-find over the trees
 
     def root(t):
