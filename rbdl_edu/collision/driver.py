@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.collision import box as _box
+from rbdl_edu.collision import capsule_box as _capsule_box
 from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
@@ -44,7 +45,7 @@ COLLIDERS = {
     (SPHERE, CYLINDER): _prim.sphere_cylinder,
     (SPHERE, BOX): _prim.sphere_box,
     (CAPSULE, CAPSULE): _prim.capsule_capsule,
-    (CAPSULE, BOX): _box.capsule_box,
+    (CAPSULE, BOX): _capsule_box.capsule_box,
     (BOX, BOX): _box.box_box,
 }
 for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
