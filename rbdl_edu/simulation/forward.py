@@ -52,7 +52,10 @@ from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
+from rbdl_edu.simulation.sleep import (hold_dofs, hold_sensors, start_asleep, wake_moved, wake_on_contact,
+                                       wake_on_equality, wake_on_tendon)
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
+from rbdl_edu.smooth.camera import camera_poses
 from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
 from rbdl_edu.smooth.passive import apply_ft, passive
 from rbdl_edu.smooth.tendon import tendon, tendon_velocity
@@ -66,7 +69,11 @@ def forward(model, data):
     check_not_mujoco(model, data)
     check_constants(model)
     check_finite(model, data)
+    if data.sleep_init_pending:               # sleep="init": asleep from the start (sleep)
+        start_asleep(model, data, stages)
+    held = data.sensordata.copy()
     stages(model, data)
+    hold_sensors(model, data, held)           # a sensor on sleepers keeps its value (sleep)
 
 
 def check_constants(model):
@@ -110,12 +117,22 @@ def check_finite(model, data):
 
 def position(model, data, sensors=True):
     """Poses, com frames, tendons, mass matrix and its factor, contacts and constraint rows,
-    transmissions; position sensors."""
+    transmissions; position sensors. With sleep (:mod:`rbdl_edu.simulation.sleep`): a
+    sleeping tree that was moved, pushed or touched by an awake one wakes, and its contacts
+    with the world and other sleepers are left out."""
+    xpos, xquat = data.xpos, data.xquat   # the last poses: a sleeper's must not have changed
     kinematics(model, data)
+    wake_moved(model, data, xpos, xquat)
     com_pos(model, data)
+    camera_poses(model, data)
     tendon(model, data)
+    if model.opt.enabled("sleep"):
+        wake_on_tendon(model, data)
     mass_matrix(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
+    if model.opt.enabled("sleep"):
+        wake_on_contact(model, data, collide)
+        wake_on_equality(model, data)
     make_constraint(model, data)
     transmission(model, data)
     if sensors:
@@ -164,16 +181,20 @@ def velocity(model, data, sensors=True):
         energy_vel(model, data)
 
 
-def acceleration(model, data, sensors=True):
+def acceleration(model, data, sensors=True, tree_asleep=None):
     r""":math:`f_{smooth} = f_{passive} - c + f_{applied} + f_{actuator} + \sum_b J_b^T f_b`,
     :math:`a_u = M^{-1} f_{smooth}`, then the constraint solver's :math:`\ddot q`; acceleration
-    sensors."""
+    sensors. The dofs of sleeping trees (by ``tree_asleep``, ``data``'s if not given) keep
+    their :math:`f_{smooth}` and :math:`a_u`, and no row touches them: their :math:`\ddot q`
+    reads :math:`a_u`."""
+    held = dict(qfrc_smooth=data.qfrc_smooth, qacc_smooth=data.qacc_smooth)
     qfrc_xfrc = np.zeros(model.nv)
     for b in np.flatnonzero(np.any(data.xfrc_applied != 0, axis=1)):
         # [force, torque] in world axes at the body's center of mass
         qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
     data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
     data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)
+    hold_dofs(model, data, held, tree_asleep)
     fwd_constraint(model, data)
     if sensors:
         sensor_acc(model, data)
