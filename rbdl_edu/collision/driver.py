@@ -21,6 +21,7 @@ import numpy as np
 
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision import box as _box
+from rbdl_edu.collision import capsule_box as _capsule_box
 from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
@@ -50,7 +51,7 @@ COLLIDERS = {
     (SPHERE, BOX): _prim.sphere_box,
     (SPHERE, ELLIPSOID): _ellipsoid.sphere_ellipsoid,
     (CAPSULE, CAPSULE): _prim.capsule_capsule,
-    (CAPSULE, BOX): _box.capsule_box,
+    (CAPSULE, BOX): _capsule_box.capsule_box,
     (BOX, BOX): _box.box_box,
 }
 for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
