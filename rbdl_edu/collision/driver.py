@@ -60,7 +60,7 @@ for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
             COLLIDERS[(_t1, _t2)] = _convex.convex
     COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
 CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid}
-ITERATIVE = {_convex.convex, _hfield.hfield_convex, _box.capsule_box}     # worth a box test first
+ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box}     # worth a box test first
 
 
 def _ordered(model, g1, g2):
