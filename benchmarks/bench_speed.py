@@ -53,7 +53,6 @@ def mouse(scene, x0=0.0, warm=40):
     mujoco.mj_resetDataKeyframe(m, d, 0)
     data.qpos[0] = d.qpos[0] = x0
     trot = TrotController(model, Gait())
-    k = [0]
 
     def ours():
         trot(data)

@@ -8,12 +8,15 @@ measured once, here, on a named machine, and assert the claims they make on it:
 * ``forward-dynamics``: chapter 7 — ``aba`` against CRBA + Cholesky and CRBA + tree-sparse
   LTDL, on chains (``bf = 1``) and bushy trees (``bf = 4``) of N = 2 ... 64 bodies;
 * ``broadphase``: chapter 8 — sweep and prune against all pairs on n spheres filling a cube
-  (``benchmarks/bench_broadphase.py``), n = 10 ... 2000.
+  (``benchmarks/bench_broadphase.py``), n = 10 ... 2000;
+* ``mouse-speed``: chapter 11 — one step of the lab's trot (controller and ``step``) on flat
+  ground and beside each obstacle, rbdl_edu against MuJoCo's ``mj_step``
+  (``benchmarks/bench_speed.py``'s mouse rows), and what that is in real time.
 
 Each time is the median over repeats of a loop long enough to measure, in CPU time of this
 process (one BLAS thread), with the garbage collector off. Run from the repository root:
 
-    python tools/bench_book.py [forward-dynamics] [broadphase]     # a few minutes
+    python tools/bench_book.py [forward-dynamics] [broadphase] [mouse-speed]     # a few minutes
 """
 from __future__ import annotations
 
@@ -142,9 +145,33 @@ def broadphase(sizes=(10, 30, 100, 300, 1000, 2000)):
           ["n", "method", "seconds"], rows)
 
 
+MOUSE_ROWS = {"flat": "mouse_flat", "humps": "mouse_humps", "bars": "mouse_bars", "boards": "mouse_boards",
+              "arc": "mouse_arc", "slope": "mouse_slope", "terrain": "mouse_terrain"}
+
+
+def mouse_speed():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_speed as bs
+    from rbdl_edu.lab import scene_path
+
+    h = rbd.load_model(str(scene_path("flat"))).opt.timestep
+    rows = []
+    for scene, row in MOUSE_ROWS.items():
+        ours, theirs = bs.ROWS[row]()
+        for engine, f in (("rbdl_edu", ours), ("mujoco", theirs)):
+            t = cpu_seconds_per_call(f)
+            rows.append((scene, engine, t, h / t))
+            print(f"{scene:8s} {engine:9s} {1e3 * t:9.4f} ms per step, {h / t:9.2f}x real time", flush=True)
+    write("mouse-speed", {"title": f"the mouse's trot, seconds per {1e3 * h:g} ms step (book chapter 11)",
+                          **machine()},
+          ["scene", "engine", "seconds", "real_time_factor"], rows)
+
+
 if __name__ == "__main__":
-    which = sys.argv[1:] or ["forward-dynamics", "broadphase"]
+    which = sys.argv[1:] or ["forward-dynamics", "broadphase", "mouse-speed"]
     if "forward-dynamics" in which:
         forward_dynamics()
     if "broadphase" in which:
         broadphase()
+    if "mouse-speed" in which:
+        mouse_speed()
