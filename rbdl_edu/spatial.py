@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, concat, is_jax, namespace
+from rbdl_edu.arrays import asarray, concat, namespace
 from rbdl_edu.rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
 
 
@@ -133,9 +133,6 @@ def cross_motion(v, m):
         (w, vo), (mw, mv) = _halves(v), _halves(m)
         return np.array(_cross(w, mw) + [x + y for x, y in zip(_cross(w, mv), _cross(vo, mw))])
     w, vo = v[..., :3], v[..., 3:]
-    if is_jax(v) or is_jax(m):      # JAX: the three products as one (fewer operations to compile)
-        c = _three_crosses(concat(w, v), concat(m, m[..., :3]))      # w×m_w, w×m_v, v_O×m_w
-        return concat(c[..., 0, :], c[..., 1, :] + c[..., 2, :])
     return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
 
@@ -151,16 +148,7 @@ def cross_force(v, f):
         (w, vo), (n, fl) = _halves(v), _halves(f)
         return np.array([x + y for x, y in zip(_cross(w, n), _cross(vo, fl))] + _cross(w, fl))
     w, vo = v[..., :3], v[..., 3:]
-    if is_jax(v) or is_jax(f):      # JAX: the three products as one (fewer operations to compile)
-        c = _three_crosses(concat(v, w), concat(f, f[..., 3:]))      # w×n, v_O×f_l, w×f_l
-        return concat(c[..., 0, :] + c[..., 1, :], c[..., 2, :])
     return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
-
-
-def _three_crosses(a, b):
-    """The cross products of the three 3-vectors laid end to end in ``a (..., 9)`` and ``b``,
-    ``(..., 3, 3)``, as one product of arrays."""
-    return cross(a.reshape(a.shape[:-1] + (3, 3)), b.reshape(b.shape[:-1] + (3, 3)))
 
 
 def _one_float6(x):
