@@ -1,9 +1,11 @@
-"""CPU ms per ``rbd.step`` on four rows (issue "Speed"), best of several runs, and MuJoCo's on
+"""CPU ms per ``rbd.step`` on five rows (issue "Speed"), best of several runs, and MuJoCo's on
 the same rows; ``--profile ROW`` prints cProfile's top entries (tottime) for one row.
 
 Rows: the double pendulum (Euler), the gymnasium humanoid (constraints off, RK4), the robot
-mouse trotting on flat ground (contacts) and the mouse trotting into the ellipsoid humps
-(contacts, GJK). Run from the repository root: ``python benchmarks/bench_speed.py``.
+mouse with constraints off (implicitfast), the mouse trotting on flat ground (contacts) and
+the mouse trotting into each obstacle of the lab: the ellipsoid humps, the bars (capsules),
+the boards, the arc (a cylinder), the slope and the height-field terrain (contacts). Run from
+the repository root: ``python benchmarks/bench_speed.py``.
 """
 from __future__ import annotations
 
@@ -68,8 +70,15 @@ def mouse(scene, x0=0.0, warm=40):
 ROWS = {
     "pendulum": lambda: smooth(os.path.join(ROOT, "models", "double_pendulum.xml")),
     "humanoid": lambda: smooth(os.path.join(GYM, "humanoid.xml")),
+    "mouse_smooth": lambda: smooth(str(scene_path("flat"))),
     "mouse_flat": lambda: mouse("flat"),
     "mouse_humps": lambda: mouse("ellipsoids", x0=0.29),
+    # beside each other obstacle scene of the lab (issue 20: at least real time beside every one)
+    "mouse_bars": lambda: mouse("capsules", x0=0.29),
+    "mouse_boards": lambda: mouse("boards", x0=0.34),
+    "mouse_arc": lambda: mouse("arc", x0=0.25),
+    "mouse_slope": lambda: mouse("slope", x0=0.25),
+    "mouse_terrain": lambda: mouse("terrain", x0=0.25),
 }
 
 

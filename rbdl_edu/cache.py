@@ -41,6 +41,7 @@ def per_model(f):
 _STATE_ATTRIBUTE = "_per_state_cache"    # model.__dict__[_STATE_ATTRIBUTE]: {function: {key: value}}
 _STATES_KEPT = 4                         # recent argument sets remembered per function
 _MISSING = object()
+_FLOAT64 = np.dtype(np.float64)         # (NumPy's one float64 dtype: compared by identity)
 
 
 def per_state(f):
@@ -62,9 +63,12 @@ def per_state(f):
     def cached(model, *args):
         key = []
         for a in args:
-            if type(a) is int:                      # (the common cases first: an index, ...
+            kind = type(a)
+            if kind is int:                         # (the common cases first: an index, ...
                 key.append(a)
-            elif isinstance(a, np.ndarray):         # ... and one state of numbers)
+            elif kind is np.ndarray and a.dtype is _FLOAT64 and a.ndim == 1:
+                key.append(a.tobytes())             # ... and one state of numbers)
+            elif isinstance(a, np.ndarray):         # (a subclass, a model's frozen array)
                 if a.dtype != np.float64 or a.ndim != 1:
                     return f(model, *args)          # a batch or symbols: not cached
                 key.append(a.tobytes())

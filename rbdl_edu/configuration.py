@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import concat
+from rbdl_edu.arrays import namespace, put
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import BALL, FREE
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_integrate
 from rbdl_edu.tree import state
 
@@ -27,17 +29,33 @@ def integrate_pos(model, q, qd, dt):
     array([0.707107, 0.      , 0.      , 0.707107])
     """
     q, qd = state(model, q, qd)
-    parts = []
-    for j in range(model.njnt):
+    # hinges and slides, all at once: q + q̇ dt
+    a, d = linear_coordinates(model)
+    batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
+    q_next = namespace(q, qd).broadcast_to(q + 0 * dt, batch + q.shape[-1:])
+    q_next = put(q_next, (..., a), q[..., a] + qd[..., d] * dt)
+    for j in rotating_joints(model):
         a, d = model.jnt_qposadr[j], model.jnt_dofadr[j]
-        if model.jnt_type[j] == FREE:
-            parts += [q[..., a:a + 3] + qd[..., d:d + 3] * dt,
-                      quat_integrate(q[..., a + 3:a + 7], qd[..., d + 3:d + 6], dt)]
-        elif model.jnt_type[j] == BALL:
-            parts.append(quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
-        else:
-            parts.append(q[..., a:a + 1] + qd[..., d:d + 1] * dt)
-    return concat(*parts) if parts else q + 0 * dt
+        if model.jnt_type[j] == FREE:           # the position moves on a line, the orientation turns
+            q_next = put(q_next, (..., slice(a, a + 3)), q[..., a:a + 3] + qd[..., d:d + 3] * dt)
+            a, d = a + 3, d + 3
+        q_next = put(q_next, (..., slice(a, a + 4)), quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
+    return q_next
+
+
+@per_model
+def linear_coordinates(model):
+    """``qposadr`` and ``dofadr`` of every hinge and slide (their ``qpos`` moves as ``q̇ dt``)."""
+    m = plain(model)
+    scalar = np.flatnonzero((m.jnt_type != FREE) & (m.jnt_type != BALL))
+    return m.jnt_qposadr[scalar], m.jnt_dofadr[scalar]
+
+
+@per_model
+def rotating_joints(model):
+    """The ball and free joints (a quaternion in ``qpos``), as a tuple of ids."""
+    m = plain(model)
+    return tuple(np.flatnonzero((m.jnt_type == FREE) | (m.jnt_type == BALL)).tolist())
 
 
 def random_qpos(model, rng, scale=1.0):

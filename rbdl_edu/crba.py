@@ -15,6 +15,7 @@ import numpy as np
 
 from rbdl_edu.arrays import is_jax, namespace
 from rbdl_edu.joints import joint_frames
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
 
 
@@ -43,7 +44,7 @@ def crba(model, q):
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
-    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(model.dof_armature)
+    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
 
 
 def crba_blocks(model, q):

@@ -44,6 +44,18 @@ def ancestors(model, i):
 
 
 @per_model
+def chains(model):
+    """:func:`ancestors` of every dof, a tuple indexed by dof (looked up once per call by the
+    loops below, not once per entry).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> chains(double_pendulum())
+    ((0,), (1, 0))
+    """
+    return tuple(ancestors(model, i) for i in range(model.nv))
+
+
+@per_model
 def tree_pattern(model):
     """``(nv, nv)`` bool: True where ``M`` can be nonzero, for dofs ``i, j`` one of which is
     an ancestor of the other (MuJoCo's sparsity of ``M`` and ``qDeriv``).
@@ -137,9 +149,10 @@ def factor_ltdl(model, Msp, min_pivot=None):
     if is_jax(Msp):                 # traced: each row's updates as one array operation (below)
         return _factor_rows(model, Msp, min_pivot)
     Madr, nM = _layout(model)
+    chain_of = chains(model)
     qLD = entries(Msp)
     for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
-        chain = ancestors(model, k)
+        chain = chain_of[k]
         if min_pivot is not None and is_jax(qLD[Madr[k]]):            # traced: no branch on values
             qLD[Madr[k]] = namespace(qLD[Madr[k]]).maximum(qLD[Madr[k]], min_pivot)
         elif min_pivot is not None and qLD[Madr[k]] < min_pivot:
@@ -148,8 +161,9 @@ def factor_ltdl(model, Msp, min_pivot=None):
         for a, i in enumerate(chain[1:], start=1):
             # L_ki = M_ki / D_k, and the Schur update M_ij -= M_ki M_kj / D_k for j in chain(i)
             tmp = qLD[Madr[k] + a] / Dk
-            for b, j in enumerate(ancestors(model, i)):
-                qLD[Madr[i] + b] = qLD[Madr[i] + b] - tmp * qLD[Madr[k] + a + b]
+            row_i, row_k = Madr[i], Madr[k] + a         # row i, and row k from entry a on: the same dofs
+            for b in range(len(chain_of[i])):
+                qLD[row_i + b] = qLD[row_i + b] - tmp * qLD[row_k + b]
             qLD[Madr[k] + a] = tmp
     return from_entries(qLD, Msp) if nM else Msp
 
@@ -166,16 +180,17 @@ def solve_ltdl(model, qLD, b):
     if is_jax(qLD) or is_jax(b):    # traced: each row's updates as one array operation (below)
         return _solve_rows(model, qLD, b)
     Madr, _ = _layout(model)
+    chain_of = chains(model)
     LD, x = entries(qLD), entries(b)
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
     for i in range(model.nv - 1, -1, -1):
-        for a, j in enumerate(ancestors(model, i)[1:], start=1):
+        for a, j in enumerate(chain_of[i][1:], start=1):
             x[j] = x[j] - LD[Madr[i] + a] * x[i]
     # x <- D^{-1} x
     x = [x[i] / LD[Madr[i]] for i in range(model.nv)]
     # x <- L^{-1} x : root to leaves, pull from the ancestors
     for i in range(model.nv):
-        for a, j in enumerate(ancestors(model, i)[1:], start=1):
+        for a, j in enumerate(chain_of[i][1:], start=1):
             x[i] = x[i] - LD[Madr[i] + a] * x[j]
     return from_entries(x, qLD, b) if model.nv else b
 

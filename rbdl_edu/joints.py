@@ -34,16 +34,29 @@ from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
 from rbdl_edu.tree import dofs
 
 
-@per_state
 def joint_transform(model, j, q):
     """Pose ``(R, t)`` of joint ``j`` (``x_before = R x_after + t``) and its subspace ``S (.., 6, nd)``
     in the coordinates of the frame after the joint. ``q`` is the full ``(..., nq)`` vector.
+    (One state of numbers: read from :func:`joint_poses`, every joint at once.)
 
     >>> from rbdl_edu.models import pendulum
     >>> R, t, S = joint_transform(pendulum(), 0, np.array([np.pi / 2]))
     >>> S[:, 0]          # a hinge about y through the body origin
     array([0., 1., 0., 0., 0., 0.])
     """
+    if one_state(q):
+        R, t, S, _ = joint_poses(model, q)
+        return R[j], t[j], S[j]
+    return _joint_transform(model, j, q)
+
+
+def one_state(q):
+    """One state of numbers, ``q (nq,)`` of ``float64`` (what the per-state caches keep)."""
+    return type(q) is np.ndarray and q.ndim == 1 and q.dtype == np.float64
+
+
+def _joint_transform(model, j, q):
+    """:func:`joint_transform`, joint by joint, for any kind of ``q``."""
     xp = namespace(q)
     a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
     I3 = eye(xp, 3, q.dtype)
@@ -64,6 +77,60 @@ def joint_transform(model, j, q):
     # parent frame, the angular velocity in the body's: S = [[0, 1], [R^T, 0]]
     R = quat_to_mat(quat_normalize(q[..., adr + 3:adr + 7]))
     return R, q[..., adr:adr + 3], blocks(0, I3, R.mT, 0)
+
+
+@per_state
+def joint_poses(model, q):
+    r"""Every joint's pose ``R[j], t[j]``, subspace ``S[j]`` and motion transform
+    ``X[j]`` (:math:`X_{J_j}`, from the frame before joint ``j`` to the one after it) at one
+    state of numbers ``q (nq,)``, as four lists: :func:`joint_transform` for all joints, with
+    the hinges turned at once (Rodrigues' formula on the array of their angles) and the
+    transforms made in one array operation.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> R, t, S, X = joint_poses(double_pendulum(), np.array([0.0, np.pi]))
+    >>> R[1].round(12)[0]
+    array([-1.,  0.,  0.])
+    """
+    m = plain(model)
+    R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
+    hinges = joint_ids(model, HINGE)
+    if len(hinges):
+        adr = m.jnt_qposadr[hinges]
+        theta = q[adr] - m.qpos0[adr]
+        A, A2 = hinge_skews(model)
+        # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
+        s, c = np.sin(theta)[:, None, None], np.cos(theta)[:, None, None]
+        R_h = eye(np, 3, float) + s * A + (1 - c) * A2
+        p = m.jnt_pos[hinges]
+        t_h = p - np.matvec(R_h, p)
+        for n, j in enumerate(hinges.tolist()):
+            R[j], t[j], S[j] = R_h[n], t_h[n], joint_subspace(model, j)
+    for j in range(m.njnt):
+        if R[j] is None:
+            R[j], t[j], S[j] = _joint_transform(model, j, q)
+    if not m.njnt:
+        return R, t, S, []
+    # X = [[E, 0], [-E [t]x, E]] with E = R^T (spatial.plucker), all joints at once
+    E = np.array(R).mT
+    X = np.zeros((m.njnt, 6, 6))
+    X[:, :3, :3] = X[:, 3:, 3:] = E
+    X[:, 3:, :3] = -E @ skew(np.array(t))
+    X.setflags(write=False)
+    return R, t, S, list(X)
+
+
+@per_model
+def joint_ids(model, kind):
+    """The ids of the joints of type ``kind``, an int array."""
+    return np.flatnonzero(plain(model).jnt_type == kind)
+
+
+@per_model
+def hinge_skews(model):
+    """``[a]x`` and ``[a]x²`` of every hinge's axis, stacked ``(nhinge, 3, 3)`` each."""
+    pairs = [axis_skew(model, j) for j in joint_ids(model, HINGE).tolist()]
+    return np.stack([A for A, _ in pairs]), np.stack([A2 for _, A2 in pairs])
 
 
 @per_model
@@ -95,7 +162,6 @@ def joint_subspace(model, j):
     return np.concatenate([np.eye(3, dtype=p.dtype), skew(p)], axis=0)   # ball: [1; [p]x]
 
 
-@per_state
 def joint_frames(model, i, q):
     r"""The joint transform :math:`X_J (..., 6, 6)` and motion subspace ``S (..., 6, nd)`` of
     body ``i``: what :func:`jcalc` needs from ``q`` alone, computed once per ``q`` (CRBA, the
@@ -105,22 +171,64 @@ def joint_frames(model, i, q):
     so :math:`X_J = X_{J_n}\cdots X_{J_1}`; each new joint carries the columns of the
     joints before it into its own frame: :math:`S \leftarrow [X_{J_k} S,\ S_k]`.
 
+    (One state of numbers: every body's at once, :func:`body_joint_frames`.)
+
     >>> from rbdl_edu.models import pendulum
     >>> XJ, S = joint_frames(pendulum(), 1, np.array([0.0]))
     >>> S[:, 0]
     array([0., 1., 0., 0., 0., 0.])
     """
+    if one_state(q):
+        XJ, S = body_joint_frames(model, q)
+        return XJ[i], S[i]
+    return _joint_frames(model, i, q)
+
+
+@per_state
+def body_joint_frames(model, q):
+    """:func:`joint_frames` of every body at one state of numbers, two lists by body."""
+    frames = [_joint_frames(model, i, q) for i in range(model.nbody)]
+    return [XJ for XJ, _ in frames], [S for _, S in frames]
+
+
+def _joint_frames(model, i, q):
+    """:func:`joint_frames`, body by body, for any kind of ``q``."""
     xp = namespace(q)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
+    if nj == 1:                                # (the common case: one joint, its own frames)
+        return joint_motion(model, j0, q)
     XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
     for j in range(j0, j0 + nj):
-        R, t, S_j = joint_transform(model, j, q)
-        X_j = plucker_from_pose(R, t)          # from the frame before joint j to the one after
+        X_j, S_j = joint_motion(model, j, q)   # from the frame before joint j to the one after
         if j == j0:
             XJ, S = X_j, S_j
         else:                                  # carry the earlier joints into joint j's frame
             XJ, S = X_j @ XJ, concat(X_j @ S, S_j)
     return XJ, S
+
+
+@per_state
+def dof_axes(model, q):
+    """Every dof's motion axis in its body's frame, ``(nv, 6)``: the columns of the bodies'
+    subspaces ``S`` (:func:`joint_frames`), in dof order, as rows.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> dof_axes(double_pendulum(), np.zeros(2))[1]
+    array([0., 1., 0., 0., 0., 0.])
+    """
+    xp = namespace(q)
+    S = [joint_frames(model, i, q)[1] for i in range(1, model.nbody) if model.body_dofnum[i]]
+    return xp.concatenate([xp.zeros((0, 6), dtype=q.dtype)] + [S_i.mT for S_i in S])
+
+
+def joint_motion(model, j, q):
+    """Joint ``j``'s motion transform :math:`X_{J_j}` (``plucker_from_pose`` of its pose) and
+    subspace ``S_j`` (one state of numbers: from :func:`joint_poses`)."""
+    if one_state(q):
+        _, _, S, X = joint_poses(model, q)
+        return X[j], S[j]
+    R, t, S_j = _joint_transform(model, j, q)
+    return plucker_from_pose(R, t), S_j
 
 
 @per_state

@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-from rbdl_edu.arrays import is_jax, namespace
-from rbdl_edu.cache import per_model
-from rbdl_edu.joints import jcalc, joint_transform
+from rbdl_edu.arrays import eye, is_jax, namespace
+from rbdl_edu.cache import per_model, per_state
+from rbdl_edu.joints import jcalc, joint_ids, joint_transform, one_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
@@ -92,7 +92,8 @@ def _normalize4(q):
     if is_jax(q):
         return quat_normalize(q)
     q = np.asarray(q, dtype=float)
-    n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    w, x, y, z = q.tolist()
+    n = math.sqrt(w * w + x * x + y * y + z * z)
     if not n >= MINVAL:
         return quat_normalize(q)
     return q * (1 / n) if abs(n - 1) > MINVAL else q
@@ -256,8 +257,9 @@ def kinematics(model, data):
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     # built body by body, parents first, as lists (so that the same lines trace under jax.jit)
-    xpos, xmat, xquat = [xp.zeros(3)], [xp.eye(3)], [xp.array([1.0, 0.0, 0.0, 0.0])]
-    xanchor, xaxis = [xp.zeros(3)] * m.njnt, [xp.zeros(3)] * m.njnt
+    xpos, xmat, xquat = [xp.zeros(3)], [eye(xp, 3, float)], [xp.array([1.0, 0.0, 0.0, 0.0])]
+    # the frame each joint acts in (the one the joints before it left), for its anchor and axis
+    x_before, R_before = [xp.zeros(3)] * m.njnt, [eye(xp, 3, float)] * m.njnt
     for i in range(1, m.nbody):
         p, k = m.body_parentid[i], m.body_mocapid[i]
         if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
@@ -270,11 +272,10 @@ def kinematics(model, data):
         for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
             if m.jnt_type[j] == FREE:           # qpos is the pose in the world
                 quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
-                xanchor[j], xaxis[j] = x, xp.asarray(m.jnt_axis[j])
+                x_before[j] = x                 # its anchor is the body's origin, its axis jnt_axis
                 continue
             # each joint moves the frame the previous joints left: anchor and axis before it
-            x_before, R_before = frames[n]
-            xanchor[j], xaxis[j] = x_before + R_before @ m.jnt_pos[j], R_before @ m.jnt_axis[j]
+            x_before[j], R_before[j] = frames[n]
             quat = quat_mul(quat, joint_quat(model, j, q))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
@@ -284,17 +285,38 @@ def kinematics(model, data):
         xpos.append(x)
         xmat.append(quat_to_mat(xquat[i]))
     xpos, xmat, xquat = xp.stack(xpos), xp.stack(xmat), xp.stack(xquat)
-    data.xanchor = xp.stack(xanchor) if m.njnt else xp.zeros((0, 3))
-    data.xaxis = xp.stack(xaxis) if m.njnt else xp.zeros((0, 3))
+    if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
+        R_before, (pos, axis) = xp.stack(R_before), anchor_offsets(model)
+        data.xanchor = xp.stack(x_before) + xp.matvec(R_before, pos)
+        data.xaxis = xp.matvec(R_before, axis)
+    else:
+        data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
+    R_body_i, R_geom, R_site = local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
-    data.ximat = xmat @ quat_to_mat(m.body_iquat)
+    data.ximat = xmat @ R_body_i
     b = m.geom_bodyid
     data.geom_xpos = xpos[b] + xp.matvec(xmat[b], m.geom_pos)
-    data.geom_xmat = xmat[b] @ quat_to_mat(m.geom_quat)
+    data.geom_xmat = xmat[b] @ R_geom
     b = m.site_bodyid
     data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
-    data.site_xmat = xmat[b] @ quat_to_mat(m.site_quat)
+    data.site_xmat = xmat[b] @ R_site
+
+
+@per_model
+def anchor_offsets(model):
+    """``jnt_pos`` and ``jnt_axis`` as :func:`kinematics` turns them into ``xanchor``, ``xaxis``: a
+    free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero)."""
+    m = plain(model)
+    return np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos), m.jnt_axis
+
+
+@per_model
+def local_rotations(model):
+    """The fixed rotations of the inertial frames, geoms and sites in their bodies
+    (``body_iquat``, ``geom_quat``, ``site_quat`` as matrices), made once per model."""
+    m = plain(model)
+    return quat_to_mat(m.body_iquat), quat_to_mat(m.geom_quat), quat_to_mat(m.site_quat)
 
 
 def joint_quat(model, j, q):
@@ -307,8 +329,30 @@ def joint_quat(model, j, q):
     array([0., 0., 1., 0.])
     """
     adr = model.jnt_qposadr[j]
+    if model.jnt_type[j] == HINGE and one_state(q):        # one state of numbers: all hinges at once
+        return hinge_quats(model, q)[j]
     if model.jnt_type[j] == HINGE:
         return axis_angle_to_quat(model.jnt_axis[j], q[adr] - model.qpos0[adr])
     if model.jnt_type[j] == BALL:
         return quat_normalize(q[adr:adr + 4])
     return np.array([1.0, 0.0, 0.0, 0.0])
+
+
+@per_state
+def hinge_quats(model, q):
+    """:func:`joint_quat` of every hinge at one state of numbers ``q (nq,)``, computed at once:
+    a list by joint (None for the others).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> hinge_quats(double_pendulum(), np.array([0.0, np.pi]))[1].round(12)
+    array([0., 0., 1., 0.])
+    """
+    m = plain(model)
+    hinges, quats = joint_ids(model, HINGE), [None] * m.njnt
+    if len(hinges):
+        adr = m.jnt_qposadr[hinges]
+        half = (q[adr] - m.qpos0[adr]) / 2                  # (cos θ/2, sin θ/2 a), θ = q - ref
+        rows = np.concatenate([np.cos(half)[:, None], np.sin(half)[:, None] * m.jnt_axis[hinges]], axis=1)
+        for n, j in enumerate(hinges.tolist()):
+            quats[j] = rows[n]
+    return quats

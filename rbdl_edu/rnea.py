@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rbdl_edu.arrays import namespace
+from rbdl_edu.arrays import eye, namespace
 from rbdl_edu.joints import jcalc
 from rbdl_edu.spatial import cross_force, cross_motion
 from rbdl_edu.tree import (Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
@@ -48,7 +48,7 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     xfrc_applied = check_xfrc(model, xfrc_applied, q, qd)
     xp = namespace(q, qd, qdd)
     nb, parent = model.nbody, model.body_parentid
-    Xup, S, X0 = [None] * nb, [None] * nb, [xp.eye(6, dtype=q.dtype)] * nb
+    Xup, S, X0 = [None] * nb, [None] * nb, [eye(xp, 6, q.dtype)] * nb
     v, a, fB = [None] * nb, [None] * nb, [None] * nb
     v[0] = xp.zeros(6, dtype=q.dtype)        # the world is at rest ...
     a[0] = gravity_acceleration(model)       # ... but accelerates upward: a_0 = -[0; g]

@@ -264,6 +264,15 @@ def quat_exp(r):
     >>> np.round(quat_exp([0.0, 0.0, np.pi / 2]), 12)
     array([0.70710678, 0.        , 0.        , 0.70710678])
     """
+    if _one_float(r, 3):                # one rotation vector of numbers: the same lines on floats
+        x, y, z = r.tolist()
+        theta2 = x * x + y * y + z * z
+        if theta2 < 1e-16:
+            w, k = 1 - theta2 / 8, 0.5 - theta2 / 48
+        else:
+            theta = math.sqrt(theta2)
+            w, k = np.cos(theta / 2), np.sin(theta / 2) / theta       # NumPy's cos and sin, as below
+        return np.array([w, k * x, k * y, k * z])
     r = asarray(r)
     xp = namespace(r)
     theta2 = (r * r).sum(-1, keepdims=True)                     # θ², smooth at r = 0

@@ -28,6 +28,8 @@ here, after compiling, by :func:`set_const`; :func:`rbdl_edu.load_model` does bo
   (given in the second body) in the first body's frame ``[3:6]`` and the relative
   orientation :math:`q_1^{-1} q_2` ``[6:10]``; a given one is normalized. A connect between
   sites keeps nothing (its anchors are the sites), as MuJoCo's ``mj_setConst``;
+* ``cam_pos0``, ``cam_poscom0``, ``cam_mat0``: the cameras' offsets and orientations at
+  ``qpos0``, which a tracking camera keeps (:mod:`rbdl_edu.smooth.camera`);
 * a position actuator's ``dampratio`` ζ (kept positive in ``biasprm[2]`` by the compiler)
   becomes the damping :math:`k_v = 2\zeta\sqrt{k_p m}`, with the inertia the actuator
   feels at ``qpos0``, :math:`m = (J M^{-1} J^T)^{-1}` (``J`` its moment arm; MuJoCo 4.0's
@@ -54,6 +56,7 @@ from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import (EQ_CONNECT, EQ_WELD, JOINT_NV, MINVAL, OBJ_BODY, OBJ_SITE, SLIDE,
                                   WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE)
 from rbdl_edu.rotation import quat_conj, quat_mul, quat_normalize
+from rbdl_edu.smooth.camera import camera_constants
 from rbdl_edu.smooth.comframe import com_pos, jac
 from rbdl_edu.smooth.tendon import tendon
 from rbdl_edu.smooth.transmission import transmission
@@ -80,6 +83,8 @@ def set_const(model):
                            actuator_biasprm=_dampratio(model, M0, at0.actuator_moment))
     if model.neq:
         changes.update(eq_data=_eq_data(model, at0))
+    if model.ncam:
+        changes.update(camera_constants(model, at0))
     # (not model.replace, which calls set_const again for a loaded model)
     return dataclasses.replace(model, **changes, set_const=set_const)
 

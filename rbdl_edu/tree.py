@@ -54,6 +54,8 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
     ...
     ValueError: q has shape (1,); expected (..., 2) for this model (nq=2)
     """
+    if _one_float_state(model, q, qd, qdd):             # the common case: nothing to convert
+        return [x for x in (q, qd, qdd) if x is not _ABSENT]
     check_not_mujoco(model)
     given = [(name, x) for name, x in zip(names, (q, qd, qdd)) if x is not _ABSENT]
     for k, (name, x) in enumerate(given):
@@ -81,6 +83,17 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
                             "float64; import rbdl_edu.compiled (or set jax_enable_x64) before making any "
                             "JAX array")
     return out
+
+
+def _one_float_state(model, q, qd, qdd):
+    """True if ``q``, ``qd``, ``qdd`` (those given) are one state of plain ``float64`` vectors of the
+    model's sizes and the model holds no symbols: :func:`state` would return them as they are."""
+    if not (type(q) is np.ndarray and q.dtype == np.float64 and q.shape == (model.nq,)):
+        return False
+    for x in (qd, qdd):
+        if x is not _ABSENT and not (type(x) is np.ndarray and x.dtype == np.float64 and x.shape == (model.nv,)):
+            return False
+    return type(model).__module__ == "rbdl_edu.model.model" and not model.is_symbolic
 
 
 def _numbers(name, x, symbolic):
@@ -131,6 +144,17 @@ def dofs(model, i):
     """
     a = int(model.body_dofadr[i])
     return slice(a, a + int(model.body_dofnum[i])) if a >= 0 else slice(0, 0)
+
+
+@per_model
+def dof_slices(model):
+    """:func:`dofs` of every body, a tuple indexed by body (made once per model).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> dof_slices(double_pendulum())[2]
+    slice(1, 2, None)
+    """
+    return tuple(dofs(model, i) for i in range(model.nbody))
 
 
 @per_model
@@ -227,8 +251,9 @@ def by_dof_blocks(model, blocks, batch, dtype):
     xp = namespace(*blocks.values())
     if xp is np:                                      # NumPy: write the blocks into zeros
         M = np.zeros(batch + (model.nv, model.nv), dtype=dtype)
+        d = dof_slices(model)
         for (i, j), block in blocks.items():
-            M[..., dofs(model, i), dofs(model, j)] = block
+            M[..., d[i], d[j]] = block
         return M
     # JAX arrays are immutable: join the blocks, row by row
     moving = [i for i in range(1, model.nbody) if model.body_dofnum[i]]

@@ -28,6 +28,8 @@ def quat_close(a, b, tol=FIELD_TOL):
 NOT_YET = {}
 # Fields of ours that mjModel does not have, each with where MuJoCo keeps it instead.
 OURS_ONLY = {
+    "body_sleep": "MuJoCo's compiler turns the sleep policy of a tree's root body into tree_sleep_policy "
+                  "(rbdl_edu.simulation.sleep.tree_sleep_policy, compared in tests/test_sleep.py)",
     "jnt_springdamper": "MuJoCo's compiler keeps springdamper in its spec (mjsJoint) and writes "
                         "the stiffness and damping it gives into jnt_stiffness and dof_damping",
 }

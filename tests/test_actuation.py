@@ -224,7 +224,7 @@ def test_infinite_control_is_clamped_when_limited_and_refused_otherwise():
 
 @pytest.mark.parametrize("attributes, message", [
     ('joint="j" dyntype="user"', 'dyntype="user" is not supported'),
-    ('joint="j" gaintype="dcmotor"', 'gaintype="dcmotor" is not supported'),
+    ('joint="j" gaintype="so3"', 'gaintype="so3" is not supported'),
     ('joint="j" biastype="so3"', 'biastype="so3" is not supported'),
     ('joint="j" dyntype="pid"', 'dyntype="pid" is not supported'),
     ('joint="j" biastype="user"', 'biastype="user" is not supported'),

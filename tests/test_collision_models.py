@@ -58,21 +58,9 @@ def compare_at(model, m, qpos):
                 np.testing.assert_allclose(x.normal, y.frame[:3], atol=1e-9)
                 assert x.dim == y.dim
                 np.testing.assert_allclose(x.friction, y.friction, atol=1e-15)
-        elif not segment_through_box(model, data, g1, g2):
-            # (capsule-box with the segment through the box: MuJoCo's heuristic contact is
-            # not the deepest, see test_collision_mujoco's docstring)
+        else:
             assert abs(min(c.dist for c in a) - min(c.dist for c in b)) < 1e-6, (types, a, b)
     return len(ours)
-
-
-def segment_through_box(model, data, g1, g2):
-    from rbdl_edu.model.enums import BOX, CAPSULE
-    if (model.geom_type[g1], model.geom_type[g2]) != (CAPSULE, BOX):
-        return False
-    p, R = data.geom_xpos, data.geom_xmat
-    t = np.linspace(-1, 1, 401)[:, None] * model.geom_size[g1, 1]
-    local = (p[g1] + t * R[g1][:, 2] - p[g2]) @ R[g2]
-    return bool(np.any(np.all(np.abs(local) < model.geom_size[g2] + 1e-3, axis=1)))
 
 
 @pytest.mark.parametrize("path", MODELS, ids=[os.path.basename(p) for p in MODELS])

@@ -293,14 +293,11 @@ def test_ball_joint_rotation():
 
 
 def test_bad_softness_is_refused():
-    """A solref mixing the two forms names the object (MuJoCo warns and uses the default);
-    sleeping bodies (whose constraints MuJoCo leaves out) are refused at load."""
+    """A solref mixing the two forms names the object (MuJoCo warns and uses the default)."""
     model = rbd.load_model(scene('<body pos="0 0 .09"><freejoint/><geom size=".1" solref=".02 -1"/></body>',
                                  floor='solref=".02 -1"'))
     with pytest.raises(ValueError, match="contact of geoms 0 and 1: solref .* mixes"):
         rbd.forward(model, rbd.Data(model))
-    with pytest.raises(rbd.ModelError, match="sleeping bodies"):
-        rbd.load_model('<mujoco><option><flag sleep="enable"/></option></mujoco>')
 
 
 def test_copy_state_is_complete():

@@ -3,7 +3,8 @@
 MuJoCo 4.0 (``multiccd`` on by default) gives a box or mesh pair the corners of the clipped
 contact patch, a plane-mesh pair the face at the deepest vertex, and the other convex pairs
 (cylinder, capsule against a box or mesh) the extra points found by tilting the pair a
-little. Each scene below is loaded by rbdl_edu and by ``mujoco==4.0.0`` from the same MJCF:
+little; a capsule lying on a box gets MuJoCo's two points (its capsule-box heuristic). Each
+scene below is loaded by rbdl_edu and by ``mujoco==4.0.0`` from the same MJCF:
 
 * at the start, the same number of contacts, and each of ours equal to one of MuJoCo's
   (depth, position, normal to 1e-5: MuJoCo's mesh vertices are single precision and its
@@ -54,6 +55,10 @@ SCENES = {
     "long box across cylinder": scene(
         '<geom type="cylinder" size="0.05 0.3" pos="0 0 0.05" euler="90 0 0"/>'
         '<body pos="0 0 0.1295"><freejoint/><geom type="box" size="0.4 0.05 0.03"/></body>'),
+    # a capsule lying on a box (issue 24: MuJoCo ends at z = 0.11979 with 2 contacts)
+    "capsule on box": scene(
+        '<geom type="box" size="0.3 0.3 0.05" pos="0 0 0.05"/>'
+        '<body pos="0 0 0.1195"><freejoint/><geom type="capsule" size="0.02 0.15" euler="0 90 0"/></body>'),
 }
 DURATION = 0.5 if os.environ.get("RBDL_EDU_FAST") else 1.0
 TOL_CONTACT, TOL_QPOS = 1e-5, 1e-3
@@ -140,14 +145,12 @@ def test_tilted_boxes_on_a_mesh():
 
 
 def test_cylinders_and_capsules_on_boxes_and_meshes():
-    """A cylinder lying, standing or tilted on a box or a box-shaped mesh, a capsule on the
-    mesh (capsule-box has its own collider): the tilts give MuJoCo's contact count (1 on a
-    rim, 2 along a line, 4 on a disk)."""
+    """A cylinder or a capsule lying, standing or tilted on a box or a box-shaped mesh: the
+    tilts give MuJoCo's contact count (1 on a rim, 2 along a line, 4 on a disk)."""
     rng = np.random.default_rng(1)
     counts = set()
     for k in range(24):
         kind, base = ("cylinder", "capsule")[k % 2], ("box", "mesh")[(k // 2) % 2]
-        base = "mesh" if kind == "capsule" else base
         r, h = rng.uniform(0.02, 0.06), rng.uniform(0.05, 0.15)
         lying = k % 3 != 0
         tilt = rng.choice([0.0, 0.0, rng.uniform(-20, 20)])

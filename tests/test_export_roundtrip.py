@@ -24,9 +24,6 @@ SKIP = {"body_bvhadr", "body_bvhnum", "geom_matid", "site_matid", "tendon_matid"
         "tendon_rgba", "tendon_width", "geom_plugin", "body_plugin", "actuator_plugin", "sensor_plugin",
         "hfield_pathadr", "mesh_pathadr", "actuator_history", "actuator_historyadr", "sensor_history",
         "sensor_historyadr",
-        # an actuator's input signature: MuJoCo reads it only for so3 and servo-family (pid,
-        # dcmotor) gains, which our loader refuses; the 100 steps below check the rest
-        "actuator_ctrlspec",
         # a mesh's vertices are written already scaled
         "mesh_scale",
         # MuJoCo's own hull bookkeeping for its support search (the vertex graph, the polygon
@@ -143,6 +140,11 @@ HAND = {
     "awkward_names": """<mujoco><worldbody><body name="a&amp;&quot;b&lt;"><joint name="geom1"/>
         <geom name="geom1" size="0.1"/><geom size="0.1" pos="0 0 0.2"/></body></worldbody>
       <actuator><motor joint="geom1"/></actuator></mujoco>""",
+    "dcmotors": """<mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom type="capsule" fromto="0 0 0 .3 0 0"
+          size=".03"/><body pos=".3 0 0"><joint name="k" axis="0 1 0"/><geom size=".05"/></body></body></worldbody>
+      <actuator><dcmotor joint="j" resistance="2" motorconst="0.05 0.06" inductance="0.01" cogging="0.01 6 0.3"
+          thermal="3 0 30 0.004 25 20" lugre="100 0.5 0.02 0.03 0.1" saturation="0 2 10" ctrlrange="-12 12"/>
+        <dcmotor joint="k" nominal="12 0.5 300" gear="3"/></actuator></mujoco>""",
     "mesh_springdamper_fluid": """<mujoco><asset><mesh name="wedge" scale="0.2 0.2 0.2"
         vertex="0 0 0  1 0 0  0 2 0  0 0 0.5  1 0 0.5  0 2 0.5"
         face="0 2 1  3 4 5  0 1 4  0 4 3  0 3 5  0 5 2  1 2 5  1 5 4"/></asset>
@@ -160,14 +162,6 @@ def test_hand_written_roundtrip(name):
     xml = HAND[name].replace('<actuatorfrc actuator="m0"', '<actuatorfrc actuator="m0"').replace(
         '<motor joint="j1"', '<motor name="m0" joint="j1"')
     roundtrip(mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml), name)
-
-
-def test_unwritable_camera_is_refused():
-    """What to_mjcf cannot write raises, naming it; it is never left out silently."""
-    model = rbd.load_model("""<mujoco><worldbody><body name="b"><joint/><geom size="0.1"/></body>
-      <camera name="follow" mode="targetbody" target="b"/></worldbody></mujoco>""")
-    with pytest.raises(ValueError, match="'follow'.*cam_mode='targetbody'"):
-        to_mjcf(model)
 
 
 @pytest.mark.parametrize("source", [str(p) for p in MODELS + MOUSE + GYM] + sorted(HAND.values()),

@@ -33,6 +33,22 @@ def test_search_space():
     assert score(low, [0]) == INFEASIBLE > score(np.zeros(n), [0])
 
 
+def test_bad_names_are_errors_not_infeasible_gaits():
+    # an unknown engine or obstacle, or a point of the wrong size, must not score as a gait the
+    # legs cannot follow (the search would go on, every gait "infeasible")
+    n = len(TROT_SEARCH)
+    with pytest.raises(ValueError, match="unknown engine 'bullet'"):
+        score(np.zeros(n), [0], engine="bullet")
+    with pytest.raises(ValueError, match=r"no obstacle 'wall'; the obstacles are \['arc', 'bar'"):
+        score(np.zeros(n), [0], obstacle="wall")
+    with pytest.raises(ValueError, match="12 numbers"):
+        score(np.zeros(8), [0])
+    with pytest.raises(ValueError, match="no obstacle 'wall'"):
+        obstacle_trial(Gait(), 0, obstacle="wall")
+    with pytest.raises(ValueError, match="unknown engine 'bullet'"):
+        search_gait(seeds=[0], engine="bullet", generations=1, popsize=2)
+
+
 def test_a_short_cma_search_improves_on_the_trot():
     # RBDL_EDU_FAST: 3 generations of 6 gaits on 2 starts (else 6 on 3); the verdicts are the same
     generations, seeds = (3, [0, 1]) if FAST else (6, [0, 1, 2])

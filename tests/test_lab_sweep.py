@@ -1,6 +1,7 @@
 """Sweeps on a local Ray (issue 23): four gait searches as Ray tasks, and a worker that dies
 mid-sweep, which costs that trial only (Ray retries it; a trial that keeps dying is reported
-as failed, with the reason). One Ray for the whole file: starting it takes tens of seconds.
+as failed, with the reason), beside a trial that raises (reported with its exception, not
+retried). One Ray for the whole file: starting it is most of the file's time.
 """
 from __future__ import annotations
 
@@ -50,11 +51,17 @@ def test_a_dead_worker_loses_its_trial_only(local_ray, tmp_path):
             attempts = f.read().split().count(kind)
         if kind == "doomed" or (kind == "flaky" and attempts == 1):
             os._exit(1)                                     # the worker process dies
+        if kind == "raises":
+            raise ValueError("unknown engine 'bullet'")      # a bad configuration: no retry
         return kind
 
-    rows = sweep(trial, [dict(kind=k, marker=marker) for k in ("fine", "flaky", "doomed")], max_retries=1)
-    assert [r["status"] for r in rows] == ["ok", "ok", "failed"]
-    assert [r["result"] for r in rows] == ["fine", "flaky", None]
+    kinds = ("fine", "flaky", "doomed", "raises")
+    rows = sweep(trial, [dict(kind=k, marker=marker) for k in kinds], max_retries=1)
+    assert [r["status"] for r in rows] == ["ok", "ok", "failed", "failed"]
+    assert [r["result"] for r in rows] == ["fine", "flaky", None, None]
+    assert [r["config"]["kind"] for r in rows] == list(kinds)
+    assert rows[0]["error"] is None and rows[1]["error"] is None
     assert "WorkerCrashedError" in rows[2]["error"] and "after 1 retries" in rows[2]["error"]
+    assert "ValueError" in rows[3]["error"] and "unknown engine 'bullet'" in rows[3]["error"]
     attempts = open(marker).read().split()
-    assert attempts.count("fine") == 1 and attempts.count("flaky") == 2 and attempts.count("doomed") == 2
+    assert [attempts.count(k) for k in kinds] == [1, 2, 2, 1]            # a death is retried, an error not

@@ -6,25 +6,24 @@ Pipeline (one module per stage):
 * :mod:`~rbdl_edu.collision.broadphase`: sweep and prune along principal axes;
 * :mod:`~rbdl_edu.collision.filters`: weld/parent/bitmask/exclude/pair/bounding-sphere rules;
 * :mod:`~rbdl_edu.collision.primitives`, :mod:`~rbdl_edu.collision.box`,
-  :mod:`~rbdl_edu.collision.convex` (with
+  :mod:`~rbdl_edu.collision.capsule_box`, :mod:`~rbdl_edu.collision.convex` (with
   :mod:`~rbdl_edu.collision.polytope`, :mod:`~rbdl_edu.collision.clipping`,
-  :mod:`~rbdl_edu.collision.multiccd`), :mod:`~rbdl_edu.collision.hfield`: the narrowphase
-  colliders;
+  :mod:`~rbdl_edu.collision.multiccd`), :mod:`~rbdl_edu.collision.ellipsoid`,
+  :mod:`~rbdl_edu.collision.hfield`: the narrowphase colliders;
 * :mod:`~rbdl_edu.collision.pair_params`: contact parameters;
 * :mod:`~rbdl_edu.collision.driver`: ``collide(model, data)`` ties them together.
 
 Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly differ:
 
-* convex pairs: the deepest contact is exact (GJK/EPA, polished on curved surfaces), MuJoCo's
-  EPA stops at ``ccd_tolerance``. The extra contacts of MuJoCo 4.0's multi-contact path are
+* convex pairs: the deepest contact is exact (GJK/EPA, polished on curved surfaces; a sphere
+  against an ellipsoid by the nearest point in closed form), MuJoCo's EPA stops at
+  ``ccd_tolerance``. The extra contacts of MuJoCo 4.0's multi-contact path are
   reproduced (face clipping for box/mesh pairs, :mod:`~rbdl_edu.collision.clipping`; tilts
   for the others, :mod:`~rbdl_edu.collision.multiccd`), with two known differences: where
   a clipped patch has more than four corners, the four kept depend on where MuJoCo's mesh
   polygon starts (ours starts at its lowest vertex index, as MuJoCo's often does); and
   where a tilted pair's contact is a line or a disk, the points found match MuJoCo's in
   number, but on a disk not in place (its first point is wherever its EPA stopped);
-* capsule-box: the deepest contact is exact (EPA on the segment); MuJoCo's heuristic picks
-  other points when the segment passes through the box, and its second point differs;
 * plane-mesh: the mesh face at the deepest vertex, its corners within the margin (MuJoCo
   4.0; the 3.x rule of up to three neighbouring vertices is gone);
 * height field against a box or a mesh with zero margin: MuJoCo's EPA stops early on this

@@ -1,4 +1,5 @@
-"""Box colliders: capsule-box and box-box (separating axes + face clipping).
+"""The box-box collider (separating axes + face clipping); capsule-box is in
+:mod:`~rbdl_edu.collision.capsule_box`.
 
 Box-box follows the same two stages as MuJoCo's collider, written from the geometry:
 
@@ -17,18 +18,11 @@ Box-box follows the same two stages as MuJoCo's collider, written from the geome
    (Sutherland-Hodgman); every clipped vertex within ``margin`` of the reference plane is a
    contact, its depth measured along the normal, its position midway between the
    surfaces. *Edge axis*: one contact midway between the closest points of the two edges.
-
-Capsule-box: the exact signed distance between the capsule's segment and the box
-(GJK/EPA, :mod:`~rbdl_edu.collision.convex`) minus the radius gives the deepest contact;
-each end of the segment that is also within ``margin`` (sphere-box) and not at the same
-place adds a contact, so a capsule lying on a face gets two.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.collision.convex import core_distance
-from rbdl_edu.collision.primitives import sphere_box
 from rbdl_edu.rotation import cross
 
 EDGE_BIAS = 1e-6          # relative preference of face axes on near-ties
@@ -149,45 +143,3 @@ def _edge_contact(p1, R1, h1, p2, R2, h2, i, j, L, sigma):
     t, u = np.clip(t, -h1[i], h1[i]), np.clip(u, -h2[j], h2[j])
     pa, pb = a0 + t * d1, b0 + u * d2
     return [(float(sigma), (pa + pb) / 2, L, np.zeros(3))]
-
-
-def capsule_box(p1, R1, s1, p2, R2, s2, margin):
-    """Capsule-box contacts (at most 2, see the module docstring).
-
-    A capsule lying on a box face touches it along its length: two contacts.
-
-    >>> I = np.eye(3); Rx = np.array([[0, 0, 1], [0, 1, 0], [-1, 0, 0.]])
-    >>> cons = capsule_box(np.array([0, 0, 0.59]), Rx, [0.1, 0.3], np.zeros(3), I, np.ones(3) / 2, 0)
-    >>> len(cons), [round(c[0], 9) for c in cons]
-    (2, [-0.01, -0.01])
-    """
-    r, h = s1[0], s1[1]
-    axis = R1[:, 2]
-
-    def supp(d):                                      # segment minus box
-        a = p1 + axis * (h if axis @ d >= 0 else -h)
-        lo = R2.T @ -d
-        b = p2 + R2 @ np.where(lo >= 0, s2, -s2)
-        return (a - b, a, b)
-    out = core_distance(supp, p1 - p2)
-    if out is None:
-        return []
-    dist, n, a, b = out
-    dist -= r
-    if dist > margin:
-        return []
-    first = (float(dist), (a + r * n + b) / 2, n, np.zeros(3))
-    cons = [first]
-    ends = []
-    for sign in (1.0, -1.0):
-        end = p1 + sign * h * axis
-        for c in sphere_box(end, R1, [r], p2, R2, s2, margin):
-            # keep an end only if its sphere point is on the capsule's surface: the end is
-            # outside the box and the normal does not point back along the segment
-            if np.any(np.abs(R2.T @ (end - p2)) > s2) and sign * (c[2] @ axis) >= -1e-12:
-                ends.append(c)
-    ends.sort(key=lambda c: c[0])
-    for c in ends:
-        if np.linalg.norm(c[1] - first[1]) > 1e-6 * (r + h) and len(cons) < 2:
-            cons.append(c)
-    return cons

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision.filters import bitmask_rejects, body_pair_filter
 from rbdl_edu.model.enums import PLANE
 
@@ -58,29 +59,81 @@ def sap_frame(model, gpos):
     return E * np.sign(E[np.arange(3), np.argmax(np.abs(E), axis=1)])[:, None]
 
 
+@per_model
 def geoms_of_bodies(model):
-    """``[[geom ids of body 0], [geom ids of body 1], ...]`` in one pass over the geoms."""
+    """``((geom ids of body 0), (geom ids of body 1), ...)`` in one pass over the geoms (once
+    per model)."""
     out = [[] for _ in range(model.nbody)]
     for g, b in enumerate(model.geom_bodyid):
-        out[b].append(g)
-    return out
+        out[b].append(int(g))
+    return tuple(tuple(gs) for gs in out)
+
+
+@per_model
+def body_masks(model):
+    """Each body's ``(contype, conaffinity)``, the OR over its geoms (0 without geoms), once per
+    model."""
+    ct, ca = model.geom_contype, model.geom_conaffinity
+    return tuple((int(np.bitwise_or.reduce(ct[list(gs)])) if gs else 0,
+                  int(np.bitwise_or.reduce(ca[list(gs)])) if gs else 0) for gs in geoms_of_bodies(model))
+
+
+@per_model
+def keep_body_pair(model, b1, b2):
+    """Whether the body pair passes the body-level filters and the body bitmask (rules 1-4 of
+    :mod:`~rbdl_edu.collision.filters`): the model alone decides, so once per pair."""
+    masks = body_masks(model)
+    return body_pair_filter(model, b1, b2) is None and not bitmask_rejects(*masks[b1], *masks[b2])
+
+
+@per_model
+def sap_bodies(model):
+    """The collidable bodies other than the world that the body bitmask lets pair with at
+    least one other such body (once per model): a body no other can touch would only bring
+    pairs that :func:`keep_body_pair` drops (a robot whose geoms only touch the world)."""
+    masks = np.array(body_masks(model), dtype=np.int64).reshape(-1, 2)
+    bodies = [b for b in range(1, model.nbody) if masks[b].any()]
+    ct, ca = masks[bodies, 0], masks[bodies, 1]
+    ok = ((ct[:, None] & ca[None, :]) | (ca[:, None] & ct[None, :])) != 0
+    np.fill_diagonal(ok, False)
+    return frozenset(b for b, row in zip(bodies, ok) if row.any())
+
+
+@per_model
+def always_colliding(model):
+    """The body pairs that are candidates at every step: the world (if it has geoms) and every
+    static body with a plane, paired with every other collidable body (once per model)."""
+    geoms_of, masks = geoms_of_bodies(model), body_masks(model)
+    can = [ct or ca for ct, ca in masks]
+    pairs = set()
+    for b1 in range(model.nbody):
+        if not can[b1]:
+            continue
+        static = model.body_dofnum[model.body_weldid[b1]] == 0
+        has_plane = any(model.geom_type[g] == PLANE for g in geoms_of[b1])
+        if (b1 == 0 and geoms_of[0]) or (static and has_plane):
+            for b2 in range(model.nbody):
+                if can[b2] and keep_body_pair(model, min(b1, b2), max(b1, b2)):
+                    pairs.add((min(b1, b2), max(b1, b2)))
+    return frozenset(pairs)
 
 
 def body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of=None):
-    """Box ``(len(bodies), 6)`` = (min (3), max (3)) of each body along the ``frame`` axes."""
+    """Box ``(len(bodies), 6)`` = (min (3), max (3)) of each body along the ``frame`` axes
+    (each body has geoms): the union of its geoms' intervals, all geoms at once."""
     geoms_of = geoms_of or geoms_of_bodies(model)
-    out = np.zeros((len(bodies), 6))
-    for k, b in enumerate(bodies):
-        lo, hi = np.full(3, np.inf), np.full(3, -np.inf)
-        for g in geoms_of[b]:
-            margin = model.geom_margin[g] + model.geom_gap[g]
-            center = gpos[g] + gmat[g] @ aabb[g, :3]
-            half = np.abs(frame @ gmat[g]) @ aabb[g, 3:]       # Σ_k h_k |e·R u_k|
-            c_box, c_sph = frame @ center, frame @ gpos[g]
-            lo = np.minimum(lo, np.maximum(c_sph - rbound[g], c_box - half) - margin)
-            hi = np.maximum(hi, np.minimum(c_sph + rbound[g], c_box + half) + margin)
-        out[k] = np.concatenate([lo, hi])
-    return out
+    if not bodies:
+        return np.zeros((0, 6))
+    gs = [g for b in bodies for g in geoms_of[b]]
+    starts = np.cumsum([0] + [len(geoms_of[b]) for b in bodies[:-1]])
+    margin = (model.geom_margin[gs] + model.geom_gap[gs])[:, None]
+    R, h, r = gmat[gs], aabb[gs, 3:], rbound[gs][:, None]
+    center = gpos[gs] + np.einsum("gij,gj->gi", R, aabb[gs, :3])
+    half = np.einsum("gaj,gj->ga", np.abs(np.einsum("ai,gij->gaj", frame, R)), h)   # Σ_k h_k |e·R u_k|
+    c_box, c_sph = center @ frame.T, gpos[gs] @ frame.T
+    lo = np.maximum(c_sph - r, c_box - half) - margin
+    hi = np.minimum(c_sph + r, c_box + half) + margin
+    return np.hstack([np.minimum.reduceat(lo, starts), np.maximum.reduceat(hi, starts)])
 
 
 def sweep_and_prune(boxes, axis=0):
@@ -128,36 +181,21 @@ def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
     >>> broadphase(m, *geom_poses(m, m.qpos0), geom_rbound(m), geom_aabb(m))
     [(0, 1), (0, 2), (0, 3), (1, 2)]
     """
-    nbody = model.nbody
-    geoms_of = geoms_of_bodies(model)
-    ct, ca = model.geom_contype, model.geom_conaffinity
-    ctype = [(int(np.bitwise_or.reduce(ct[gs])) if gs else 0,
-              int(np.bitwise_or.reduce(ca[gs])) if gs else 0) for gs in geoms_of]
-    can = [ct or ca for ct, ca in ctype]
-
-    def keep(b1, b2):
-        return (body_pair_filter(model, b1, b2) is None
-                and not bitmask_rejects(*ctype[b1], *ctype[b2]))
-
-    pairs = set()
+    geoms_of, masks = geoms_of_bodies(model), body_masks(model)
     # 1. always-colliding: the world with geoms, static bodies with a plane
-    for b1 in range(nbody):
-        if not can[b1]:
-            continue
-        static = model.body_dofnum[model.body_weldid[b1]] == 0
-        has_plane = any(model.geom_type[g] == PLANE for g in geoms_of[b1])
-        if (b1 == 0 and geoms_of[0]) or (static and has_plane):
-            for b2 in range(nbody):
-                if can[b2] and keep(b1, b2):
-                    pairs.add((min(b1, b2), max(b1, b2)))
-    # 2. sweep and prune over the other collidable bodies
-    frame = sap_frame(model, gpos)
-    bodies = [b for b in range(1, nbody) if can[b]]
-    boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of)
-    for i, j in sweep_and_prune(boxes):
-        b1, b2 = sorted((bodies[i], bodies[j]))
-        if keep(b1, b2):
-            pairs.add((b1, b2))
+    pairs = set(always_colliding(model))
+    # 2. sweep and prune over the other collidable bodies (two at least)
+    bodies = [b for b in range(1, model.nbody) if masks[b][0] or masks[b][1]]
+    if not return_sap:                  # (the drawing shows every collidable body's box)
+        bodies = [b for b in bodies if b in sap_bodies(model)]
+    frame = boxes = None
+    if len(bodies) >= 2 or return_sap:
+        frame = sap_frame(model, gpos)
+        boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of)
+        for i, j in sweep_and_prune(boxes):
+            b1, b2 = sorted((bodies[i], bodies[j]))
+            if keep_body_pair(model, b1, b2):
+                pairs.add((b1, b2))
     result = sorted(pairs)
     if return_sap:
         return result, frame, bodies, boxes

@@ -27,6 +27,8 @@ points against the hull from ``scipy.spatial.ConvexHull``; the face clipping bui
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rbdl_edu.collision.clipping import face_contacts, plane_face
@@ -35,11 +37,14 @@ from rbdl_edu.collision.multiccd import perturbed_contacts
 from rbdl_edu.collision.polytope import geom_polytope
 from rbdl_edu.collision.simplex import closest_on_simplex
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, MESH, SPHERE
+from rbdl_edu.model.frozen import plain
 
 TOL = 1e-12          # GJK: distance below which the origin counts as inside
+GJK_TOL = 1e-12      # GJK: relative gap between |v| and the separation along v
 MAX_ITER = 500
-EPA_TOL = 1e-10      # EPA: relative gap between polytope and shape (then polished)
+EPA_TOL = 1e-10      # EPA: gap between polytope and shape (relative above 1)
 EPA_ITER = 150
+ROUGH_GJK_TOL, ROUGH_EPA_TOL = 1e-6, 1e-6         # curved pairs: a start for polish
 POLYTOPE_CORES = {SPHERE, CAPSULE, BOX, MESH}     # a point, a segment, polytopes
 
 
@@ -68,9 +73,10 @@ def support(model, gpos, gmat, g, d, core=False):
     >>> support(s.compile(), np.zeros((1, 3)), np.eye(3)[None], 0, np.array([1., -1, 1]))
     array([ 1., -2.,  3.])
     """
-    t, s, R = model.geom_type[g], model.geom_size[g], gmat[g]
+    m = plain(model)
+    t, s, R = m.geom_type[g], m.geom_size[g], gmat[g]
     lo = R.T @ d
-    n = np.linalg.norm(lo)
+    n = math.sqrt(lo @ lo)
     rad = 0.0 if core else s[0]
     if t == SPHERE:
         x = lo / n * rad if n > 0 else np.array([rad, 0, 0])
@@ -78,8 +84,8 @@ def support(model, gpos, gmat, g, d, core=False):
         x = (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
     elif t == ELLIPSOID:
         sl = s * lo
-        m = np.linalg.norm(sl)
-        x = s * sl / m if m > 0 else np.array([s[0], 0, 0])
+        norm = math.sqrt(sl @ sl)
+        x = s * sl / norm if norm > 0 else np.array([s[0], 0, 0])
     elif t == CYLINDER:
         r = np.hypot(lo[0], lo[1])
         x = np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
@@ -95,22 +101,31 @@ def support(model, gpos, gmat, g, d, core=False):
 
 
 # --------------------------------------------------------------------------------- GJK ----
-def gjk(supp, d0):
-    """GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``.
+def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL, start=None):
+    r"""GJK on the Minkowski difference with support ``supp(d) -> (w, a, b)``, from the
+    support point along ``d0`` or from ``start``, the ``(v, simplex)`` of a rougher run.
 
     Returns ``(v, simplex)`` where ``v`` is the closest point of :math:`D` to the origin
-    (zero if the origin is inside) and ``simplex`` the list of ``(w, a, b)`` around it.
+    (zero if the origin is inside) and ``simplex`` the list of ``(w, a, b)`` around it; or
+    ``None`` as soon as the distance is known to exceed ``cutoff`` (MuJoCo's early exit:
+    every point :math:`x` of :math:`D` has :math:`x\cdot v \ge w\cdot v` for the support
+    point :math:`w = s_D(-v)`, so :math:`\mathrm{dist} \ge w\cdot v/|v|`).
     """
-    simplex = [supp(d0)]
-    v = simplex[0][0]
+    if start is None:
+        simplex = [supp(d0)]
+        v = simplex[0][0]
+    else:
+        v, simplex = start
     for _ in range(MAX_ITER):
         if v @ v < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
+        if v @ w[0] > cutoff * np.sqrt(v @ v):       # separated by more than the cutoff
+            return None
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
-        if v @ v - v @ w[0] <= 1e-12 * (v @ v) or \
-                any(np.linalg.norm(w[0] - s[0]) < 1e-14 for s in simplex):
+        if v @ v - v @ w[0] <= tol * (v @ v) or \
+                any(_norm2(w[0] - s[0]) < 1e-28 for s in simplex):
             return v, simplex
         simplex.append(w)
         v_old = v
@@ -130,10 +145,15 @@ def _witness(simplex, lam):
 
 
 # --------------------------------------------------------------------------------- EPA ----
+def _cross(a, b):
+    """``a × b`` of two 3-vectors (``np.cross`` without its general-shape plumbing)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
 def _face(P, i, j, k):
     """Outward normal and distance of triangle (i, j, k) of the polytope ``P``."""
-    n = np.cross(P[j] - P[i], P[k] - P[i])
-    length = np.linalg.norm(n)
+    n = _cross(P[j] - P[i], P[k] - P[i])
+    length = math.sqrt(n @ n)
     if length < 1e-14:                            # degenerate sliver: never the nearest face
         return np.zeros(3), np.inf
     n = n / length
@@ -167,16 +187,17 @@ def _blow_up(supp, simplex):
     return pts
 
 
-def epa(supp, simplex):
+def epa(supp, simplex, tol=EPA_TOL):
     """Penetration depth, normal (from A to B) and witness points, starting from a simplex
-    that holds the origin. Returns ``(depth, n, a, b)`` or ``None`` if degenerate."""
+    that holds the origin, to the gap ``tol`` between polytope and shape. Returns
+    ``(depth, n, a, b)`` or ``None`` if degenerate."""
     pts = _blow_up(supp, simplex) if len(simplex) < 4 else list(simplex)
     if pts is None:
         return None
     P = [p[0] for p in pts]
     faces = []
     for i, j, k, l in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
-        if np.cross(P[j] - P[i], P[k] - P[i]) @ (P[l] - P[i]) > 0:
+        if _cross(P[j] - P[i], P[k] - P[i]) @ (P[l] - P[i]) > 0:
             j, k = k, j                           # orient each face away from the 4th vertex
         faces.append((i, j, k))
     data = {f: _face(P, *f) for f in faces}
@@ -185,9 +206,10 @@ def epa(supp, simplex):
         n, dist = data[f]
         w = supp(n)
         # stop when the support along the face normal is no farther than the face itself
-        if w[0] @ n - dist <= EPA_TOL * max(1.0, abs(dist)):
+        if w[0] @ n - dist <= tol * max(1.0, abs(dist)):
             break
-        if min(np.linalg.norm(w[0] - x) for x in P) < 1e-13:     # nothing new to add
+        gaps = np.array(P) - w[0]
+        if np.min(np.einsum("ij,ij->i", gaps, gaps)) < 1e-26:     # nothing new to add
             break
         pts.append(w)
         P.append(w[0])
@@ -221,41 +243,61 @@ def _face_result(pts, P, f, n, dist):
 
 
 # --------------------------------------------------------------------------- colliders ----
-def signed_distance(model, gpos, gmat, g1, g2, smooth=True):
+def signed_distance(model, gpos, gmat, g1, g2, smooth=True, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points
-    (``smooth=False``: GJK/EPA's answer, not polished)."""
+    (``smooth=False``: GJK/EPA's answer, not polished); ``None`` if the distance exceeds
+    ``cutoff`` (or EPA degenerates)."""
     def supp(d):
         a = support(model, gpos, gmat, g1, d, core=True)
         b = support(model, gpos, gmat, g2, -d, core=True)
         return (a - b, a, b)
-    out = core_distance(supp, gpos[g1] - gpos[g2], smooth)
+    # round the cores: dist - r1 - r2, so the cores' cutoff is cutoff + r1 + r2
+    r1, r2 = core_radius(model, g1), core_radius(model, g2)
+    out = core_distance(supp, gpos[g1] - gpos[g2], smooth, cutoff + r1 + r2)
     if out is None:
         return None
     dist, n, a, b = out
-    # round the cores: dist - r1 - r2, witness points pushed out along the normal
-    r1, r2 = core_radius(model, g1), core_radius(model, g2)
+    # witness points pushed out along the normal
     return dist - r1 - r2, n, a + r1 * n, b - r2 * n
 
 
-def core_distance(supp, d0, smooth=True):
+def core_distance(supp, d0, smooth=True, cutoff=np.inf):
     """``(dist, n, a, b)`` of two convex sets given the support ``supp`` of their difference.
     ``smooth=False`` says both are polytopes: GJK/EPA are then exact and :func:`polish` is
-    skipped (it would find nothing to improve)."""
+    skipped (it would find nothing to improve). ``None`` when they are farther apart than
+    ``cutoff`` (or EPA degenerates).
+
+    A curved pair runs GJK/EPA to a rough tolerance only (their convergence on a curved
+    surface is slow) and :func:`polish` from there (quadratic); where polish finds no
+    stationary point (a flat feature), GJK goes on to its full tolerance and EPA runs again."""
     if d0 @ d0 < 1e-20:
         d0 = np.array([1.0, 0, 0])
-    v, simplex = gjk(supp, d0)
+    out = found = None
+    if smooth:
+        found = gjk(supp, d0, cutoff, ROUGH_GJK_TOL)
+        if found is None:
+            return None
+        rough = closest_or_deepest(supp, *found, ROUGH_EPA_TOL)
+        out = polish(supp, *rough) if rough is not None else None
+    if out is None:                        # (a curved pair: GJK goes on from its rough answer)
+        found = gjk(supp, d0, cutoff, GJK_TOL, start=found)
+        out = closest_or_deepest(supp, *found, EPA_TOL) if found is not None else None
+    return out if out is not None and out[0] <= cutoff else None
+
+
+def closest_or_deepest(supp, v, simplex, epa_tol):
+    """From GJK's ``v`` and simplex: ``(|v|, -v/|v|, a, b)`` if apart, else EPA's
+    ``(-depth, n, a, b)`` to ``epa_tol`` (``None``: a degenerate EPA)."""
     if v @ v > TOL ** 2:                           # apart: dist = |v|, n = -v/|v|
         _, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
         a, b = _witness([simplex[i] for i in idx], lam)
         dist = np.linalg.norm(v)
-        out = dist, -v / dist, a, b
-    else:
-        out = epa(supp, simplex)
-        if out is None:
-            return None
-        depth, n, a, b = out
-        out = -depth, n, a, b
-    return polish(supp, *out) if smooth else out
+        return dist, -v / dist, a, b
+    out = epa(supp, simplex, epa_tol)
+    if out is None:
+        return None
+    depth, n, a, b = out
+    return -depth, n, a, b
 
 
 def polish(supp, dist, n, a, b, iters=40):
@@ -268,8 +310,8 @@ def polish(supp, dist, n, a, b, iters=40):
     (Danskin), so at the optimum :math:`s_D(n) \parallel n`. We minimize :math:`h_D` by
     Newton steps in the tangent plane (finite-difference Jacobian; a gradient step when the
     Jacobian is not positive definite), halving a step until :math:`h_D` decreases. Where a
-    support is flat (a face), the gradient jumps, no stationary point is reached, and the
-    GJK/EPA answer -- exact for flat features -- is kept.
+    support is flat (a face), the gradient jumps, no stationary point is reached, and
+    ``None`` is returned: GJK/EPA's answer is exact for flat features.
     """
     def h_and_g(m, t1, t2):
         w = supp(m)[0]
@@ -277,9 +319,9 @@ def polish(supp, dist, n, a, b, iters=40):
         return hm, np.array([t1 @ w, t2 @ w]) - hm * np.array([t1 @ m, t2 @ m])
 
     def basis(m):
-        t1 = np.cross(m, np.eye(3)[np.argmin(np.abs(m))])
-        t1 /= np.linalg.norm(t1)
-        return t1, np.cross(m, t1)
+        t1 = _cross(m, np.eye(3)[np.argmin(np.abs(m))])
+        t1 /= math.sqrt(t1 @ t1)
+        return t1, _cross(m, t1)
 
     m = n.copy()
     h0 = supp(m)[0] @ m
@@ -296,8 +338,8 @@ def polish(supp, dist, n, a, b, iters=40):
             du = -np.linalg.solve(J, G) if np.all(np.linalg.eigvalsh(J) > 0) else -G
         except np.linalg.LinAlgError:
             du = -G
-        for _ in range(40):                          # backtrack until h_D decreases
-            m_new = _unit(m + du[0] * t1 + du[1] * t2)
+        while du @ du > 1e-28:                       # backtrack until h_D decreases, down
+            m_new = _unit(m + du[0] * t1 + du[1] * t2)   # to a turn of 1e-14 rad
             h_new = supp(m_new)[0] @ m_new
             if h_new < hm:
                 break
@@ -310,12 +352,16 @@ def polish(supp, dist, n, a, b, iters=40):
     # -h_D(m) is a separation along m, a lower bound of the signed distance; GJK's |v| and
     # EPA's face distance are upper bounds: accept a stationary point between them
     if not stationary or -(w @ m) > dist + 1e-12 or np.linalg.norm(m - n) > 0.1:
-        return dist, n, a, b
+        return None
     return -(w @ m), m, wa, wb
 
 
+def _norm2(v):
+    return v @ v
+
+
 def _unit(v):
-    return v / np.linalg.norm(v)
+    return v / math.sqrt(v @ v)
 
 
 def convex(model, gpos, gmat, g1, g2, margin):
@@ -334,7 +380,7 @@ def convex(model, gpos, gmat, g1, g2, margin):
     """
     # cores that are polytopes (a point, a segment, a box, a mesh): GJK/EPA are exact
     smooth = not POLYTOPE_CORES >= {model.geom_type[g1], model.geom_type[g2]}
-    out = signed_distance(model, gpos, gmat, g1, g2, smooth)
+    out = signed_distance(model, gpos, gmat, g1, g2, smooth, cutoff=margin)
     if out is None:
         return []
     dist, n, a, b = out

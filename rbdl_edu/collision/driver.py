@@ -9,7 +9,9 @@
    merged in, then the body pair is dropped if it is ``<exclude>`` d, else each geom pair
    goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter`;
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
-   to the collider in :data:`COLLIDERS`, keyed by the two geom types;
+   to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
+   (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
+   (:func:`~rbdl_edu.collision.filters.boxes_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
    mixed parameters.
 """
@@ -17,17 +19,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision import box as _box
+from rbdl_edu.collision import capsule_box as _capsule_box
 from rbdl_edu.collision import convex as _convex
+from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
-from rbdl_edu.collision.broadphase import broadphase
+from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import contact_pairs, exclude_signatures, geom_pair_filter
+from rbdl_edu.collision.filters import boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
+from rbdl_edu.model.frozen import plain
 
 #: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
 #: The *convex* entries take the model and geom ids (they need mesh data); the others
@@ -43,8 +49,9 @@ COLLIDERS = {
     (SPHERE, CAPSULE): _prim.sphere_capsule,
     (SPHERE, CYLINDER): _prim.sphere_cylinder,
     (SPHERE, BOX): _prim.sphere_box,
+    (SPHERE, ELLIPSOID): _ellipsoid.sphere_ellipsoid,
     (CAPSULE, CAPSULE): _prim.capsule_capsule,
-    (CAPSULE, BOX): _box.capsule_box,
+    (CAPSULE, BOX): _capsule_box.capsule_box,
     (BOX, BOX): _box.box_box,
 }
 for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
@@ -52,7 +59,8 @@ for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
         if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
             COLLIDERS[(_t1, _t2)] = _convex.convex
     COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
-CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex}
+CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid}
+ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box}     # worth a box test first
 
 
 def _ordered(model, g1, g2):
@@ -83,10 +91,11 @@ def candidate_pairs(model, gpos, gmat, log=None):
     excluded = set(exclude_signatures(model))
     out, k = [], 0
 
+    types, geoms_of = plain(model).geom_type, geoms_of_bodies(model)
+
     def consider(g1, g2, pair=None, explicit=None):
         reason = geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit, pair)
-        if reason is None and (min(model.geom_type[[g1, g2]]), max(model.geom_type[[g1, g2]])) \
-                not in COLLIDERS:
+        if reason is None and (min(types[g1], types[g2]), max(types[g1], types[g2])) not in COLLIDERS:
             reason = "no collider"
         if log is not None:
             log.append((int(g1), int(g2), reason))
@@ -104,9 +113,9 @@ def candidate_pairs(model, gpos, gmat, log=None):
             if log is not None:
                 log.append((b1, b2, "exclude"))
             continue
-        for g1 in np.flatnonzero(model.geom_bodyid == b1):
-            for g2 in np.flatnonzero(model.geom_bodyid == b2):
-                consider(int(g1), int(g2), explicit=merged)
+        for g1 in geoms_of[b1]:
+            for g2 in geoms_of[b2]:
+                consider(g1, g2, explicit=merged)
     for q in pairs[k:]:                                             # the remaining pairs
         consider(q["geom1"], q["geom2"], pair=q)
     return out
@@ -123,28 +132,34 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
     >>> narrowphase(m, *geom_poses(m, []), 0, 1)
     [Contact(geom1=0, geom2=1, dist=-0.05, pos=[0.075, 0.0, 0.0], normal=[1.0, 0.0, 0.0])]
     """
-    t1, t2 = model.geom_type[g1], model.geom_type[g2]
+    m = plain(model)                # (the model's arrays without FrozenArray's dispatch)
     margin, gap = pair_margin_gap(model, g1, g2, pair)
-    f = COLLIDERS[(t1, t2)]
+    f = COLLIDERS[(m.geom_type[g1], m.geom_type[g2])]
     if f in CONVEX:
         raw = f(model, gpos, gmat, g1, g2, margin + gap)
     else:
-        raw = f(gpos[g1], gmat[g1], model.geom_size[g1], gpos[g2], gmat[g2],
-                model.geom_size[g2], margin + gap)
+        raw = f(gpos[g1], gmat[g1], m.geom_size[g1], gpos[g2], gmat[g2], m.geom_size[g2], margin + gap)
     if not raw:
         return []
-    solreffriction = np.zeros(2)
     if pair is None:
-        condim, friction, solref, solimp = mix_params(model, g1, g2)
+        condim, friction, solref, solreffriction, solimp = geom_pair_params(model, g1, g2)
     else:
         condim, friction = pair["condim"], pair["friction"]
         solref, solimp = pair["solref"], pair["solimp"]
-        if np.any(pair["solreffriction"] != 0):
-            solreffriction = pair["solreffriction"]
-    friction, solref, solreffriction, solimp = assign(model, friction, solref, solreffriction, solimp)
+        solreffriction = pair["solreffriction"] if np.any(pair["solreffriction"] != 0) else np.zeros(2)
+        friction, solref, solreffriction, solimp = assign(model, friction, solref, solreffriction, solimp)
     return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(), solref.copy(),
                     solimp.copy(), margin, gap, condim, solreffriction.copy())
             for dist, pos, n, t in raw]
+
+
+@per_model
+def geom_pair_params(model, g1, g2):
+    """``(condim, friction, solref, solreffriction, solimp)`` of a geom pair without an explicit
+    ``<pair>``: mixed (:func:`~rbdl_edu.collision.pair_params.mix_params`) and assigned, once
+    per model and pair (read-only arrays; each contact takes copies)."""
+    condim, friction, solref, solimp = mix_params(model, g1, g2)
+    return (condim, *assign(model, friction, solref, np.zeros(2), solimp))
 
 
 def detect(model, data):
@@ -178,6 +193,10 @@ def collide(model, data):
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
+    aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat):
+        if COLLIDERS[(types[g1], types[g2])] in ITERATIVE and \
+                boxes_apart(model, gpos, gmat, aabb, g1, g2, sum(pair_margin_gap(model, g1, g2, pair))):
+            continue
         data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
     return data.contact

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.kinematics import forward_kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
 from rbdl_edu.rotation import quat_to_mat
@@ -36,8 +37,9 @@ def mesh_vertices(model, g):
     return model.mesh_vert[adr:adr + model.mesh_vertnum[k]]
 
 
+@per_model
 def geom_rbound(model):
-    """Bounding-sphere radius of every geom, ``(ngeom,)``; 0 for planes.
+    """Bounding-sphere radius of every geom, ``(ngeom,)``; 0 for planes (once per model).
 
     sphere ``r``; capsule ``r + h``; cylinder ``√(r² + h²)``; ellipsoid ``max(a, b, c)``;
     box ``|(a, b, c)|``; mesh: the farthest vertex from the geom center; height field of
@@ -69,8 +71,10 @@ def geom_rbound(model):
     return r
 
 
+@per_model
 def geom_aabb(model):
-    """Geom-frame bounding box of every geom, ``(ngeom, 6)`` = center (3), half-sizes (3).
+    """Geom-frame bounding box of every geom, ``(ngeom, 6)`` = center (3), half-sizes (3)
+    (once per model).
 
     >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "capsule", [0.1, 0.5])

@@ -49,15 +49,17 @@ import math
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision.convex import core_distance, core_radius, support
 from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
 MAXCONPAIR = 50      # MuJoCo's mjMAXCONPAIR: contacts kept per geom pair
 
 
+@per_model
 def hfield_grid(model, h):
     """Grid vertices of height field ``h`` in its geom frame: ``x (ncol,)``, ``y (nrow,)``
-    and the top elevations ``z (nrow, ncol)``.
+    and the top elevations ``z (nrow, ncol)`` (once per model).
 
     >>> from rbdl_edu.model.spec import ModelSpec
     >>> s = ModelSpec(); _ = s.add_hfield("h", [1, 0.5, 0.2, 0.1], 2, 3, [0, 1, 0, 0, 2, 0])
@@ -96,12 +98,13 @@ def subgrid(model, h, lo, hi, margin):
     return max(0, rmin), min(nrow - 1, rmax), max(0, cmin), min(ncol - 1, cmax)
 
 
-def prism_distance(model, gpos, gmat, g1, top, base, g2):
+def prism_distance(model, gpos, gmat, g1, top, base, g2, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance of geom ``g2`` and the prism of height field geom
     ``g1`` under the triangle ``top (3, 3)`` down to ``z = -base`` (in ``g1``'s frame), the
     normal from the prism towards ``g2`` and the witness points on each, in the world.
     A sphere is its center swollen by its radius (:func:`point_prism`); other geoms go
-    through GJK/EPA on their cores (exact for polytopes, which need no polishing)."""
+    through GJK/EPA on their cores (exact for polytopes, which need no polishing), which
+    stop with ``None`` once the distance is known to exceed ``cutoff``."""
     R1, x1 = gmat[g1], gpos[g1]
     r2 = core_radius(model, g2)
     if model.geom_type[g2] == SPHERE:
@@ -115,7 +118,7 @@ def prism_distance(model, gpos, gmat, g1, top, base, g2):
             b = support(model, gpos, gmat, g2, -d, core=True)
             return (a - b, a, b)
         polytope = model.geom_type[g2] in (CAPSULE, BOX, MESH)          # a segment or a polytope
-        out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope)
+        out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope, cutoff=cutoff + r2)
         if out is None:
             return None
         dist, n, a, b = out
@@ -201,16 +204,20 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
         return []
     rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
     x, y, z = hfield_grid(model, h)
+    # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
+    # cells with a corner at least that high are visited
+    high = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
     out = []
     for r in range(rmin, rmax):
         for c in range(cmin + 1, cmax + 1):
+            if not high[r - rmin:r - rmin + 2, c - cmin - 1:c - cmin + 1].any():
+                continue
             for tri in (((r + 1, c - 1), (r, c - 1), (r + 1, c)), ((r, c - 1), (r + 1, c), (r, c))):
-                top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
-                # 2. a prism wholly below the geom's box (grown by the margin) cannot touch
-                if np.all(top[:, 2] + margin < lo[2]):
+                if not any(high[i - rmin, j - cmin] for i, j in tri):
                     continue
+                top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
                 # 3. the prism against the geom
-                res = prism_distance(model, gpos, gmat, g1, top, d, g2)
+                res = prism_distance(model, gpos, gmat, g1, top, d, g2, cutoff=margin)
                 if res is None or res[0] >= margin:
                     continue
                 dist, n, wa, wb = res

@@ -32,23 +32,22 @@ from rbdl_edu.model.enums import CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_LIMIT
 
 @per_model
 def body_treeid(model):
-    """``(nbody,)``: each body's tree, ``-1`` for bodies welded to the world. A tree starts at
-    a body with dofs all of whose ancestors are welded to the world (MuJoCo's ``body_treeid``).
+    """``(nbody,)``: each body's tree, ``-1`` for bodies without dofs of their own group
+    (welded to the world, or a mocap body). A tree starts at each dof with no parent dof (a
+    body with dofs none of whose ancestors has any); a body belongs to the tree of the body
+    it is welded to (MuJoCo's ``dof_treeid``, ``body_treeid``).
 
     >>> from rbdl_edu.models import double_pendulum
     >>> body_treeid(double_pendulum())           # the world, then one tree of two bodies
     array([-1,  0,  0])
     """
-    tree, n = np.full(model.nbody, -1), 0
-    for b in range(1, model.nbody):
-        p = model.body_parentid[b]
-        if model.body_weldid[b] == 0:
-            continue
-        if model.body_dofnum[b] > 0 and model.body_weldid[p] == 0:
-            tree[b], n = n, n + 1
-        else:
-            tree[b] = tree[p]
-    return tree
+    dof_tree = np.cumsum(model.dof_parentid < 0) - 1
+    for d in range(model.nv):
+        if model.dof_parentid[d] >= 0:
+            dof_tree[d] = dof_tree[model.dof_parentid[d]]
+    weld = model.body_weldid
+    return np.array([dof_tree[model.body_dofadr[weld[b]]] if model.body_dofnum[weld[b]] else -1
+                     for b in range(model.nbody)], dtype=int)
 
 
 def row_trees(model, data, i):
@@ -75,6 +74,8 @@ def islands(model, data):
     and ``efc_*``), numbered as MuJoCo numbers them."""
     tree = body_treeid(model)
     ntree = int(tree.max(initial=-1)) + 1
+    if ntree == 1:                                  # one tree (a robot alone): one island of all
+        return [(np.arange(model.nv), np.arange(data.nefc))] if data.nefc else []
     parent = np.arange(ntree)                       # union-find over the trees
 
     def root(t):

@@ -22,9 +22,11 @@ The simulation stages are float-only (NumPy).
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
+import scipy.linalg.lapack
 
 from rbdl_edu.constraint.blocks import elliptic_cones, one_sided_rows
 from rbdl_edu.constraint.cost import cone_zone, update
@@ -51,7 +53,7 @@ def solve_primal(model, data, newton=True):
     small_gradient = s * np.linalg.norm(grad) < tol
     done = small_gap and (not newton or small_gradient)
     if not done and newton:
-        Mgrad = np.linalg.solve(hessian(model, data), grad)
+        Mgrad = newton_step(hessian(model, data), grad)
         done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
     search = -Mgrad
     it = 0
@@ -65,7 +67,7 @@ def solve_primal(model, data, newton=True):
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = np.linalg.solve(hessian(model, data) if newton else M, grad)
+        Mgrad = newton_step(hessian(model, data), grad) if newton else np.linalg.solve(M, grad)
         improvement, gradient = s * improvement, s * np.linalg.norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
                                       int(np.sum(data.efc_state != oldstate)), neval))
@@ -95,6 +97,36 @@ def hessian(model, data):
             Jc = data.efc_J[i:i + n]
             H = H + Jc.T @ data.cone_H[i] @ Jc
     return H
+
+
+def newton_step(H, g):
+    r""":math:`H^{-1} g` through the Cholesky factor :math:`H = L L^T` with every pivot floored
+    at ``MINVAL`` (MuJoCo's ``mju_cholFactor(H, nv, mjMINVAL)``): a near-singular or
+    indefinite-by-round-off Hessian gives a long but finite step, never an error."""
+    x, _ = scipy.linalg.lapack.dpotrs(cholesky_floored(H), g, lower=1)    # L L^T x = g: two substitutions
+    return x
+
+
+def cholesky_floored(H, mindiag=MINVAL):
+    r"""Lower-triangular :math:`L` with :math:`L L^T = H`, column by column,
+
+    .. math:: d_j = \max\big(H_{jj} - \textstyle\sum_{k<j} L_{jk}^2,\ m\big),\quad
+              L_{jj} = \sqrt{d_j},\quad
+              L_{ij} = \big(H_{ij} - \textstyle\sum_{k<j} L_{ik} L_{jk}\big) / L_{jj}\ (i > j),
+
+    the pivot :math:`d_j` floored at :math:`m` = ``mindiag``. Where no pivot is floored this is
+    the ordinary factor, and LAPACK's is used."""
+    try:
+        L = np.linalg.cholesky(H)
+        if L.diagonal().min() ** 2 >= mindiag:
+            return L
+    except np.linalg.LinAlgError:
+        pass
+    L = np.zeros_like(H)
+    for j in range(len(H)):
+        L[j, j] = math.sqrt(max(H[j, j] - L[j, :j] @ L[j, :j], mindiag))
+        L[j + 1:, j] = (H[j + 1:, j] - L[j + 1:, :j] @ L[j, :j]) / L[j, j]
+    return L
 
 
 def hager_zhang(p, g, g_old, Mg, Mg_old, eta=0.01):

@@ -47,6 +47,7 @@ import numpy as np
 from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance
+from rbdl_edu.constraint.island import body_treeid
 from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
                                   CNSTR_CONTACT_PYRAMIDAL, CNSTR_EQUALITY, CNSTR_FRICTION_DOF,
                                   CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT,
@@ -58,18 +59,22 @@ from rbdl_edu.smooth.comframe import jac, path_dofs, posed, to_cframe
 
 class Rows:
     """The rows made so far: a list of Jacobian blocks ``(n, nv)``, lists of positions,
-    margins, friction losses, types and ids (one per row), and the counts ``ne``, ``nf``, ``nl``."""
+    margins, friction losses, types and ids (one per row), and the counts ``ne``, ``nf``, ``nl``.
+    ``awake``: ``(nv,)`` the dofs of awake trees, or None if all are (sleep,
+    :mod:`rbdl_edu.simulation.sleep`)."""
 
-    def __init__(self):
+    def __init__(self, awake=None):
         self.J, self.pos, self.margin, self.frictionloss, self.type, self.id = [], [], [], [], [], []
         self.ne = self.nf = self.nl = 0
+        self.awake = awake
 
     def add(self, J, pos, margin, frictionloss, kind, k):
         """Append the rows ``J (n, nv)`` of object ``k`` of kind ``kind``; ``pos``, ``margin``:
-        ``(n,)`` or scalars. Rows other than contacts with a zero Jacobian are dropped."""
+        ``(n,)`` or scalars. Rows other than contacts with a zero Jacobian are dropped, and so
+        are those that move sleeping trees only (a zero Jacobian on the awake dofs)."""
         J = np.atleast_2d(J)
         n = len(J)
-        if kind not in CONTACT_TYPES and not J.any():
+        if kind not in CONTACT_TYPES and not (J if self.awake is None else J[:, self.awake]).any():
             return
         self.J.append(J)
         self.pos += list(pos) if np.ndim(pos) else [pos] * n
@@ -90,7 +95,8 @@ def make_constraint(model, data):
     then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
-    rows = Rows()
+    asleep = data.tree_asleep[body_treeid(model)[model.dof_bodyid]] >= 0
+    rows = Rows(~asleep if asleep.any() else None)
     for con in data.contact:
         con.efc_address = -1
     if not model.opt.disabled("constraint"):

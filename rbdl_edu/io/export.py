@@ -7,13 +7,14 @@ compiled model holds that changes the physics is written, as explicit numbers:
 - the tree: bodies (inertial, gravity compensation, mocap), joints (ref, springref, stiffness
   and damping with their nonlinear terms, springdamper, armature, friction loss, limits,
   margin, the softness of both, actuator force range, group), geoms (every contact parameter,
-  the fluid model, ``mass="0"`` as the ``<inertial>`` holds the mass), sites and cameras;
+  the fluid model, ``mass="0"`` as the ``<inertial>`` holds the mass), sites and cameras
+  (fixed, tracking, or looking at their target body);
 - the assets geoms use: meshes (back in their file's frame) and height fields;
 - in :mod:`~rbdl_edu.io.export_objects`: contact pairs and excludes, equalities, tendons,
   actuators, sensors and keyframes.
 
-What cannot be written raises a :class:`ValueError` naming it (a symbolic model, a camera
-that targets a body); nothing is dropped silently. Drawing-only data (materials, lights,
+What cannot be written raises a :class:`ValueError` naming it (a symbolic model); nothing
+is dropped silently. Drawing-only data (materials, lights,
 textures) is left out, but each geom's and site's ``rgba`` is kept.
 
 >>> from rbdl_edu.models import pendulum
@@ -27,7 +28,7 @@ import numpy as np
 from rbdl_edu.io.export_objects import object_sections
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.io.mjcf_camera import MODES
-from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES
+from rbdl_edu.model.enums import GEOM_NAMES, JOINT_NAMES, SLEEP_NAMES
 from rbdl_edu.model.option import CHOICES
 from rbdl_edu.rotation import quat_conj, quat_mul, quat_to_mat
 
@@ -44,6 +45,7 @@ def to_mjcf(model, name="rbdl_edu") -> str:
 
     def body(i, ind):
         mocap = ' mocap="true"' if model.body_mocapid[i] >= 0 else ""
+        mocap += f' sleep="{SLEEP_NAMES[int(model.body_sleep[i])]}"' if model.body_sleep[i] else ""
         lines.append(f'{ind}<body name="{name_of(model, "body", i)}" pos="{f(model.body_pos[i])}" '
                      f'quat="{f(model.body_quat[i])}" gravcomp="{f(model.body_gravcomp[i])}"{mocap}>')
         if model.body_mass[i] > 0:
@@ -69,7 +71,8 @@ def to_mjcf(model, name="rbdl_edu") -> str:
 # -- options: every number of mjOption, and each flag that differs from its default ----------
 _OPTION_NUMBERS = ("timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio", "o_margin",
                    "o_solref", "o_solimp", "o_friction", "iterations", "tolerance", "ls_iterations",
-                   "ls_tolerance", "noslip_iterations", "noslip_tolerance", "ccd_iterations", "ccd_tolerance")
+                   "ls_tolerance", "noslip_iterations", "noslip_tolerance", "ccd_iterations", "ccd_tolerance",
+                   "sleep_tolerance")
 
 
 def _option(opt):
@@ -157,19 +160,17 @@ def _znear(model):
 
 
 def _camera(model, k):
-    """A ``<camera>`` (sensors may look through one): fixed or tracking its body, with a sensor
-    size, its focal lengths and principal point, otherwise its ``fovy``. A camera that
-    targets a body is refused (the model does not keep which)."""
-    mode = MODES[int(model.cam_mode[k])]
-    if mode.startswith("target"):
-        raise ValueError(f"to_mjcf cannot write camera {k} ({name_of(model, 'cam', k)!r}): cam_mode={mode!r} "
-                         "(the target body is not kept)")
+    """A ``<camera>`` (sensors may look through one): fixed, tracking its body or looking at
+    its target body, with a sensor size, its focal lengths and principal point, otherwise its
+    ``fovy``."""
+    mode, t = MODES[int(model.cam_mode[k])], int(model.cam_targetbodyid[k])
+    target = f' target="{name_of(model, "body", t)}"' if t >= 0 else ""
     lens = f'fovy="{f(model.cam_fovy[k])}"'
     if np.all(model.cam_sensorsize[k] > 0):
         lens = (f'sensorsize="{f(model.cam_sensorsize[k])}" focal="{f(model.cam_intrinsic[k][:2])}" '
                 f'principal="{f(model.cam_intrinsic[k][2:])}"')
     projection = ("perspective", "orthographic")[int(model.cam_projection[k])]
-    return (f'<camera name="{name_of(model, "cam", k)}" mode="{mode}" pos="{f(model.cam_pos[k])}" quat="{f(model.cam_quat[k])}" '
+    return (f'<camera name="{name_of(model, "cam", k)}" mode="{mode}"{target} pos="{f(model.cam_pos[k])}" quat="{f(model.cam_quat[k])}" '
             f'projection="{projection}" resolution="{" ".join(str(int(r)) for r in model.cam_resolution[k])}" '
             f'{lens}/>')
 

@@ -13,10 +13,10 @@ import numpy as np
 
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.io.mjcf_sensors import SPECIAL
-from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT, EQ_TENDON, EQ_WELD, GAIN_NAMES,
-                                  OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES, SENSORS, TRN_BODY, TRN_JOINT,
-                                  TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON, WRAP_JOINT,
-                                  WRAP_PULLEY, WRAP_SITE)
+from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
+                                  EQ_TENDON, EQ_WELD, GAIN_NAMES, OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES,
+                                  SENSORS, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK,
+                                  TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
 
 
 def object_sections(model) -> list:
@@ -112,6 +112,14 @@ _TARGET = {TRN_JOINT: ("joint", "jnt"), TRN_JOINTINPARENT: ("jointinparent", "jn
            TRN_SLIDERCRANK: ("cranksite", "site")}
 
 
+
+def _input(model, u):
+    """``input``: what the actuator's control is (a DC motor's when not the voltage; a
+    servo's setpoint), when it is not the default."""
+    names = {1: "pos", 2: "vel", 4: "ff", 32: "pressure"}
+    spec = int(model.actuator_ctrlspec[u])
+    return f' input="{names[spec]}"' if spec in names else ""
+
 def _actuators(model):
     """Every actuator as ``<general>``: transmission, gear, the three parameter vectors,
     limits, and the compiled ``lengthrange`` (so MuJoCo does not search for it again)."""
@@ -130,7 +138,7 @@ def _actuators(model):
             f'gaintype="{GAIN_NAMES[model.actuator_gaintype[u]]}" biastype="{BIAS_NAMES[model.actuator_biastype[u]]}" '
             f'dynprm="{f(model.actuator_dynprm[u])}" gainprm="{f(model.actuator_gainprm[u])}" '
             f'biasprm="{f(model.actuator_biasprm[u])}" actdim="{int(model.actuator_actnum[u])}" '
-            f'actearly="{b(model.actuator_actearly[u])}" '
+            f'actearly="{b(model.actuator_actearly[u])}"{_input(model, u)} '
             f'ctrllimited="{b(model.actuator_ctrllimited[u])}" ctrlrange="{f(model.actuator_ctrlrange[u])}" '
             f'forcelimited="{b(model.actuator_forcelimited[u])}" forcerange="{f(model.actuator_forcerange[u])}" '
             f'actlimited="{b(model.actuator_actlimited[u])}" actrange="{f(model.actuator_actrange[u])}" '

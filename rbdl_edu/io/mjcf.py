@@ -38,8 +38,8 @@ import numpy as np
 
 from rbdl_edu.io import mjcf_objects
 from rbdl_edu.io.errors import ModelError, remember_sources
+from rbdl_edu.io.mjcf_camera import add_camera, resolve_targets
 from rbdl_edu.io.mjcf_defaults import IGNORED, Defaults, check_attributes, expand_includes
-from rbdl_edu.io.mjcf_camera import add_camera
 from rbdl_edu.io.mjcf_geoms import add_geom, add_site, read_geom
 from rbdl_edu.io.mjcf_hfield import load_hfields
 from rbdl_edu.io.mjcf_inertial import body_inertia, check_moving_bodies, set_total_mass
@@ -123,6 +123,7 @@ class MJCFCompiler:
 
     def __init__(self, root: Node, files: FileAccess):
         self.root, self.files = root, files
+        self.camera_targets = []                  # (camera, its node) with a target body
         self.base_dir = files.base_dir or ""      # (read files through self.files.resolve)
         check_attributes(root)
         for child in root.children:
@@ -217,6 +218,7 @@ class MJCFCompiler:
             if child.tag == "body":
                 self._add_body(child, 0, cls, fpos, fquat)
         check_moving_bodies(self)
+        resolve_targets(self)
         set_total_mass(self)
         mjcf_objects.add_objects(self)
         with located(self.root):                     # should not happen: checked above
@@ -238,7 +240,8 @@ class MJCFCompiler:
             raise node.error("a mocap body must be a child of the world", "mocap")
         with located(node):
             bid = self.spec.add_body(parent, name, pos, quat, mass, ipos, iquat, inertia,
-                                     gravcomp=node.float("gravcomp", 0.0), mocap=mocap)
+                                     gravcomp=node.float("gravcomp", 0.0), mocap=mocap,
+                                     sleep=node.keyword("sleep", ("auto", "never", "allowed", "init"), "auto"))
         self.names["body"][name or f"#{bid}"] = bid
         self.body_mass_nodes[bid] = node
         joints = [(child, k) for child, k, _, _ in items if child.tag in ("joint", "freejoint")]

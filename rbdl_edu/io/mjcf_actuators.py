@@ -13,6 +13,8 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``adhesion``     ``body`` transmission, ``gainprm[0] = gain``, ``ctrllimited``, ``ctrlrange`` >= 0
 ``muscle``       ``dyn/gain/biastype="muscle"``; ``dynprm = (timeconst, tausmooth)``,
                  ``gainprm = biasprm = (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)``
+``dcmotor``      ``dyn/gain/biastype="dcmotor"``, ``actearly``; the parameters from the
+                 datasheet attributes (:mod:`rbdl_edu.io.mjcf_dcmotor`)
 ``general``      everything written out
 =============== ======================================================================
 
@@ -30,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.io.mjcf_dcmotor import (check_controller, check_input, dcmotor_prm, dcmotor_states,
+                                      inherited_limit)
 from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
@@ -126,8 +130,8 @@ def _servo_bias(a, kp):
 
 #: MuJoCo's actuators that are not reproduced here, and why
 REFUSED = {
-    "dcmotor": "MuJoCo 4.0's DC motor (electrical dynamics, cogging, LuGre friction, on-board controller)",
-    "orientation": "the SO(3) transmission of MuJoCo 4.0 (a 3-output geodesic servo)",
+    "orientation": "MuJoCo 4.0's SO(3) geodesic servo, an actuator with 3 force outputs and 3 or 4 controls "
+                   "(here every actuator has one control and one force)",
     "cylinder": "the pneumatic cylinder's area and bias",
     "pid": "MuJoCo 4.0's PID controller states",
     "plugin": "actuator plugins",
@@ -190,10 +194,11 @@ def _refuse_unsupported(a, dyn, gain, bias):
     """User callbacks, extra activations and delayed controls change the physics in ways not
     reproduced here: refuse them, naming the attribute."""
     for key, value in (("dyntype", dyn), ("gaintype", gain), ("biastype", bias)):
-        if value not in ("none", "integrator", "filter", "filterexact", "muscle", "fixed", "affine"):
-            raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact/muscle '
-                          'dynamics, fixed/affine/muscle gains and none/affine/muscle biases)', key)
-    if a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
+        if value not in ("none", "integrator", "filter", "filterexact", "muscle", "dcmotor", "fixed", "affine"):
+            raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact/muscle/'
+                          'dcmotor dynamics, fixed/affine/muscle/dcmotor gains and none/affine/muscle/dcmotor '
+                          'biases)', key)
+    if dyn != "dcmotor" and a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
         raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
     for key in ("delay", "nsample"):
         if a.float(key, 0.0) != 0:
@@ -264,13 +269,32 @@ def read_actuators(c):
             dyn, gain, bias = "muscle", "muscle", "muscle"
             dynprm, gainprm = _muscle_prm(a)
             biasprm = gainprm
+        elif raw.tag == "dcmotor":
+            dyn = gain = bias = "dcmotor"
+            dynprm, gainprm, biasprm, forcelimited, forcerange, ctrlspec = dcmotor_prm(a)
+            limit = inherited_limit(a, raw.attrib, c.defaults.attrib(raw.get("class", "main"), "actuator"),
+                                    lambda n: read_limited(c, n, "forcelimited", "forcerange"))
+            forcelimited, forcerange = limit or (forcelimited, forcerange)
+        if dyn == "dcmotor" and not (raw.tag == "dcmotor" or a.bool("actearly", False)):
+            raise a.error("a DC motor needs actearly=\"true\" (as MuJoCo)", "actearly")
         _refuse_unsupported(a, dyn, gain, bias)
+        if raw.tag != "dcmotor":
+            # what the control means (MuJoCo's input signature; it changes the force only for a DC motor)
+            ctrlspec = {"position": 1, "velocity": 2, "intvelocity": 2}.get(raw.tag, check_input(a, gain))
+            if gain == "dcmotor":
+                check_controller(a, ctrlspec, gainprm, dynprm)
+        if dyn == "dcmotor" and a.has("actdim") and a.int("actdim") != dcmotor_states(dynprm, gainprm):
+            raise a.error(f"a DC motor with these parameters has {dcmotor_states(dynprm, gainprm)} states "
+                          "(actdim)", "actdim")
         if raw.tag == "adhesion":
             ctrllimited, ctrlrange = True, _adhesion_ctrlrange(a)
         else:
             ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
-        forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
+        if raw.tag != "dcmotor":
+            forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
+        if dyn == "dcmotor" and actlimited:
+            raise a.error("a DC motor's states cannot be limited (actlimited)", "actlimited")
         if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
             # the joint's range becomes the setpoint's: a position servo's control, an
             # integrated-velocity servo's activation (as MuJoCo)
@@ -290,7 +314,7 @@ def read_actuators(c):
                                     gear=gear, ctrllimited=ctrllimited, ctrlrange=ctrlrange,
                                     forcelimited=forcelimited, forcerange=forcerange,
                                     actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
-                                    cranklength=cranklength, actearly=a.bool("actearly", False),
-                                    lengthrange=lengthrange)
+                                    cranklength=cranklength, actearly=raw.tag == "dcmotor" or a.bool("actearly", False),
+                                    lengthrange=lengthrange, ctrlspec=ctrlspec)
         c.names["actuator"][name or f"#{k}"] = k
     return c.names["actuator"]

@@ -1,6 +1,7 @@
 """MJCF ``<camera>``: a frame on a body that looks along its -z axis (x right, y up), read
 for the sensors that look through it (``camprojection``, a rangefinder on a camera); it
-does not change the dynamics.
+does not change the dynamics. ``mode`` fixes it to its body or makes it track the body or
+look at a ``target`` body (:mod:`rbdl_edu.smooth.camera`).
 
 The field of view is ``fovy`` (degrees whatever ``compiler/angle`` says; for an
 orthographic camera a length), unless a ``sensorsize`` is given: then the focal lengths
@@ -22,7 +23,7 @@ from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.rotation import quat_mul, quat_to_mat
 
-__all__ = ["add_camera", "MODES"]
+__all__ = ["add_camera", "resolve_targets", "MODES"]
 
 MODES = ("fixed", "track", "trackcom", "targetbody", "targetbodycom")
 
@@ -76,6 +77,17 @@ def add_camera(c, bid, raw, cls, fpos, fquat):
         c.names["camera"][name] = len(c.spec.objects["cam"])
     pos, quat = s.floats("pos", 3, default=np.zeros(3)), c.orientation(s)
     with located(raw):
-        c.spec.add_camera(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), mode=mode, fovy=fovy,
-                          resolution=resolution, sensorsize=sensorsize.astype(float),
-                          intrinsic=intrinsic.astype(float), projection=projection)
+        k = c.spec.add_camera(bid, name, fpos + quat_to_mat(fquat) @ pos, quat_mul(fquat, quat), mode=mode,
+                              fovy=fovy, resolution=resolution, sensorsize=sensorsize.astype(float),
+                              intrinsic=intrinsic.astype(float), projection=projection)
+    if s.has("target"):                          # (the body may come later in the file)
+        c.camera_targets.append((k, s))
+
+
+def resolve_targets(c):
+    """Give each camera with a ``target`` its ``targetbodyid``, once every body is known."""
+    for k, node in c.camera_targets:
+        target = node.get("target")
+        if target not in c.names["body"]:
+            raise node.error(f"unknown target body {target!r}", "target")
+        c.spec.objects["cam"][k]["targetbodyid"] = c.names["body"][target]

@@ -88,7 +88,11 @@ SCHEMA = {
               | {"timeconst", "tausmooth", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax",
                  "fvmax"},
     "general": _ACTUATOR | {"dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
-                            "actearly"},
+                            "actearly", "input"},
+    # a DC motor's states are never clamped and its force limit is its saturation (as MuJoCo)
+    "dcmotor": (_ACTUATOR - {"actlimited", "actrange", "actdim", "forcelimited", "forcerange"})
+               | {"resistance", "motorconst", "nominal", "inductance", "thermal", "saturation", "cogging",
+                  "lugre", "input", "controller"},
     "pair": {"name", "class", "geom1", "geom2", "condim", "friction", "solref", "solreffriction",
              "solimp", "gap", "margin"},
     "exclude": {"name", "body1", "body2"},
@@ -129,14 +133,15 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "framelinacc", "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom",
            "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
            "contact", "tactile"}
-ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "general")
+ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "dcmotor",
+             "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
 # what <default> may hold
 DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "general", "motor",
                "position", "velocity", "intvelocity", "damper", "camera", "light", "material",
-               "flex", "flexcomp", "cylinder", "muscle", "adhesion"}
+               "flex", "flexcomp", "cylinder", "muscle", "adhesion", "dcmotor"}
 
 
 # elements that hold no elements (MuJoCo's schema; a <plugin> child is not supported)

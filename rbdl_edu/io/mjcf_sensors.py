@@ -6,9 +6,8 @@ camera), ``camprojection``, ``insidesite`` and the geom-pair sensors ``distance`
 Each is read into MuJoCo's encoding: ``sensor_objtype/objid`` the first object,
 ``sensor_reftype/refid`` the second, ``sensor_intprm`` the data bits (in the order of
 :data:`~rbdl_edu.model.enums.CONDATA` or :data:`~rbdl_edu.model.enums.RAYDATA`), the
-reduction and the number of slots. What is not reproduced is refused by name: a camera
-that is not fixed to its body, ``insidesite enclosed="true"``, geom pairs whose distance MuJoCo
-finds by GJK (meshes, ellipsoids, cylinders against non-spheres, boxes against boxes).
+reduction and the number of slots. What is not reproduced is refused by name
+(``insidesite enclosed="true"``, ...).
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
 >>> m = read_mjcf('''<mujoco><worldbody><geom name="floor" type="plane" size="1 1 1"/>
@@ -20,17 +19,12 @@ finds by GJK (meshes, ellipsoids, cylinders against non-spheres, boxes against b
 from __future__ import annotations
 
 from rbdl_edu.io.mjcf_actuators import lookup
-from rbdl_edu.model.enums import (BOX, CAPSULE, CONDATA, CONTACT_REDUCE, CYLINDER, GEOM_NAMES, PLANE,
-                                  RAYDATA, SPHERE)
+from rbdl_edu.model.enums import CONDATA, CONTACT_REDUCE, HFIELD, RAYDATA
 
 __all__ = ["special_sensor", "SPECIAL"]
 
 #: the sensors this module reads
 SPECIAL = ("contact", "rangefinder", "insidesite", "distance", "normal", "fromto", "camprojection")
-#: geom-type pairs (lower type first) whose distance MuJoCo computes with a closed-form collider
-#: (the others go through its GJK/EPA distance, not reproduced here)
-CLOSED_FORM = {(PLANE, SPHERE), (PLANE, CAPSULE), (PLANE, CYLINDER), (PLANE, BOX), (SPHERE, SPHERE),
-               (SPHERE, CAPSULE), (SPHERE, CYLINDER), (SPHERE, BOX), (CAPSULE, CAPSULE), (CAPSULE, BOX)}
 _FRAMES = {"body": "body", "xbody": "body", "geom": "geom", "site": "site"}
 
 
@@ -79,32 +73,23 @@ def _contact(c, raw):
 
 
 def _geompair(c, raw):
+    """The sensor's two sides: a geom or a body (all its geoms) each; no height field (as
+    MuJoCo 4.0)."""
     side1 = _one_of(c, raw, {"geom1": ("geom", "geom"), "body1": ("body", "body")})
     side2 = _one_of(c, raw, {"geom2": ("geom", "geom"), "body2": ("body", "body")})
     geoms = c.spec.geoms
-    def of(side):
-        objtype, i = side
-        return [i] if objtype == "geom" else [k for k, g in enumerate(geoms) if g["body"] == i]
-    for g1 in of(side1):
-        for g2 in of(side2):
-            t1, t2 = sorted((geoms[g1]["type"], geoms[g2]["type"]))
-            if (t1, t2) not in CLOSED_FORM and not (t1 == PLANE and t2 == PLANE):
-                raise raw.error(f"<{raw.tag}>: the distance between geoms {g1} and {g2} ({GEOM_NAMES[t1]}, "
-                                f"{GEOM_NAMES[t2]}) is "
-                                "MuJoCo's GJK distance, not reproduced (only pairs of planes, spheres, "
-                                "capsules and boxes with a closed-form collider, and cylinders with planes "
-                                "or spheres)")
+    for objtype, i in (side1, side2):
+        mine = [i] if objtype == "geom" else [k for k, g in enumerate(geoms) if g["body"] == i]
+        if any(geoms[k]["type"] == HFIELD for k in mine):
+            raise raw.error(f"<{raw.tag}>: height fields are not supported in geom distance sensors (as MuJoCo)")
     return side1, side2
 
 
 def _camera(c, raw, positive, attribute="camera"):
-    """The id of the camera the sensor's ``attribute`` names: fixed to its body, with a
-    positive resolution if ``positive``."""
+    """The id of the camera the sensor's ``attribute`` names, with a positive resolution if
+    ``positive``."""
     k = lookup(c, raw, "camera", attribute)
     cam = c.spec.objects["cam"][k]
-    if cam["mode"] != 0:
-        raise raw.error("a camera that tracks or targets a body (mode other than fixed) is not supported "
-                        "for sensors", attribute)
     if positive and min(cam["resolution"]) <= 0:
         raise raw.error("the camera's resolution must be positive", "camera")
     return k

@@ -80,7 +80,7 @@ def read_option(sections):
     for node in sections:
         check_attributes(node)
         for key in ("timestep", "impratio", "tolerance", "density", "viscosity", "o_margin",
-                    "ls_tolerance", "noslip_tolerance", "ccd_tolerance"):
+                    "ls_tolerance", "noslip_tolerance", "ccd_tolerance", "sleep_tolerance"):
             if node.has(key):
                 opt[key] = node.float(key)
         for key in ("iterations", "ls_iterations", "noslip_iterations", "ccd_iterations"):
@@ -110,8 +110,6 @@ def read_option(sections):
             check_attributes(flag)
             for name in flag.attrib:
                 value = flag.keyword(name, ("enable", "disable"))
-                if name == "sleep" and value == "enable":
-                    raise flag.error("sleeping bodies (their constraints left out) are not simulated", name)
                 if name in DISABLE_FLAGS:
                     (disabled.add if value == "disable" else disabled.discard)(name)
                 else:

@@ -8,8 +8,9 @@ rbdl_edu again. The two agree to round-off on the mouse's trot (``tests/test_lab
 This module imports ``mujoco`` (an optional dependency: the ``test`` extra, ``mujoco==4.0.0``),
 so :func:`rbdl_edu.lab.engine.get_engine` imports it only when ``"mujoco"`` is asked for.
 The adapter adds what the interface asks and MuJoCo's bindings lack:
-names as tuples (``model.sensor_names``), ``model.id(kind, name)`` raising ``KeyError``, and
-``data.sensor(name).data`` a **copy** (MuJoCo's ``d.sensor(name).data`` is a live view).
+names as tuples (``model.sensor_names``, ``model.geom_names``), ``model.id(kind, name)``
+raising ``KeyError``, and ``data.sensor(name).data`` a **copy** (MuJoCo's
+``d.sensor(name).data`` is a live view).
 Everything else passes through to ``MjModel``/``MjData``.
 
 >>> engine = MUJOCO
@@ -38,7 +39,7 @@ class MujocoModel:
     def __init__(self, m):
         self.m = m
         for kind, n in (("actuator", m.nu), ("sensor", m.nsensor), ("body", m.nbody),
-                        ("site", m.nsite), ("keyframe", m.nkey)):
+                        ("geom", m.ngeom), ("site", m.nsite), ("keyframe", m.nkey)):
             names = tuple(mujoco.mj_id2name(m, _OBJ[kind], i) or "" for i in range(n))
             setattr(self, {"keyframe": "key"}.get(kind, kind) + "_names", names)
 

@@ -35,6 +35,7 @@ import flax
 import flax.linen as nn
 import flax.traverse_util
 import gymnasium
+import jax
 import jax.numpy as jnp
 import numpy as np
 from skrl import config
@@ -49,6 +50,7 @@ from skrl.utils import set_seed
 from rbdl_edu.lab.env import MouseEnv
 
 config.jax.backend = "numpy"                       # the environments hand numpy arrays
+config.jax.device = jax.devices()[0]               # JAX's default (skrl would try "cuda:0" first, and warn)
 
 
 class Policy(GaussianMixin, Model):
@@ -147,6 +149,10 @@ def save_policy(agent, path, observation_size, action_size, **meta):
     their place in the network: no pickle), and beside it a ``.json`` file with the sizes they
     are for and ``meta``."""
     path = Path(path)
+    have = (agent.policy.num_observations, agent.policy.num_actions)
+    if (int(observation_size), int(action_size)) != have:
+        raise ValueError(f"the policy is for {have[0]} observations and {have[1]} actions, not "
+                         f"{observation_size} and {action_size}")
     scaler = agent.cfg.observation_preprocessor and agent._observation_preprocessor.state_dict.params
     params = flax.traverse_util.flatten_dict(flax.serialization.to_state_dict(agent.policy.state_dict.params),
                                              sep="/")
@@ -161,7 +167,8 @@ def save_policy(agent, path, observation_size, action_size, **meta):
 
 def load_policy(path, env):
     """A function ``obs -> action`` from a :func:`save_policy` file, for ``env`` (a
-    :class:`MouseEnv`); ``ValueError`` if the file is for another observation or action size."""
+    :class:`MouseEnv`); ``ValueError`` if the file is for another observation or action size,
+    or its arrays do not fit the network its ``.json`` describes."""
     path = Path(path)
     meta = json.loads(path.with_suffix(".json").read_text())
     n_obs, n_act = env.observation_space.shape[0], env.action_space.shape[0]
@@ -175,16 +182,24 @@ def load_policy(path, env):
     policy = Policy(space, env.action_space)
     policy.init_state_dict(role="policy")
     flat = {k[len("policy/"):]: v for k, v in arrays.items() if k.startswith("policy/")}
+    want = flax.traverse_util.flatten_dict(flax.serialization.to_state_dict(policy.state_dict.params),
+                                           sep="/")
+    wrong = [f"{k}: {flat[k].shape if k in flat else 'missing'}, expected {tuple(v.shape)}"
+             for k, v in want.items() if k not in flat or flat[k].shape != tuple(v.shape)]
+    if wrong:
+        raise ValueError(f"policy {path.name} does not fit the network of its .json ({n_obs} observations, "
+                         f"{n_act} actions): " + "; ".join(wrong))
     params = flax.serialization.from_state_dict(policy.state_dict.params,
                                                 flax.traverse_util.unflatten_dict(flat, sep="/"))
     scaler = {k[len("scaler/"):]: v for k, v in arrays.items() if k.startswith("scaler/")} or None
+    apply = jax.jit(policy.apply, static_argnums=2)        # one compilation, then microseconds a call
 
     def act(obs):
         x = np.asarray(obs, dtype=np.float32)[None]
         if scaler is not None:
             mean, var = scaler["running_mean"], scaler["running_variance"]
             x = np.clip((x - mean) / (np.sqrt(var) + 1e-8), -5, 5)
-        mean_action, _ = policy.apply(params, {"observations": jnp.asarray(x, jnp.float32)}, "policy")
+        mean_action, _ = apply(params, {"observations": jnp.asarray(x, jnp.float32)}, "policy")
         return np.clip(np.asarray(mean_action[0]), -1, 1)
     return act
 

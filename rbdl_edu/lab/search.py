@@ -96,11 +96,17 @@ def _model(engine, scene):
     return _MODELS[key]
 
 
+def _obstacle(name):
+    if name not in OBSTACLES:
+        raise ValueError(f"no obstacle {name!r}; the obstacles are {sorted(OBSTACLES)}")
+    return OBSTACLES[name]
+
+
 def obstacle_trial(gait, seed, obstacle="plank", engine="mujoco", seconds=4.0, spread=0.01, noise=0.01):
     """Trot with ``gait`` from start ``seed`` before ``obstacle``; see the module docstring.
     Raises ``ValueError`` if the legs cannot follow the gait."""
     engine = get_engine(engine)
-    o = OBSTACLES[obstacle]
+    o = _obstacle(obstacle)
     model, data = _model(engine, o.scene)
     trot = TrotController(model, gait)                       # checks the gait first
     rng = np.random.default_rng(seed)
@@ -121,9 +127,10 @@ def obstacle_trial(gait, seed, obstacle="plank", engine="mujoco", seconds=4.0, s
 
 
 def score(z, seeds, obstacle="plank", engine="mujoco", seconds=4.0):
-    """The search's score of point ``z`` over the starts ``seeds`` (lower is better)."""
+    """The search's score of point ``z`` over the starts ``seeds`` (lower is better). An unknown
+    engine or obstacle, or a point of the wrong size, is a ``ValueError`` (not an infeasible gait)."""
+    gait, engine, _ = gait_from_z(z), get_engine(engine), _obstacle(obstacle)
     try:
-        gait = gait_from_z(z)
         trials = [obstacle_trial(gait, s, obstacle, engine, seconds) for s in seeds]
     except ValueError:                                       # the legs cannot follow this gait
         return INFEASIBLE

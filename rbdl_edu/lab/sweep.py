@@ -21,6 +21,7 @@ Ray is an optional dependency (the ``lab`` extra): it is imported when a functio
 from __future__ import annotations
 
 import os
+import re
 import time
 
 from rbdl_edu.lab.search import search_gait
@@ -67,9 +68,9 @@ def sweep(trial, configs, max_retries=1):
     :func:`start_ray`). Returns one dict per configuration, in order: ``config``, ``status``
     (``"ok"`` or ``"failed"``), ``result`` (``trial``'s return value, or ``None``),
     ``error`` (why it failed: the worker died after ``max_retries`` retries, or the trial
-    raised), ``seconds`` (wall time until it was collected)."""
+    raised: the exception, not retried), ``seconds`` (wall time until it was collected)."""
     import ray
-    from ray.exceptions import RayError
+    from ray.exceptions import RayError, RayTaskError
 
     task = ray.remote(max_retries=max_retries, retry_exceptions=False)(_trial)
     start = time.perf_counter()
@@ -78,15 +79,23 @@ def sweep(trial, configs, max_retries=1):
     for config, ref in zip(configs, refs):
         try:
             row = {"status": "ok", "result": ray.get(ref), "error": None}
-        except RayError as e:
-            kind = type(e).__name__
-            reason = str(e).strip().splitlines()[0] if str(e).strip() else kind
+        except RayTaskError as e:                           # the trial raised: not retried
+            cause = e.cause if isinstance(e.cause, BaseException) else e
             row = {"status": "failed", "result": None,
-                   "error": f"{kind}: {reason} (after {max_retries} retries of a dead worker)"
-                   if "Crashed" in kind or "Died" in kind or "Worker" in kind else f"{kind}: {reason}"}
+                   "error": f"{type(cause).__name__}: {_first_line(cause)} (raised by the trial)"}
+        except RayError as e:                               # the worker (or its node) died, every retry too
+            kind = type(e).__name__
+            died = any(w in kind for w in ("Crashed", "Died", "Worker", "Node", "OutOfMemory"))
+            row = {"status": "failed", "result": None, "error": f"{kind}: {_first_line(e)}"
+                   + (f" (after {max_retries} retries of a dead worker)" if died else "")}
         row.update(config=dict(config), seconds=time.perf_counter() - start)
         out.append(row)
     return out
+
+
+def _first_line(e):
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip()       # without the terminal's colours
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def _trial(trial, config):

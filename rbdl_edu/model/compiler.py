@@ -26,8 +26,8 @@ import numpy as np
 import sympy as sp
 
 from rbdl_edu.arrays import is_symbolic
-from rbdl_edu.model.enums import (BALL, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, OBJ_CAMERA, SENSOR_NAMES,
-                                  SENSORS, SLIDE, sensor_dim, sensor_stage)
+from rbdl_edu.model.enums import (BALL, DYN_DCMOTOR, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, OBJ_CAMERA,
+                                  SENSOR_NAMES, SENSORS, SLIDE, sensor_dim, sensor_stage)
 from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
 
@@ -115,6 +115,10 @@ def _tree(B, J, symbolic):
         weld[i] = i if (body_jntnum[i] or B[i]["mocap"]) else weld[parent[i]]
         root[i] = i if parent[i] == 0 else root[parent[i]]
     dof_Madr = np.concatenate([[0], np.cumsum(depth)[:-1]]).astype(int) if nv else np.zeros(0, int)
+    for i in range(1, nbody):     # a sleep policy belongs to a tree: given on the body that roots it
+        if B[i].get("sleep", 0) and not (body_dofnum[i] and weld[parent[i]] == 0):
+            raise ValueError(f"body {B[i]['name'] or i!r}: a sleep policy is only allowed on a movable root body "
+                             "(one with joints, welded to the world above)")
 
     # reference and spring configurations
     qpos0, qpos_spring = np.zeros(nq, dtype=object), np.zeros(nq, dtype=object)
@@ -145,6 +149,7 @@ def _tree(B, J, symbolic):
         body_ipos=_stack(B, "ipos", (3,), num), body_iquat=_stack(B, "iquat", (4,), num),
         body_mass=mass, body_subtreemass=subtree.astype(num),
         body_inertia=_stack(B, "inertia", (3,), num), body_gravcomp=_stack(B, "gravcomp"),
+        body_sleep=_stack(B, "sleep", (), int),
         jnt_names=[j["name"] for j in J], jnt_type=jnt_type, jnt_qposadr=jnt_qposadr,
         jnt_dofadr=jnt_dofadr, jnt_bodyid=jnt_body, jnt_group=_stack(J, "group", (), int),
         jnt_limited=_stack(J, "limited", (), bool), jnt_actfrclimited=_stack(J, "actfrclimited", (), bool),
@@ -165,7 +170,7 @@ def _cameras(C):
     out = dict(ncam=len(C), cam_names=[c["name"] for c in C])
     for key, shape, dtype in (("bodyid", (), int), ("pos", (3,), float), ("quat", (4,), float), ("mode", (), int),
                               ("fovy", (), float), ("resolution", (2,), int), ("sensorsize", (2,), float),
-                              ("intrinsic", (4,), float), ("projection", (), int)):
+                              ("intrinsic", (4,), float), ("projection", (), int), ("targetbodyid", (), int)):
         out["cam_" + key] = _stack(C, key, shape, dtype)
     return out
 
@@ -278,9 +283,17 @@ def _tendons(T):
     return out
 
 
+def _dcmotor_states(a):
+    dynprm, gainprm = a["dynprm"], a["gainprm"]
+    return sum(int(x > 0) for x in (dynprm[7], gainprm[5], dynprm[2], dynprm[5], dynprm[0]))
+
+
 def _actuators(A):
-    # an actuator with activation dynamics has one number of state in ``act``
-    actnum = np.array([0 if a["dyntype"] == DYN_NONE else 1 for a in A], dtype=int)
+    # an actuator with activation dynamics has one number of state in ``act``; a DC motor one
+    # per state it models (controller slew and integral, temperature, bristle, current: the
+    # slots of rbdl_edu.smooth.dcmotor)
+    actnum = np.array([_dcmotor_states(a) if a["dyntype"] == DYN_DCMOTOR else int(a["dyntype"] != DYN_NONE)
+                       for a in A], dtype=int)
     actadr = np.where(actnum > 0, np.cumsum(actnum) - actnum, -1).astype(int)
     out = dict(nu=len(A), na=int(actnum.sum()), actuator_names=[a["name"] for a in A],
                actuator_actnum=actnum, actuator_actadr=actadr)
@@ -292,7 +305,7 @@ def _actuators(A):
                               ("actearly", (), bool), ("ctrlrange", (2,), float),
                               ("forcerange", (2,), float), ("actrange", (2,), float),
                               ("gear", (6,), float), ("cranklength", (), float),
-                              ("lengthrange", (2,), float)):
+                              ("lengthrange", (2,), float), ("ctrlspec", (), int)):
         out["actuator_" + key] = _stack(A, key, shape, dtype)
     return out
 

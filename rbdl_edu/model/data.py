@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import is_jax
+from rbdl_edu.model.enums import AWAKE, SLEEP_INIT
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.model.records import data_record
 from rbdl_edu.model.warning_log import WarningLog
@@ -44,6 +45,7 @@ class Data:
                                   ``site_xpos (nsite, 3)``, ``site_xmat``
     com frames (comframe)         ``subtree_com (nbody, 3)``, ``cdof (nv, 6)``; later ``cvel``,
                                   ``cacc (nbody, 6)``
+    cameras (camera)              ``cam_xpos (ncam, 3)``, ``cam_xmat (ncam, 3, 3)``
     tendons                       ``ten_length (ntendon,)``, ``ten_J (ntendon, nv)``,
                                   ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
                                   ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
@@ -65,6 +67,9 @@ class Data:
                                   ``efc_b``, ``efc_force``, ``efc_state``, ``qfrc_constraint``,
                                   ``qacc (nv,)`` and its statistics ``solver_niter``, ``solver``
                                   (:mod:`rbdl_edu.constraint.solver`)
+    sleep                         ``tree_asleep (ntree,)``: MuJoCo's sleep counter of each tree
+                                  (``sleep_init_pending``: the ``sleep="init"`` trees are not yet)
+                                  (:mod:`rbdl_edu.simulation.sleep`)
     inverse dynamics              ``qfrc_inverse (nv,)`` (:func:`rbdl_edu.simulation.inverse.inverse`)
     sensors                       ``sensordata (nsensordata,)``, ``subtree_linvel``,
                                   ``subtree_angmom (nbody, 3)``, ``cfrc_int``, ``cfrc_ext (nbody, 6)``,
@@ -110,6 +115,7 @@ class Data:
         self.geom_xmat = np.tile(np.eye(3), (m.ngeom, 1, 1))
         self.site_xpos = np.zeros((m.nsite, 3))
         self.site_xmat = np.tile(np.eye(3), (m.nsite, 1, 1))
+        self.cam_xpos, self.cam_xmat = np.zeros((m.ncam, 3)), np.tile(np.eye(3), (m.ncam, 1, 1))
         # com frames, tendons, mass matrix, transmission
         self.subtree_com = np.zeros((m.nbody, 3))
         self.cdof = np.zeros((m.nv, 6))
@@ -142,6 +148,11 @@ class Data:
         self.qfrc_smooth, self.qacc_smooth = np.zeros(m.nv), np.zeros(m.nv)
         self.qfrc_constraint, self.qfrc_inverse = np.zeros(m.nv), np.zeros(m.nv)
         self.qacc = np.zeros(m.nv)
+        # sleep (<flag sleep="enable"/>): per tree, -(1 + MINAWAKE) .. -1 awake (counting the steps
+        # at rest up to -1), >= 0 asleep (the next tree of its island's cycle)
+        self.tree_asleep = np.full(int(np.sum(m.dof_parentid < 0)), AWAKE)     # a tree per root dof
+        # trees with sleep="init" are put to sleep by the first forward (MuJoCo: by mj_makeData)
+        self.sleep_init_pending = bool(np.any(m.body_sleep == SLEEP_INIT))
         # sensors
         self.sensordata = np.zeros(m.nsensordata)
         self.subtree_linvel, self.subtree_angmom = np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3))
@@ -155,12 +166,6 @@ class Data:
     INPUTS = {"qpos": ("nq",), "qvel": ("nv",), "act": ("na",), "ctrl": ("nu",), "qacc": ("nv",),
               "qacc_warmstart": ("nv",), "qfrc_applied": ("nv",), "xfrc_applied": ("nbody", 6),
               "mocap_pos": ("nmocap", 3), "mocap_quat": ("nmocap", 4)}
-
-    def __setattr__(self, name, value):
-        shape = self.INPUTS.get(name)
-        if shape is not None:
-            value = _as_input(self.model, name, shape, value)
-        object.__setattr__(self, name, value)
 
     def __repr__(self):
         return f"Data(time={self.time}, qpos={self.qpos}, qvel={self.qvel})"
@@ -208,6 +213,23 @@ class Data:
         return data_record(self, "sensor", x)
 
     jnt, ten = joint, tendon                  # the bindings' short names
+
+
+class _Input:
+    """How ``Data`` holds one of its :attr:`Data.INPUTS`: an assignment goes through
+    :func:`_as_input`; a read is the value itself, straight from the instance (no ``__get__``,
+    so reading ``data.qpos`` costs no Python call, and the stages' own fields are plain
+    attributes)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __set__(self, data, value):
+        data.__dict__[self.name] = _as_input(data.model, self.name, Data.INPUTS[self.name], value)
+
+
+for _name in Data.INPUTS:
+    setattr(Data, _name, _Input(_name))
 
 
 def _as_input(model, name, shape, value):

@@ -27,7 +27,8 @@ def spec_from_model(spec, model):
     for i in range(1, m.nbody):
         spec.add_body(int(m.body_parentid[i]), m.body_names[i], m.body_pos[i], m.body_quat[i],
                       m.body_mass[i], m.body_ipos[i], m.body_iquat[i], m.body_inertia[i],
-                      gravcomp=m.body_gravcomp[i], mocap=m.body_mocapid[i] >= 0)
+                      gravcomp=m.body_gravcomp[i], mocap=m.body_mocapid[i] >= 0,
+                      sleep=int(m.body_sleep[i]))
     for j in range(m.njnt):
         a, d = m.jnt_qposadr[j], m.jnt_dofadr[j]
         spec.add_joint(int(m.jnt_bodyid[j]), JOINT_NAMES[m.jnt_type[j]], m.jnt_names[j], m.jnt_axis[j],
@@ -66,7 +67,7 @@ def spec_from_model(spec, model):
     for kind, prefix, n in (("cam", "cam_", m.ncam), ("pair", "pair_", m.npair), ("eq", "eq_", m.neq),
                             ("actuator", "actuator_", m.nu), ("sensor", "sensor_", m.nsensor)):
         derived = {"signature", "actadr", "actnum", "dim", "adr", "datatype", "needstage",
-                   "acc0", "length0"}
+                   "acc0", "length0", "pos0", "poscom0", "mat0"}
         for k in range(n):
             rec = {f[len(prefix):]: getattr(m, f)[k] for f in m.__dataclass_fields__
                    if f.startswith(prefix) and f != prefix + "names" and f[len(prefix):] not in derived}
@@ -108,7 +109,8 @@ def floating_base_spec(spec, new):
         for r in spec.objects[kind]:
             new._add(kind, dict(r, body=new_id[r["body"]]))
     for r in spec.objects["cam"]:
-        new._add("cam", dict(r, bodyid=new_id[r["bodyid"]]))
+        new._add("cam", dict(r, bodyid=new_id[r["bodyid"]],
+                             targetbodyid=new_id[r["targetbodyid"]] if r.get("targetbodyid", -1) >= 0 else -1))
     for kind in ("mesh", "hfield", "mat"):
         for r in spec.objects[kind]:
             new._add(kind, dict(r))

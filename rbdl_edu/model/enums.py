@@ -37,13 +37,13 @@ TRN_NAMES = {TRN_JOINT: "joint", TRN_JOINTINPARENT: "jointinparent",
              TRN_BODY: "body"}
 
 # mjtDyn, mjtGain, mjtBias: an actuator's activation dynamics, gain and bias
-DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE = range(5)
+DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR = range(6)
 DYN_NAMES = {DYN_NONE: "none", DYN_INTEGRATOR: "integrator", DYN_FILTER: "filter",
-             DYN_FILTEREXACT: "filterexact", DYN_MUSCLE: "muscle"}
-GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE = range(3)
-GAIN_NAMES = {GAIN_FIXED: "fixed", GAIN_AFFINE: "affine", GAIN_MUSCLE: "muscle"}
-BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE = range(3)
-BIAS_NAMES = {BIAS_NONE: "none", BIAS_AFFINE: "affine", BIAS_MUSCLE: "muscle"}
+             DYN_FILTEREXACT: "filterexact", DYN_MUSCLE: "muscle", DYN_DCMOTOR: "dcmotor"}
+GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR = range(4)
+GAIN_NAMES = {GAIN_FIXED: "fixed", GAIN_AFFINE: "affine", GAIN_MUSCLE: "muscle", GAIN_DCMOTOR: "dcmotor"}
+BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR = range(4)
+BIAS_NAMES = {BIAS_NONE: "none", BIAS_AFFINE: "affine", BIAS_MUSCLE: "muscle", BIAS_DCMOTOR: "dcmotor"}
 
 # mjtEq: equality constraints
 EQ_CONNECT, EQ_WELD, EQ_JOINT, EQ_TENDON = range(4)
@@ -173,3 +173,10 @@ MINVAL = 1e-15    #: mjMINVAL: a smaller mass, pivot, norm or time constant coun
 MAXVAL = 1e10     #: mjMAXVAL: a larger position, velocity, acceleration or control has diverged
 MINMU = 1e-5      #: mjMINMU: the smallest friction coefficient of a contact
 MJEPS = 1e-14     #: mjEPS: a geom lighter than this adds no mass
+MINAWAKE = 10     #: mjMINAWAKE: steps a tree must be at rest before it may sleep
+AWAKE = -(1 + MINAWAKE)   #: a moving tree's ``tree_asleep``: it counts up to -1 at rest, then may sleep
+
+# sleep policies of a tree (mjtSleepPolicy): MJCF's body sleep="auto|never|allowed|init"; the
+# compiler turns auto into AUTO_NEVER (an actuated tree) or AUTO_ALLOWED
+SLEEP_AUTO, SLEEP_AUTO_NEVER, SLEEP_AUTO_ALLOWED, SLEEP_NEVER, SLEEP_ALLOWED, SLEEP_INIT = range(6)
+SLEEP_NAMES = {SLEEP_AUTO: "auto", SLEEP_NEVER: "never", SLEEP_ALLOWED: "allowed", SLEEP_INIT: "init"}

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.frozen import frozen
 from rbdl_edu.model.option import Option
 from rbdl_edu.model.records import ModelRecords
@@ -112,6 +113,7 @@ class Model(ModelRecords):
     body_inertia: np.ndarray = _a(("nbody", 3), "principal moments about the center of mass")
     body_invweight0: np.ndarray = _a(("nbody", 2), "mean inverse inertia at qpos0 (translation, rotation)")
     body_gravcomp: np.ndarray = _a(("nbody",), "gravity compensation (1: weightless)")
+    body_sleep: np.ndarray = _a(("nbody",), "sleep policy of the tree it roots (SLEEP_AUTO, _NEVER, ...)", I)
     # joints ------------------------------------------------------------------------------
     jnt_names: tuple = _names("njnt")
     jnt_type: np.ndarray = _a(("njnt",), "FREE, BALL, SLIDE or HINGE", I)
@@ -184,7 +186,11 @@ class Model(ModelRecords):
     cam_bodyid: np.ndarray = _a(("ncam",), "its body", I)
     cam_pos: np.ndarray = _a(("ncam", 3), "position in the body frame")
     cam_quat: np.ndarray = _a(("ncam", 4), "orientation in the body frame (looks along -z)")
-    cam_mode: np.ndarray = _a(("ncam",), "0 fixed (track, trackcom, targetbody...: refused)", I)
+    cam_mode: np.ndarray = _a(("ncam",), "0 fixed, 1 track, 2 trackcom, 3 targetbody, 4 targetbodycom", I)
+    cam_targetbodyid: np.ndarray = _a(("ncam",), "the body a targeting camera looks at, -1 if none", I)
+    cam_pos0: np.ndarray = _a(("ncam", 3), "offset from its body at qpos0 (track)")
+    cam_poscom0: np.ndarray = _a(("ncam", 3), "offset from the (target's) subtree com at qpos0 (trackcom)")
+    cam_mat0: np.ndarray = _a(("ncam", 3, 3), "world orientation at qpos0 (track, trackcom)")
     cam_fovy: np.ndarray = _a(("ncam",), "vertical field of view (degrees; orthographic: a length)")
     cam_resolution: np.ndarray = _a(("ncam", 2), "width, height in pixels", I)
     cam_sensorsize: np.ndarray = _a(("ncam", 2), "sensor size (0: use fovy)")
@@ -277,6 +283,7 @@ class Model(ModelRecords):
     actuator_gainprm: np.ndarray = _a(("nu", 10), "gain parameters")
     actuator_biasprm: np.ndarray = _a(("nu", 10), "bias parameters")
     actuator_actearly: np.ndarray = _a(("nu",), "use the next activation in the force", B)
+    actuator_ctrlspec: np.ndarray = _a(("nu",), "what the control is: bits 1 pos, 2 vel, 4 ff, 8 voltage", I)
     actuator_ctrlrange: np.ndarray = _a(("nu", 2), "control range")
     actuator_forcerange: np.ndarray = _a(("nu", 2), "force range")
     actuator_actrange: np.ndarray = _a(("nu", 2), "activation range")
@@ -354,9 +361,9 @@ class Model(ModelRecords):
 
     @property
     def is_symbolic(self) -> bool:
-        """True if any inertial or geometric field holds SymPy symbols."""
-        return any(getattr(self, f).dtype == object for f in
-                   ("body_mass", "body_pos", "body_ipos", "body_inertia", "jnt_pos", "jnt_axis"))
+        """True if any inertial or geometric field holds SymPy symbols (asked on every call of
+        an algorithm: answered once per model)."""
+        return _symbolic(self)
 
     def __repr__(self):
         return (f"Model(nbody={self.nbody}, njnt={self.njnt}, nq={self.nq}, nv={self.nv}, "
@@ -391,6 +398,12 @@ class Model(ModelRecords):
         if self.set_const is None or set(changes) <= {"opt", "name"}:
             return new
         return dataclasses.replace(self.set_const(new), **changes)
+
+
+@per_model
+def _symbolic(model):
+    return any(getattr(model, f).dtype == object for f in
+               ("body_mass", "body_pos", "body_ipos", "body_inertia", "jnt_pos", "jnt_axis"))
 
 
 def check_not_mujoco(*objects):

@@ -56,6 +56,7 @@ class Option:
     noslip_tolerance: float = 1e-6
     ccd_iterations: int = 35
     ccd_tolerance: float = 1e-6
+    sleep_tolerance: float = 1e-3
     disableflags: frozenset = frozenset()
     enableflags: frozenset = frozenset()
     actuatorgroupdisable: frozenset = frozenset()
@@ -91,8 +92,6 @@ class Option:
         if any(isinstance(g, bool) or not float(g).is_integer() or not 0 <= g <= 30 for g in groups):
             raise ValueError(f"option actuatorgroupdisable={sorted(groups)!r}: groups are whole numbers 0 to 30")
         object.__setattr__(self, "actuatorgroupdisable", frozenset(int(g) for g in groups))
-        if "sleep" in self.enableflags:
-            raise ValueError("enable flag 'sleep': sleeping bodies (their constraints left out) are not simulated")
         for name, size in VECTORS.items():
             x = np.array(getattr(self, name))                # SymPy symbols stay (a symbolic g)
             x = x if x.dtype == object else x.astype(float)
@@ -100,7 +99,7 @@ class Option:
                 raise ValueError(f"option {name} must be {size} finite numbers, not {getattr(self, name)!r}")
             object.__setattr__(self, name, x)
         for name in ("timestep", "density", "viscosity", "impratio", "o_margin", "tolerance", "ls_tolerance",
-                     "noslip_tolerance", "ccd_tolerance"):
+                     "noslip_tolerance", "ccd_tolerance", "sleep_tolerance"):
             if not np.isfinite(float(getattr(self, name))):
                 raise ValueError(f"option {name}={getattr(self, name)} must be a finite number")
         if not self.timestep > 0:

@@ -27,7 +27,7 @@ from rbdl_edu.model import defaults as D
 from rbdl_edu.model.compiler import compile_spec
 from rbdl_edu.model.editing import floating_base_spec, spec_from_model
 from rbdl_edu.model.enums import (BIAS_NAMES, DYN_NAMES, EQ_NAMES, FREE, GAIN_NAMES, GEOM_NAMES, HFIELD,
-                                  JOINT_NAMES, OBJ_NAMES, SENSORS, TRN_NAMES, WRAP_NAMES)
+                                  JOINT_NAMES, OBJ_NAMES, SENSORS, SLEEP_NAMES, TRN_NAMES, WRAP_NAMES)
 
 
 def _code(table, value, what):
@@ -116,7 +116,7 @@ class ModelSpec:
         self.objects = {kind: [] for kind in self.KINDS}
         self.objects["body"].append(dict(name="world", parent=-1, pos=np.zeros(3), quat=IDENTITY,
                                          mass=0.0, ipos=np.zeros(3), iquat=IDENTITY, inertia=np.zeros(3),
-                                         gravcomp=0.0, mocap=False))
+                                         gravcomp=0.0, mocap=False, sleep=0))
         self._ids = {kind: {"world": 0} if kind == "body" else {} for kind in self.KINDS}
 
     # the compiler and the builders read these lists
@@ -150,9 +150,10 @@ class ModelSpec:
 
     # -- the tree ------------------------------------------------------------------------------
     def add_body(self, parent, name=None, pos=None, quat=None, mass=0.0, ipos=None, iquat=None,
-                 inertia=None, gravcomp=0.0, mocap=False):
+                 inertia=None, gravcomp=0.0, mocap=False, sleep="auto"):
         """Add a body under ``parent``; returns its id. ``inertia`` holds the principal moments
-        about the center of mass ``ipos``, along the axes ``iquat``."""
+        about the center of mass ``ipos``, along the axes ``iquat``; ``sleep`` the sleep policy
+        (``"auto"``, ``"never"``, ``"allowed"``, ``"init"``) of the tree it roots."""
         parent = self.id("body", parent)
         if parent < 0:
             raise ValueError("a body needs a parent (0 is the world)")
@@ -160,7 +161,8 @@ class ModelSpec:
             name=name, parent=parent, pos=_vec(pos, 3, "pos"), quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"),
             mass=_finite(asarray(mass)[()], "mass"), ipos=_vec(ipos, 3, "ipos"),
             iquat=_vec(iquat if iquat is not None else IDENTITY, 4, "iquat"),
-            inertia=_vec(inertia, 3, "inertia"), gravcomp=float(gravcomp), mocap=bool(mocap)))
+            inertia=_vec(inertia, 3, "inertia"), gravcomp=float(gravcomp), mocap=bool(mocap),
+            sleep=_code(SLEEP_NAMES, sleep, "sleep policy")))
 
     def add_joint(self, body, type="hinge", name=None, axis=(0.0, 0.0, 1.0), pos=None, ref=0.0,
                   range=None, limited=False, armature=0.0, damping=0.0, stiffness=0.0,
@@ -247,16 +249,17 @@ class ModelSpec:
             matid=self.id("mat", material)))
 
     def add_camera(self, body, name=None, pos=None, quat=None, mode=0, fovy=45.0, resolution=(1, 1),
-                   sensorsize=(0.0, 0.0), intrinsic=(0.01, 0.01, 0.0, 0.0), projection=0):
+                   sensorsize=(0.0, 0.0), intrinsic=(0.01, 0.01, 0.0, 0.0), projection=0, target=None):
         """Add a camera (a frame on a body looking along its -z axis, x right, y up): ``mode``
-        0 is fixed to the body; ``fovy`` (degrees, or a length for an orthographic
+        0 is fixed to the body, 1/2 track it (its origin, its subtree's com), 3/4 look at the
+        ``target`` body (its origin, its subtree's com); ``fovy`` (degrees, or a length for an orthographic
         ``projection`` 1), ``resolution`` (pixels), ``sensorsize`` and ``intrinsic``
         (focal lengths and principal point, in length units) as MuJoCo's ``cam_*``."""
         return self._add("cam", dict(
             name=name, bodyid=self.id("body", body), pos=_vec(pos, 3, "pos"),
             quat=_vec(quat if quat is not None else IDENTITY, 4, "quat"), mode=int(mode), fovy=float(fovy),
             resolution=tuple(int(r) for r in resolution), sensorsize=_fill(sensorsize, 2),
-            intrinsic=_fill(intrinsic, 4), projection=int(projection)))
+            intrinsic=_fill(intrinsic, 4), projection=int(projection), targetbodyid=self.id("body", target)))
 
     # -- assets --------------------------------------------------------------------------------
     def add_mesh(self, name, vert, face, pos=None, quat=None):
@@ -352,7 +355,7 @@ class ModelSpec:
                      gainprm=D.ACTUATOR_GAINPRM, biasprm=D.ACTUATOR_BIASPRM, gear=D.ACTUATOR_GEAR,
                      ctrllimited=False, ctrlrange=(0.0, 0.0), forcelimited=False,
                      forcerange=(0.0, 0.0), actlimited=False, actrange=(0.0, 0.0), group=0,
-                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0)):
+                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0), ctrlspec=0):
         """Add a general actuator, ``force = gain * ctrl + bias`` (MuJoCo's ``<general>``),
         pulling on ``target`` through ``trntype`` (``"joint"``, ``"jointinparent"``,
         ``"tendon"``, ``"site"``, ``"body"``, ``"slidercrank"``; for a slider-crank the
@@ -368,7 +371,7 @@ class ModelSpec:
             ctrllimited=bool(ctrllimited), ctrlrange=_fill(ctrlrange, 2), forcelimited=bool(forcelimited),
             forcerange=_fill(forcerange, 2), actlimited=bool(actlimited), actrange=_fill(actrange, 2),
             group=int(group), cranklength=float(cranklength), actearly=bool(actearly),
-            lengthrange=_fill(lengthrange, 2)))
+            lengthrange=_fill(lengthrange, 2), ctrlspec=int(ctrlspec)))
 
     def add_sensor(self, type, obj=None, name=None, objtype=None, ref=None, reftype=None,
                    noise=0.0, cutoff=0.0, intprm=None):

@@ -49,11 +49,15 @@ from rbdl_edu.constraint.solver import fwd_constraint
 from rbdl_edu.crba import crba
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
 from rbdl_edu.kinematics import kinematics
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.simulation.sensors import energy_pos, energy_vel, sensor_acc, sensor_pos, sensor_vel
+from rbdl_edu.simulation.sleep import (hold_dofs, hold_sensors, start_asleep, wake_moved, wake_on_contact,
+                                       wake_on_equality, wake_on_tendon)
 from rbdl_edu.smooth.actuation import actuation, actuator_velocity
-from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe
+from rbdl_edu.smooth.camera import camera_poses
+from rbdl_edu.smooth.comframe import com_pos, posed, to_cframe, to_cframes
 from rbdl_edu.smooth.passive import apply_ft, passive
 from rbdl_edu.smooth.tendon import tendon, tendon_velocity
 from rbdl_edu.smooth.tendon_armature import tendon_bias
@@ -66,7 +70,11 @@ def forward(model, data):
     check_not_mujoco(model, data)
     check_constants(model)
     check_finite(model, data)
+    if data.sleep_init_pending:               # sleep="init": asleep from the start (sleep)
+        start_asleep(model, data, stages)
+    held = data.sensordata.copy()
     stages(model, data)
+    hold_sensors(model, data, held)           # a sensor on sleepers keeps its value (sleep)
 
 
 def check_constants(model):
@@ -100,6 +108,8 @@ def check_finite(model, data):
     :func:`~rbdl_edu.simulation.step.check`)."""
     for name in STATE:
         x = getattr(data, name)
+        if type(x) is np.ndarray and np.isfinite(x).all():     # the common case, asked first
+            continue
         bad = np.flatnonzero(~np.isfinite(x))
         if len(bad):
             index = np.unravel_index(bad[0], x.shape)
@@ -110,12 +120,22 @@ def check_finite(model, data):
 
 def position(model, data, sensors=True):
     """Poses, com frames, tendons, mass matrix and its factor, contacts and constraint rows,
-    transmissions; position sensors."""
+    transmissions; position sensors. With sleep (:mod:`rbdl_edu.simulation.sleep`): a
+    sleeping tree that was moved, pushed or touched by an awake one wakes, and its contacts
+    with the world and other sleepers are left out."""
+    xpos, xquat = data.xpos, data.xquat   # the last poses: a sleeper's must not have changed
     kinematics(model, data)
+    wake_moved(model, data, xpos, xquat)
     com_pos(model, data)
+    camera_poses(model, data)
     tendon(model, data)
+    if model.opt.enabled("sleep"):
+        wake_on_tendon(model, data)
     mass_matrix(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
+    if model.opt.enabled("sleep"):
+        wake_on_contact(model, data, collide)
+        wake_on_equality(model, data)
     make_constraint(model, data)
     transmission(model, data)
     if sensors:
@@ -130,7 +150,7 @@ def mass_matrix(model, data):
     tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
     and ``mj_factorM``)."""
     M = crba(model, data.qpos)
-    for t in np.flatnonzero(model.tendon_armature > 0):
+    for t in np.flatnonzero(plain(model).tendon_armature > 0):
         M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
@@ -148,11 +168,10 @@ def velocity(model, data, sensors=True):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = stacked([np.zeros(6)] + [to_cframe(model, data, i, P.v[i]) for i in range(1, model.nbody)],
-                        (model.nbody, 6))
+    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
-    if np.any(model.tendon_armature > 0):
+    if (plain(model).tendon_armature > 0).any():
         cacc = np.array([P.a[0]] + [to_cframe(model, data, i, P.a[i]) for i in range(1, model.nbody)])
         data.qfrc_bias = P.tau + tendon_bias(model, data, cacc)
     passive(model, data)
@@ -164,16 +183,20 @@ def velocity(model, data, sensors=True):
         energy_vel(model, data)
 
 
-def acceleration(model, data, sensors=True):
+def acceleration(model, data, sensors=True, tree_asleep=None):
     r""":math:`f_{smooth} = f_{passive} - c + f_{applied} + f_{actuator} + \sum_b J_b^T f_b`,
     :math:`a_u = M^{-1} f_{smooth}`, then the constraint solver's :math:`\ddot q`; acceleration
-    sensors."""
+    sensors. The dofs of sleeping trees (by ``tree_asleep``, ``data``'s if not given) keep
+    their :math:`f_{smooth}` and :math:`a_u`, and no row touches them: their :math:`\ddot q`
+    reads :math:`a_u`."""
+    held = dict(qfrc_smooth=data.qfrc_smooth, qacc_smooth=data.qacc_smooth)
     qfrc_xfrc = np.zeros(model.nv)
-    for b in np.flatnonzero(np.any(data.xfrc_applied != 0, axis=1)):
+    for b in np.flatnonzero((data.xfrc_applied != 0).any(axis=1)):
         # [force, torque] in world axes at the body's center of mass
         qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
     data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
     data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)
+    hold_dofs(model, data, held, tree_asleep)
     fwd_constraint(model, data)
     if sensors:
         sensor_acc(model, data)

@@ -28,10 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.collision.driver import COLLIDERS
+from rbdl_edu.collision.box import box_box
+from rbdl_edu.collision.convex import convex, signed_distance
+from rbdl_edu.collision.driver import COLLIDERS, CONVEX
 from rbdl_edu.collision.raycast import inside_shape, ray_scene
 from rbdl_edu.model.enums import MINVAL, OBJ_BODY, OBJ_CAMERA, OBJ_SITE, RAYDATA, SENSOR_NAMES
-from rbdl_edu.rotation import quat_mul, quat_to_mat
 from rbdl_edu.smooth.comframe import frame_of
 
 __all__ = ["rangefinder", "cam_projection", "camera_pose", "pixel_ray", "inside_site", "geom_pair", "geom_distance"]
@@ -64,10 +65,9 @@ def rangefinder(model, data, s):
 
 
 def camera_pose(model, data, k):
-    """Camera ``k``'s world position and orientation ``(x, R)`` (fixed to its body; MuJoCo's
-    ``cam_xpos``, ``cam_xmat``)."""
-    b = model.cam_bodyid[k]
-    return data.xpos[b] + data.xmat[b] @ model.cam_pos[k], quat_to_mat(quat_mul(data.xquat[b], model.cam_quat[k]))
+    """Camera ``k``'s world position and orientation ``(x, R)``, ``cam_xpos`` and ``cam_xmat``
+    of the position stage (:mod:`rbdl_edu.smooth.camera`)."""
+    return data.cam_xpos[k], data.cam_xmat[k]
 
 
 def intrinsics(model, k):
@@ -131,8 +131,10 @@ def inside_site(model, data, s):
 def geom_distance(model, data, g1, g2, distmax):
     """MuJoCo's ``mj_geomDistance``: ``(dist, fromto)``, the smallest signed distance below
     ``distmax`` between geoms ``g1`` and ``g2`` and the segment from ``g1``'s surface to
-    ``g2``'s; ``(distmax, zeros)`` if the colliders find nothing that close (or have no
-    collider for the pair: two planes)."""
+    ``g2``'s; ``(distmax, zeros)`` if nothing is that close (or there is no collider for the
+    pair: two planes). Pairs MuJoCo hands to its convex collider, and two boxes, take the
+    GJK/EPA distance and witness points (:func:`~rbdl_edu.collision.convex.signed_distance`,
+    MuJoCo's ``mjc_ccd``); the others their collider's contacts with ``distmax`` as margin."""
     m = model
     flip = m.geom_type[g1] > m.geom_type[g2]
     a, b = (g2, g1) if flip else (g1, g2)
@@ -140,8 +142,17 @@ def geom_distance(model, data, g1, g2, distmax):
     dist, fromto = distmax, np.zeros(6)
     if collider is None:
         return dist, fromto
-    for d, pos, n, _ in collider(data.geom_xpos[a], data.geom_xmat[a], m.geom_size[a],
-                                 data.geom_xpos[b], data.geom_xmat[b], m.geom_size[b], distmax):
+    if collider in (convex, box_box) and not m.opt.disabled("nativeccd"):
+        out = signed_distance(m, data.geom_xpos, data.geom_xmat, g1, g2)
+        if out is not None and out[0] < distmax:
+            dist, fromto = out[0], np.concatenate([out[2], out[3]])
+        return dist, fromto
+    if collider in CONVEX:
+        contacts = collider(m, data.geom_xpos, data.geom_xmat, a, b, distmax)
+    else:
+        contacts = collider(data.geom_xpos[a], data.geom_xmat[a], m.geom_size[a],
+                            data.geom_xpos[b], data.geom_xmat[b], m.geom_size[b], distmax)
+    for d, pos, n, _ in contacts:
         if d < dist:
             sign = -1.0 if flip else 1.0
             dist, fromto = d, np.concatenate([pos - 0.5 * sign * d * n, pos + 0.5 * sign * d * n])

@@ -36,13 +36,16 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put
-from rbdl_edu.configuration import integrate_pos
+from rbdl_edu.cache import per_model
+from rbdl_edu.configuration import integrate_pos, rotating_joints
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
-from rbdl_edu.model.enums import BALL, FREE, MINVAL
+from rbdl_edu.model.enums import DYN_DCMOTOR, FREE, MINVAL
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
-from rbdl_edu.simulation.forward import stages
+from rbdl_edu.simulation.forward import acceleration, stages, velocity
+from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
 from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
-from rbdl_edu.smooth.actuation import next_act
+from rbdl_edu.smooth.actuation import actuation, next_act
 from rbdl_edu.smooth.passive import damper_slope
 from rbdl_edu.smooth.transmission import wrap_period
 
@@ -53,6 +56,10 @@ def integrate(model, data):
     if name == "Euler":
         euler(model, data)
     elif name == "RK4":
+        if model.opt.enabled("sleep"):
+            raise NotImplementedError("sleep with the RK4 integrator is not simulated: MuJoCo 4.0 runs the stages "
+                                      "after a tree falls asleep at the last Runge-Kutta stage's poses (and its RK4 "
+                                      "stages wake the sleepers at once); use Euler or implicitfast")
         rk4(model, data)
     elif name == "implicitfast":
         implicitfast(model, data)
@@ -66,11 +73,24 @@ def integrate(model, data):
 def advance(model, data, qacc, qvel=None, act_dot=None):
     r"""MuJoCo's ``mj_advance``: activations, then :math:`\dot q \mathrel{+}= h\ddot q`, then
     :math:`q \leftarrow q \oplus h\dot q` with the new velocity (or ``qvel`` if given: RK4's
-    weighted one), and the time; ``qacc_warmstart`` keeps ``data.qacc`` for the next step."""
+    weighted one), and the time; ``qacc_warmstart`` keeps ``data.qacc`` for the next step.
+    With sleep, trees at rest fall asleep first, and then stay where they are
+    (:mod:`rbdl_edu.simulation.sleep`)."""
     h = model.opt.timestep
     data.act = next_act(model, data, h, act_dot)
+    if model.opt.enabled("sleep"):
+        asleep, held = data.tree_asleep.copy(), data.sensordata.copy()
+        if fall_asleep(model, data):
+            # the stages after the poses again, the new sleepers at rest (MuJoCo's mj_forwardSkip)
+            velocity(model, data)
+            actuation(model, data)
+            acceleration(model, data, tree_asleep=asleep)      # the earlier sleepers keep theirs
+            hold_sensors(model, data, held, asleep)
+    q0, v0 = data.qpos, data.qvel
     data.qvel = data.qvel + h * qacc
     data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)
+    if model.opt.enabled("sleep"):
+        data.qpos, data.qvel = freeze(model, data, q0, v0, data.qpos, data.qvel)
     data.time = data.time + h
     data.qacc_warmstart = data.qacc.copy()             # where the next constraint solve starts
 
@@ -93,12 +113,18 @@ def implicit_matrix(model, data):
     return None
 
 
+@per_model
+def damped(model):
+    """True if some dof has a damper (``dof_damping`` or ``dof_dampingpoly``)."""
+    return bool(np.any(model.dof_damping) or np.any(model.dof_dampingpoly))
+
+
 def euler_matrix(model, data):
     r""":math:`M + hB`, Euler's matrix with the joint dampers taken at the end of the step, or
     ``None`` where there is no damping to take (``<flag eulerdamp="disable"/>``,
     ``damper="disable"``, or no ``dof_damping``)."""
     if model.opt.disabled("eulerdamp") or model.opt.disabled("damper") \
-            or not (np.any(model.dof_damping) or np.any(model.dof_dampingpoly)):
+            or not damped(model):
         return None
     # the damper -B q̇ at the end of the step: M q̈ = f - hB q̈  =>  (M + hB) q̈ = f
     return data.qM + model.opt.timestep * namespace(data.qM, data.qvel).diag(damper_slope(model, data.qvel))
@@ -210,8 +236,11 @@ def rk4(model, data):
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
     # a servo's activation on an angle is wrapped near the length at the start of the step
     # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
-    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(model.actuator_actadr >= 0))
+    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(plain(model).actuator_actadr >= 0))
     start = data.actuator_length.copy(), data.actuator_moment.copy()
+    # a DC motor's states step at the start's actuator velocities (MuJoCo 4.0 leaves those in data)
+    motors = np.any((model.actuator_dyntype == DYN_DCMOTOR) & (model.actuator_actadr >= 0))
+    start_velocity = data.actuator_velocity.copy()
     K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
     for a, c in zip(A, C):
         # x_i = x_0 + h sum_j a_ij F_j   (positions on their manifold: q_0 ⊕ h sum_j a_ij k_j)
@@ -227,6 +256,8 @@ def rk4(model, data):
     data.time, data.qpos, data.qvel, data.act = t0, q0, v0, w0
     if wraps:
         data.actuator_length, data.actuator_moment = start
+    if motors:
+        data.actuator_velocity = start_velocity
     advance(model, data, acc, qvel=k, act_dot=w)      # qacc_warmstart: the last stage's qacc
     data.qacc = acc                                  # qacc: the weighted one the step took, as MuJoCo
 
@@ -238,7 +269,7 @@ def dexp_inv(model, theta, qvel):
     :math:`\theta` (with :math:`q = q_0 \otimes \exp\theta`) that turns at :math:`\omega`
     in the body frame (the series to the order RK4 needs)."""
     k = asarray(qvel)
-    for j in np.flatnonzero((model.jnt_type == FREE) | (model.jnt_type == BALL)):
+    for j in rotating_joints(model):
         d = model.jnt_dofadr[j] + (3 if model.jnt_type[j] == FREE else 0)
         th, w = theta[d:d + 3], qvel[d:d + 3]
         c = cross(th, w)

@@ -29,13 +29,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import concat, stacked
+from rbdl_edu.arrays import concat, is_jax, stacked
 from rbdl_edu.constraint.rows import anchored_equalities, contact_force, equality_anchors, weld_frames
 from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
                                   OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
-from rbdl_edu.smooth.comframe import object_acceleration, object_velocity, posed, to_cframe, to_cframe_force
+from rbdl_edu.smooth.comframe import object_acceleration, object_velocity, posed, to_cframe_forces, to_cframes
 
 
 def rne_post_constraint(model, data):
@@ -58,15 +58,16 @@ def rne_post_constraint(model, data):
     ``ten_velocity`` and ``actuator_force``.
     """
     m = model
-    P = rnea_passes(posed(m, data), data.qpos, data.qvel, data.qacc, data.xfrc_applied)
-    # per body, as lists (so that the same lines trace under jax.jit)
-    cacc, cfrc_int, cfrc_ext = [P.a[0]], [np.zeros(6)], [np.zeros(6)]
-    for i in range(1, m.nbody):
-        cacc.append(to_cframe(m, data, i, P.a[i]))
-        cfrc_int.append(to_cframe_force(m, data, i, P.f[i]))
-        # [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
-        F, tau = data.xfrc_applied[i, :3], data.xfrc_applied[i, 3:]
-        cfrc_ext.append(concat(tau + cross(data.xipos[i] - data.subtree_com[m.body_rootid[i]], F), F))
+    xfrc = data.xfrc_applied
+    pushed = is_jax(xfrc) or np.any(xfrc)                 # (no wrench applied: RNEA has none to take)
+    P = rnea_passes(posed(m, data), data.qpos, data.qvel, data.qacc, xfrc if pushed else None)
+    # every body but the world at once, then as lists (so that the same lines trace under jax.jit)
+    body = np.arange(1, m.nbody)
+    cacc = [P.a[0]] + list(to_cframes(m, data, stacked(P.a[1:], (m.nbody - 1, 6), *P.a), body))
+    cfrc_int = [np.zeros(6)] + list(to_cframe_forces(m, data, stacked(P.f[1:], (m.nbody - 1, 6), *P.f[1:]), body))
+    # [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
+    F, tau = xfrc[1:, :3], xfrc[1:, 3:]
+    cfrc_ext = [np.zeros(6)] + list(concat(tau + cross(data.xipos[1:] - data.subtree_com[m.body_rootid[1:]], F), F))
     data.cacc = stacked(cacc, (m.nbody, 6), data.qpos)     # the tendons' accelerations below read it
     pull = list(tendon_wrenches(m, data) + constraint_wrenches(m, data))
     for i in range(1, m.nbody):

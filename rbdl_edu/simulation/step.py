@@ -28,6 +28,7 @@ from rbdl_edu.model.enums import MAXVAL
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.simulation.forward import check_finite, forward, stages
 from rbdl_edu.simulation.integrators import integrate
+from rbdl_edu.simulation.sleep import start_asleep
 
 
 class Divergence(NamedTuple):
@@ -105,6 +106,8 @@ def check(model, data, quantity):
     """False (after resetting the state and recording a :class:`Divergence`) if ``data.<quantity>``
     holds a NaN or a number beyond ``MAXVAL`` (MuJoCo's ``mj_checkPos/Vel/Acc``)."""
     x = getattr(data, quantity)
+    if (np.abs(x) <= MAXVAL).all():                       # the common case, asked first
+        return True
     bad = np.flatnonzero(~(np.abs(x) <= MAXVAL))          # NaN compares False
     if not len(bad):
         return True
@@ -131,6 +134,8 @@ def reset(model, data, key=None, keep_warnings=False):
     if keep_warnings:
         data.warning = kept
     if key is not None:
+        if data.sleep_init_pending:              # sleep="init" trees fall asleep at qpos0, as MuJoCo
+            start_asleep(model, data, stages)
         k = model.id("keyframe", key) if isinstance(key, str) else int(key)
         if not 0 <= k < model.nkey:
             raise IndexError(f"keyframe {key} does not exist (the model has {model.nkey})")

@@ -47,11 +47,12 @@ import numpy as np
 from rbdl_edu.arrays import namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.factor import tree_pattern
-from rbdl_edu.model.enums import (BIAS_AFFINE, FREE, GAIN_AFFINE, GAIN_MUSCLE, HINGE, SLIDE, TRN_JOINT,
-                                  TRN_JOINTINPARENT, TRN_TENDON)
+from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, FREE, GAIN_AFFINE, GAIN_DCMOTOR, GAIN_MUSCLE,
+                                  HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON)
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
+from rbdl_edu.smooth import dcmotor
 from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, switched_off, unlimited_force
 from rbdl_edu.smooth.comframe import posed
 from rbdl_edu.smooth.muscle import muscle_gain_vel
@@ -143,7 +144,9 @@ def actuator_slope(model, data):
     is zero (MuJoCo 4.0) when the force is at or beyond its ``forcerange``, when the actuator
     drives a joint (``joint``, ``jointinparent``) whose total actuator force is at or beyond
     the joint's ``actuatorfrcrange``, or a tendon whose actuators' total (before limiting)
-    is at or beyond the tendon's ``actuatorfrcrange``."""
+    is at or beyond the tendon's ``actuatorfrcrange``. A DC motor's slope is its back-EMF
+    damping (:func:`~rbdl_edu.smooth.dcmotor.velocity_slope`; its limit is on the winding's
+    torque, before cogging and friction) plus its friction's, which no limit holds."""
     m = model
     u = clamped_ctrl(m, data)
     gain_vel = np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0)
@@ -151,8 +154,20 @@ def actuator_slope(model, data):
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):      # the velocity curve's slope
         gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
                                       m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
+    for i in np.flatnonzero((m.actuator_gaintype == GAIN_DCMOTOR) | (m.actuator_biastype == BIAS_DCMOTOR)):
+        a, n = m.actuator_actadr[i], m.actuator_actnum[i]          # back-EMF damping
+        state, rate = (data.act[a:a + n], data.act_dot[a:a + n]) if a >= 0 else (data.act[:0], data.act[:0])
+        bias_vel = put(bias_vel, i, bias_vel[i] + dcmotor.velocity_slope(
+            m.actuator_gainprm[i], m.actuator_dynprm[i], state, rate, m.opt.timestep,
+            gain=m.actuator_gaintype[i] == GAIN_DCMOTOR, bias=m.actuator_biastype[i] == BIAS_DCMOTOR,
+            spec=m.actuator_ctrlspec[i], held=dcmotor.clamped(
+                m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], u[i], data.actuator_length[i],
+                data.actuator_velocity[i], state, m.opt.timestep)))
     slope = gain_vel * gain_input(m, data, u) + bias_vel
-    return namespace(slope).where(_saturated(m, data, u) | switched_off(m), 0.0, slope)
+    slope = namespace(slope).where(_saturated(m, data, u), 0.0, slope)
+    for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):     # friction: not limited
+        slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
+    return namespace(slope).where(switched_off(m), 0.0, slope)
 
 
 def _saturated(model, data, u):
@@ -160,6 +175,10 @@ def _saturated(model, data, u):
     m = model
     F = data.actuator_force
     lo, hi = m.actuator_forcerange.T
+    motor = m.actuator_biastype == BIAS_DCMOTOR
+    if motor.any():      # a DC motor's limit is on its winding's torque, before cogging and friction
+        raw = unlimited_force(m, data, u)
+        F = namespace(F, raw).where(motor, namespace(raw).clip(raw, lo, hi), F)
     out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
     for i in np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT)):

@@ -27,7 +27,8 @@ an actuator without dynamics, or its state ``act`` otherwise, which follows
 =================  ==========================================  ===========================
 
 A muscle's gain and bias are its force–length–velocity curve and its passive spring
-(``gaintype``/``biastype="muscle"``, :mod:`rbdl_edu.smooth.muscle`).
+(``gaintype``/``biastype="muscle"``, :mod:`rbdl_edu.smooth.muscle`); a DC motor's are its
+winding's (``"dcmotor"``, :mod:`rbdl_edu.smooth.dcmotor`, with up to three states).
 
 A position servo is ``gain = kp``, ``bias = -kp l - kv l̇``: :math:`f = k_p (u - l) - k_v \dot l`,
 a PD loop; a velocity servo ``gain = kv``, ``bias = -kv l̇``.
@@ -57,9 +58,12 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put, stacked
-from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_MUSCLE, DYN_FILTER, DYN_FILTEREXACT, DYN_INTEGRATOR,
-                                  DYN_MUSCLE, GAIN_AFFINE, GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
+from rbdl_edu.cache import per_model
+from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, BIAS_MUSCLE, DYN_DCMOTOR, DYN_FILTER,
+                                  DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, GAIN_AFFINE, GAIN_DCMOTOR,
+                                  GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
+from rbdl_edu.smooth import dcmotor
 from rbdl_edu.smooth.muscle import muscle_bias, muscle_dynamics, muscle_gain
 from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoint
 
@@ -146,7 +150,7 @@ def actuation(model, data):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
     u = clamped_ctrl(m, data)
     # 2. activation dynamics: d/dt act
-    data.act_dot = activation_rate(m, u, act)
+    data.act_dot = activation_rate(m, u, act, data.actuator_velocity, data.actuator_length)
     # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
     off, force = switched_off(m), unlimited_force(m, data, u)
     force = namespace(force).where(off, 0.0, force)
@@ -155,6 +159,10 @@ def actuation(model, data):
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
     xp = namespace(force)
     force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
+    for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):     # cogging, friction: not limited
+        force = put(force, i, force[i] + dcmotor.mechanical_force(
+            m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i], data.actuator_length[i],
+            *_block(m, i, act, data.act_dot)))
     data.actuator_force = force = xp.where(off, 0.0, force)
     # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
     tau = data.actuator_moment.T @ force
@@ -177,13 +185,21 @@ def gain_input(model, data, u):
     m = model
     w = asarray(u)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
-        a = m.actuator_actadr[i]
-        w_i = _next(m, i, data.act[a], data.act_dot[a], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+        if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
+            continue                           # a DC motor without a current state: the voltage (below)
+        a = m.actuator_actadr[i] + m.actuator_actnum[i] - 1              # the last state
+        w_i = (_next(m, i, data.act[a], data.act_dot[a], m.opt.timestep, a - m.actuator_actadr[i],
+                     data.actuator_velocity[i]) if m.actuator_actearly[i] else data.act[a])
         w = put(w, i, w_i)
     for i in range(m.nu):
         period = wrap_period(m, i)
         if period > 0:
             w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
+        if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
+            state = _block(m, i, data.act, data.act_dot)[0]
+            w = put(w, i, dcmotor.input_voltage(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i],
+                                                u[i], data.actuator_length[i], data.actuator_velocity[i], state,
+                                                m.opt.timestep))
     return w
 
 
@@ -200,13 +216,26 @@ def unlimited_force(model, data, u):
         gain = put(gain, i, muscle_gain(l[i], ldot[i], m.actuator_lengthrange[i], m.actuator_acc0[i], g[i]))
     for i in np.flatnonzero(m.actuator_biastype == BIAS_MUSCLE):
         bias = put(bias, i, muscle_bias(l[i], m.actuator_lengthrange[i], m.actuator_acc0[i], b[i]))
+    for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):
+        state = _block(m, i, data.act, data.act_dot)[0]
+        gain = put(gain, i, dcmotor.gain(g[i], m.actuator_dynprm[i], state))
+    for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):
+        bias = put(bias, i, dcmotor.stateless_bias(g[i], m.actuator_dynprm[i], ldot[i], gain[i]))
     return gain * gain_input(model, data, u) + bias
 
 
-def activation_rate(model, u, act):
+def _block(model, i, act, act_dot):
+    """Actuator ``i``'s states and their rates (empty for a stateless actuator)."""
+    a, n = model.actuator_actadr[i], model.actuator_actnum[i]
+    return (act[a:a + n], act_dot[a:a + n]) if a >= 0 else (act[:0], act_dot[:0])
+
+
+def activation_rate(model, u, act, velocity=None, length=None):
     r"""``act_dot (na,)`` of the controls ``u (nu,)`` and activations ``act (na,)``:
     :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter,
-    :func:`~rbdl_edu.smooth.muscle.muscle_dynamics` for a muscle."""
+    :func:`~rbdl_edu.smooth.muscle.muscle_dynamics` for a muscle,
+    :func:`~rbdl_edu.smooth.dcmotor.rates` for a DC motor (which reads the actuator
+    lengths ``length`` and velocities ``velocity``)."""
     m = model
     act_dot = [0.0] * m.na
     for i in range(m.nu):
@@ -222,6 +251,11 @@ def activation_rate(model, u, act):
             act_dot[a] = (target - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
         elif m.actuator_dyntype[i] == DYN_MUSCLE:
             act_dot[a] = muscle_dynamics(u[i], act[a], m.actuator_dynprm[i])
+        elif m.actuator_dyntype[i] == DYN_DCMOTOR:
+            # (the control drives only a DC motor's gain: MuJoCo gives others no input signature)
+            n, spec = m.actuator_actnum[i], m.actuator_ctrlspec[i] if m.actuator_gaintype[i] == GAIN_DCMOTOR else 0
+            act_dot[a:a + n] = dcmotor.rates(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i],
+                                             spec, u[i], length[i], velocity[i], act[a:a + n], m.opt.timestep)
     return stacked(act_dot, (m.na,), u, act)
 
 
@@ -246,26 +280,33 @@ def next_act(model, data, dt=None, act_dot=None):
     h = m.opt.timestep if dt is None else dt
     if m.na == 0 or m.opt.disabled("actuation"):
         return act
-    stateful = [i for i in range(m.nu) if m.actuator_actadr[i] >= 0]
     off = switched_off(m)                          # a group switched off: its act stays
-    out = [_next(m, i, act[m.actuator_actadr[i]], 0.0 if off[i] else rate[m.actuator_actadr[i]], h)
-           for i in stateful]
-    for k, i in enumerate(stateful):            # an angle setpoint: the one nearest the length
-        period = wrap_period(m, i)
+    out = [0.0] * m.na
+    for i in np.flatnonzero(m.actuator_actadr >= 0):
+        for k in range(m.actuator_actnum[i]):
+            a = m.actuator_actadr[i] + k
+            out[a] = _next(m, i, act[a], 0.0 if off[i] else rate[a], h, k, data.actuator_velocity[i])
+        period = wrap_period(m, i)            # an angle setpoint: the one nearest the length
         if period > 0:
-            out[k] = wrap_setpoint(out[k], data.actuator_length[i], period)
+            out[a] = wrap_setpoint(out[a], data.actuator_length[i], period)
     return stacked(out, (m.na,), act, rate)
 
 
+@per_model
 def switched_off(model):
     """``(nu,)`` bools: the actuators whose group ``opt.actuatorgroupdisable`` switches off
-    (MuJoCo's ``mj_actuatorDisabled``)."""
+    (MuJoCo's ``mj_actuatorDisabled``; ``opt`` is part of the model: once per model)."""
     return np.array([model.opt.actuator_disabled(int(g)) for g in model.actuator_group], dtype=bool)
 
 
-def _next(model, i, w, wdot, h):
-    """Actuator ``i``'s activation ``w`` after a step ``h`` at rate ``wdot``, clamped
-    (MuJoCo's ``mj_nextActivation``)."""
+def _next(model, i, w, wdot, h, offset=0, velocity=0.0):
+    """Actuator ``i``'s activation ``w`` (its state ``offset``) after a step ``h`` at rate
+    ``wdot``, clamped (MuJoCo's ``mj_nextActivation``; a DC motor's states are never
+    clamped, a bristle's step reads the actuator's ``velocity``)."""
+    m = model
+    if m.actuator_dyntype[i] == DYN_DCMOTOR:
+        return dcmotor.next_state(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i],
+                                  offset, w, wdot, velocity, h)
     if model.actuator_dyntype[i] == DYN_FILTEREXACT:
         # w(h) = w + (u - w)(1 - exp(-h/tau)) = w + wdot tau (1 - exp(-h/tau))
         tau = max(MINVAL, model.actuator_dynprm[i, 0])

@@ -33,8 +33,9 @@ import numpy as np
 
 from rbdl_edu.arrays import asarray, concat, namespace, put
 from rbdl_edu.cache import per_model
-from rbdl_edu.joints import joint_frames
+from rbdl_edu.joints import dof_axes
 from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_normalize
 from rbdl_edu.tree import dofs
@@ -46,22 +47,17 @@ def com_pos(model, data):
     ``mj_comPos``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`."""
     m = model
     xp = namespace(data.xipos)
-    mass, total = list(m.body_mass[:, None] * data.xipos), list(m.body_mass.astype(float))
+    body_mass = plain(m).body_mass
+    mass, total = list(body_mass[:, None] * data.xipos), body_mass.astype(float).tolist()
     for i in range(m.nbody - 1, 0, -1):            # leaves to root: add each body to its parent
         mass[m.body_parentid[i]] = mass[m.body_parentid[i]] + mass[i]
         total[m.body_parentid[i]] = total[m.body_parentid[i]] + total[i]
     mass, total = xp.stack(mass), np.array(total)
     data.subtree_com = xp.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
-    # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c
-    # (bodies in order hold their dofs in order: the blocks, joined, are cdof's rows)
-    cdof = [xp.zeros((0, 6))]
-    for i in range(1, m.nbody):
-        if m.body_dofnum[i]:
-            _, S = joint_frames(m, i, data.qpos)
-            R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[m.body_rootid[i]]
-            w, v = S[:3].T @ R.T, S[3:].T @ R.T            # (nd, 3): world axes, at the body origin
-            cdof.append(xp.concatenate([w, v + cross(w, c - x)], axis=1))
-    data.cdof = xp.concatenate(cdof)
+    # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c,
+    # all dofs at once (bodies in order hold their dofs in order: S's columns, joined, are
+    # the rows of dof_axes)
+    data.cdof = to_cframes(m, data, dof_axes(m, data.qpos), m.dof_bodyid)
 
 
 def to_cframe(model, data, i, m_body):
@@ -70,6 +66,16 @@ def to_cframe(model, data, i, m_body):
     R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
     w = R @ m_body[:3]
     return concat(w, R @ m_body[3:] + cross(w, c - x))
+
+
+def to_cframes(model, data, m_body, bodies=None):
+    """:func:`to_cframe` of many motion vectors at once: ``m_body (n, 6)``, row ``k`` in the
+    frame of body ``bodies[k]`` (every body, in order, if ``bodies`` is None)."""
+    b = np.arange(model.nbody) if bodies is None else bodies
+    xp = namespace(data.xmat, m_body)
+    R, x, c = data.xmat[b], data.xpos[b], data.subtree_com[model.body_rootid[b]]
+    w = xp.matvec(R, m_body[:, :3])
+    return xp.concatenate([w, xp.matvec(R, m_body[:, 3:]) + cross(w, c - x)], axis=1)
 
 
 def to_cframe_force(model, data, i, f_body):
@@ -91,6 +97,15 @@ def to_cframe_force(model, data, i, f_body):
     R, x, c = data.xmat[i], data.xpos[i], data.subtree_com[model.body_rootid[i]]
     F = R @ f_body[3:]
     return concat(R @ f_body[:3] + cross(x - c, F), F)
+
+
+def to_cframe_forces(model, data, f_body, bodies):
+    """:func:`to_cframe_force` of many force vectors at once: ``f_body (n, 6)``, row ``k`` on
+    body ``bodies[k]``."""
+    xp = namespace(data.xmat, f_body)
+    R, x, c = data.xmat[bodies], data.xpos[bodies], data.subtree_com[model.body_rootid[bodies]]
+    F = xp.matvec(R, f_body[:, 3:])
+    return xp.concatenate([xp.matvec(R, f_body[:, :3]) + cross(x - c, F), F], axis=1)
 
 
 def com_vel_acc(model, data):
@@ -118,7 +133,7 @@ def posed(model, data):
     >>> data.mocap_pos[0] = [1.0, 2.0, 3.0]; posed(model, data).body_pos[1]
     array([1., 2., 3.])
     """
-    b = np.flatnonzero(model.body_mocapid >= 0)
+    b = mocap_bodies(model)
     if not len(b):
         return model
     k = model.body_mocapid[b]
@@ -129,6 +144,12 @@ def posed(model, data):
     body_pos[b], body_quat[b] = pos, quat
     # the same model with the mocap bodies moved: its constants at qpos0 stay (as MuJoCo's)
     return dataclasses.replace(model, body_pos=body_pos, body_quat=body_quat)
+
+
+@per_model
+def mocap_bodies(model):
+    """The ids of the mocap bodies, an int array."""
+    return np.flatnonzero(plain(model).body_mocapid >= 0)
 
 
 @per_model

@@ -52,7 +52,9 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, is_symbolic, namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE, HINGE, SLIDE
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.smooth.comframe import jac
 from rbdl_edu.smooth.fluid import fluid_wrenches
@@ -92,7 +94,7 @@ def passive(model, data):
     data.qfrc_fluid = sum((apply_ft(m, data, f, t, p, b) for b, p, f, t in fluid_wrenches(m, data)),
                           np.zeros(m.nv))
     # gravity compensation counts as passive on the joints that do not route it through actuators
-    passive_gravcomp = ~m.jnt_actgravcomp[m.dof_jntid]
+    passive_gravcomp = ~plain(m).jnt_actgravcomp[plain(m).dof_jntid]
     data.qfrc_passive = (data.qfrc_spring + data.qfrc_damper + data.qfrc_fluid
                          + np.where(passive_gravcomp, data.qfrc_gravcomp, 0.0))
 
@@ -161,6 +163,18 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     """
     m = model
     q, qd = asarray(q), asarray(qd)
+    linear = linear_springs(model)
+    if linear is not None and type(q) is type(qd) is np.ndarray and q.shape == (m.nq,) and qd.shape == (m.nv,) \
+            and q.dtype == qd.dtype == np.float64:
+        # one state of numbers, every spring and damper linear: the same lines on arrays
+        (qposadr, dofadr, k), (damped, b) = linear
+        f_spring, f_damper = np.zeros(m.nv), np.zeros(m.nv)
+        if spring:
+            x = q[qposadr] - plain(m).qpos_spring[qposadr]
+            f_spring[dofadr] = -x * k
+        if damper:
+            f_damper[damped] = -qd[damped] * b
+        return f_spring, f_damper
     symbolic = is_symbolic(q, qd, m.jnt_stiffness, m.dof_damping, m.qpos_spring)
     if q.shape[-1:] != (m.nq,) or qd.shape[-1:] != (m.nv,):
         raise ValueError(f"q {q.shape} and qd {qd.shape} must end in nq = {m.nq} and nv = {m.nv}")
@@ -197,6 +211,28 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     return _stack(f_spring, batch, symbolic), _stack(f_damper, batch, symbolic)
 
 
+@per_model
+def linear_springs(model):
+    """For a model of numbers whose joint springs and dampers are all linear (no
+    ``stiffnesspoly``/``dampingpoly``) and sit on hinges and slides only: the springs'
+    ``(qposadr, dofadr, stiffness)`` and the damped dofs' ``(dof, damping)``, arrays for
+    :func:`joint_spring_damper` to compute at once; else None (it goes joint by joint).
+
+    >>> import rbdl_edu as rbd
+    >>> linear_springs(rbd.models.double_pendulum())[1][0]
+    array([], dtype=int64)
+    """
+    m = plain(model)
+    if any(x.dtype != np.float64 for x in (m.jnt_stiffness, m.dof_damping, m.qpos_spring)) \
+            or np.any(m.jnt_stiffnesspoly != 0) or np.any(m.dof_dampingpoly != 0):
+        return None
+    sprung = np.flatnonzero(m.jnt_stiffness != 0)
+    if np.any((m.jnt_type[sprung] != HINGE) & (m.jnt_type[sprung] != SLIDE)):
+        return None
+    damped = np.flatnonzero(m.dof_damping != 0)
+    return (m.jnt_qposadr[sprung], m.jnt_dofadr[sprung], m.jnt_stiffness[sprung]), (damped, m.dof_damping[damped])
+
+
 def _stack(pieces, batch, symbolic):
     """Per-dof pieces (numbers, expressions or ``batch`` arrays) as one ``batch + (nv,)`` array."""
     if any(is_jax(p) for p in pieces):         # traced (rbdl_edu.compiled): stacked, not written
@@ -216,7 +252,7 @@ def tendon_spring_damper(model, data, spring=True, damper=True):
     :math:`f = -\kappa_b(\dot l)\,\dot l`. Reads ``ten_length``, ``ten_velocity``, ``ten_J``."""
     m = model
     qfrc_spring, qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
-    for t in range(m.ntendon):
+    for t in tendons_with_springs(m):
         k, kpoly = (m.tendon_stiffness[t], m.tendon_stiffnesspoly[t]) if spring else (0.0, ())
         b, bpoly = (m.tendon_damping[t], m.tendon_dampingpoly[t]) if damper else (0.0, ())
         has_spring = k != 0 or np.any(kpoly)
@@ -233,6 +269,16 @@ def tendon_spring_damper(model, data, spring=True, damper=True):
         qfrc_spring = qfrc_spring + data.ten_J[t] * (-x * poly_force(k, kpoly, x))
         qfrc_damper = qfrc_damper + data.ten_J[t] * (-velocity * poly_force(b, bpoly, velocity, odd=True))
     return qfrc_spring, qfrc_damper
+
+
+@per_model
+def tendons_with_springs(model):
+    """The tendons with a nonzero stiffness or damping coefficient (linear or polynomial),
+    as a tuple of ids: the only ones :func:`tendon_spring_damper` needs to visit."""
+    m = plain(model)
+    coefficients = np.concatenate([m.tendon_stiffness[:, None], m.tendon_stiffnesspoly, m.tendon_damping[:, None],
+                                   m.tendon_dampingpoly], axis=1)
+    return tuple(np.flatnonzero((coefficients != 0).any(axis=1)).tolist())
 
 
 def gravity_compensation(model, data):

@@ -47,6 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import put, stacked
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import (BALL, BIAS_AFFINE, FREE, GAIN_FIXED, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT,
                                   TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
@@ -100,8 +101,16 @@ def joint_transmission(model, qpos, i):
         # a force in the world frame, a torque in the body frame (given in the world: R^T g)
         moment[da:da + 3] = gear[:3]
         return 0.0, put(moment, slice(da + 3, da + 6), quat_to_mat(q).T @ gear[3:6] if in_parent else gear[3:6])
-    moment[da] = gear[0]                                   # hinge, slide: l = g q
-    return qpos[qa] * gear[0], moment
+    return qpos[qa] * gear[0], hinge_moment(model, i)       # hinge, slide: l = g q
+
+
+@per_model
+def hinge_moment(model, i):
+    """The moment row ``(nv,)`` of actuator ``i`` on a hinge or slide: ``g`` at the joint's dof
+    (it does not depend on the state: made once per model)."""
+    moment = np.zeros(model.nv)
+    moment[model.jnt_dofadr[model.actuator_trnid[i, 0]]] = model.actuator_gear[i, 0]
+    return moment
 
 
 def site_transmission(model, data, i):
@@ -175,6 +184,7 @@ def _shared_dofs(model, b0, b1):
     return np.intersect1d(path_dofs(model, b0), path_dofs(model, b1)).astype(int)
 
 
+@per_model
 def wrap_period(model, i):
     r"""The period of actuator ``i``'s length if it is an angle that a servo should take
     the short way round, else 0 (MuJoCo 4.0). A rotation's length is an angle times
