@@ -8,8 +8,10 @@ modern_robotics: one call, batches, scaling, compile times.
    ``auto_tree(30, bf=1.5)``: time per state of the jitted and ``vmap``-ed ``rnea`` and ``aba``,
    and of NumPy's batched calls, against one Pinocchio call per state (goal: within 1.5×).
 3. **Scaling with bodies** (chains of 8 ... 256): one jitted call of ``rnea``, ``crba``, ``aba``;
-   fitted exponents (RNEA and ABA ≈ 1, CRBA ≤ 2). CRBA's compile time grows fast (its double
-   loop unrolls: 72 s at N = 128, 20 min at N = 256), so it stops at N = 128 unless ``--full``.
+   fitted exponents (RNEA and ABA ≈ 1, CRBA ≤ 2). Traced, CRBA carries a subtree's columns
+   at once (O(N) operations: 16.5 s of CPU to compile at N = 128, 2026-11-26; it unrolled one
+   product per pair of bodies before, 72 s at N = 128 and 20 min at N = 256); N = 256 is
+   compiled only with ``--full``.
 4. **Compile time** of each model and function (the loops over bodies unroll when traced).
 
 Every model is checked against the NumPy path (1e-10) before it is timed. JAX calls are timed
@@ -137,8 +139,9 @@ def batched(nbatch, min_time):
     print("\n   goal: jit+vmap per state within 1.5× of one Pinocchio call\n")
 
 
-#: XLA unrolls CRBA's double loop over bodies: compiling it for a 256-chain took 20 minutes
-#: (2026-11-23, 2 CPUs), so without --full CRBA stops at N = 128
+#: XLA unrolled CRBA's double loop over bodies: compiling it for a 256-chain took 20 minutes
+#: (2026-11-23, 2 CPUs); now O(N) operations (16.5 s of CPU at N = 128), but N = 256 is not
+#: measured again, so without --full CRBA still stops at N = 128
 CRBA_MAX_N = 128
 
 
@@ -167,7 +170,7 @@ def scaling(ns, min_time, full=False):
     print("\n   fitted exponent over N >= 16: " + ", ".join(f"{k} {v:.2f}" for k, v in fit.items() if v)
           + "  (RNEA, ABA ≈ 1; CRBA ≤ 2)")
     if not full and max(ns) > CRBA_MAX_N:
-        print(f"   crba above N = {CRBA_MAX_N} is compiled only with --full (20 min at N = 256)")
+        print(f"   crba above N = {CRBA_MAX_N} is compiled only with --full")
     print()
 
 
