@@ -74,11 +74,17 @@ def rnea_vs_pinocchio(min_time):
     pdata = pm.createData()
     qp = to_pin(q)
     t_jit = wall(lambda: f(q, qd, qdd), min_time)
-    t_pin = bd.measure({"x": lambda: pin.rnea(pm, pdata, qp, qd, qdd)}, 5, min_time)["x"]
+    # one call runs in this thread (compiled turns asynchronous dispatch off): its CPU time,
+    # by the clock that times Pinocchio, is the fair ratio on a machine shared with other work
+    cpu = bd.measure({"jit": lambda: jax.block_until_ready(f(q, qd, qdd)),
+                      "pin": lambda: pin.rnea(pm, pdata, qp, qd, qdd)}, 7, min_time)
+    t_cpu, t_pin = cpu["jit"], cpu["pin"]
     print(f"1. rnea on the Panda (nv = {model.nv}): one call\n")
-    bd.table(["", "per call", "÷ Pinocchio"], [["jit", bd.fmt(t_jit), bd.ratio(t_jit, t_pin)],
-                                                 ["Pinocchio", bd.fmt(t_pin), "1×"]])
-    print(f"\n   jitted rnea is {t_jit / t_pin:.1f}× a Pinocchio call (goal ≤ 20×); compile {ct:.1f} s\n")
+    bd.table(["", "per call", "÷ Pinocchio"], [["jit (CPU time)", bd.fmt(t_cpu), bd.ratio(t_cpu, t_pin)],
+                                                 ["jit (wall clock, best loop)", bd.fmt(t_jit), bd.ratio(t_jit, t_pin)],
+                                                 ["Pinocchio (CPU time)", bd.fmt(t_pin), "1×"]])
+    print(f"\n   jitted rnea is {t_cpu / t_pin:.1f}× a Pinocchio call in CPU time, {t_jit / t_pin:.1f}× by the "
+          f"wall clock (goal ≤ 20×); compile {ct:.1f} s\n")
 
 
 def steps(paths, integrators, min_time):
@@ -133,12 +139,14 @@ def compile_times(ns):
         q, qd = rbd.random_qpos(m, rng), rng.normal(size=n)
         row = [n]
         for fn, args in ((rbd.rnea, (q, qd, qd)), (rbd.crba, (q,)), (pure_step, (q, qd, np.zeros(0), np.zeros(0)))):
+            c0 = time.process_time()
             _, ct = compile_time(m, fn, *args)
-            row.append(f"{ct:.1f} s")
+            row.append(f"{ct:.1f} s ({time.process_time() - c0:.1f} s)")
         rows.append(row)
         bd.progress(f"N = {n}")
     bd.table(["N", "rnea", "crba", "step (Euler)"], rows)
-    print("\n   goal: ≤ 30 s up to N = 64\n")
+    print("\n   wall clock (CPU time of this process: on a machine shared with other work, the fair figure);"
+          "\n   goal: ≤ 30 s up to N = 64\n")
 
 
 def main(argv=None):

@@ -11,7 +11,9 @@ nonzero only on ancestor chains (see :mod:`rbdl_edu.factor`).
 """
 from __future__ import annotations
 
-from rbdl_edu.arrays import namespace
+import numpy as np
+
+from rbdl_edu.arrays import is_jax, namespace
 from rbdl_edu.joints import joint_frames
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
@@ -38,6 +40,8 @@ def crba(model, q):
     """
     (q,) = state(model, q)
     xp = namespace(q)
+    if is_jax(q):                       # traced: a subtree's columns at once (see the end)
+        return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
     return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
@@ -82,4 +86,41 @@ def crba_blocks(model, q):
                 # M_ji = S_j^T F, and M is symmetric
                 M[j, i] = S[j].mT @ F
                 M[i, j] = M[j, i].mT
+    return M
+
+
+def _crba_subtrees(model, q):
+    r""":func:`crba` without armature on traced arrays (``rbdl_edu.compiled``). The loops above
+    carry each body's :math:`F = I^c_i S_i` to every ancestor, one product per pair of bodies:
+    unrolled by JAX, :math:`O(n^2)` operations for a chain of :math:`n`, and XLA's compile time
+    grows with them. The same products grouped by the body they reach: body ``j`` holds the
+    columns :math:`F` of every dof in its subtree, in its own coordinates,
+    :math:`[I^c_j S_j,\ {}^cX_j^T F_c, \dots]` over its children ``c`` (one product per child),
+    and its rows of M are :math:`S_j^T F`: :math:`O(n)` operations."""
+    xp = namespace(q)
+    nb, parent = model.nbody, model.body_parentid
+    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
+    for i in range(1, nb):
+        XJ, S[i] = joint_frames(model, i, q)
+        Xup[i] = XJ @ Xtree(model, i)
+        IC[i] = body_inertia(model, i)
+    for i in range(nb - 1, 0, -1):
+        if parent[i] > 0:
+            IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
+
+    batch = q.shape[:-1]
+    F, cols = [None] * nb, [[] for _ in range(nb)]        # body j: F (..., 6, len(cols[j])), its dofs
+    M = xp.zeros(batch + (model.nv, model.nv), dtype=q.dtype)
+    for j in range(nb - 1, 0, -1):
+        own = np.arange(model.body_dofadr[j], model.body_dofadr[j] + model.body_dofnum[j])
+        parts, cols[j] = [xp.broadcast_to(IC[j] @ S[j], batch + (6, len(own)))], list(own) + cols[j]
+        parts += F[j] if F[j] else []
+        F[j] = xp.concatenate(parts, axis=-1)
+        if len(own):                                    # M_jk = S_j^T F_k, and M is symmetric
+            rows = S[j].mT @ F[j]
+            M = M.at[..., own[:, None], np.array(cols[j])].set(rows)
+            M = M.at[..., np.array(cols[j])[:, None], own].set(rows.mT)
+        if parent[j] > 0 and cols[j]:                   # carry the columns to the parent
+            F[parent[j]] = (F[parent[j]] or []) + [Xup[j].mT @ F[j]]
+            cols[parent[j]] = cols[parent[j]] + cols[j]
     return M

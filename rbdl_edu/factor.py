@@ -146,6 +146,8 @@ def factor_ltdl(model, Msp, min_pivot=None):
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
     array([2.66666667, 3.        , 0.66666667])
     """
+    if is_jax(Msp):                 # traced: each row's updates as one array operation (below)
+        return _factor_rows(model, Msp, min_pivot)
     Madr, nM = _layout(model)
     chain_of = chains(model)
     qLD = entries(Msp)
@@ -175,6 +177,8 @@ def solve_ltdl(model, qLD, b):
     >>> solve_ltdl(m, factor_ltdl(m, np.array([4.0, 3.0, 2.0])), np.array([6.0, 5.0]))
     array([1., 1.])
     """
+    if is_jax(qLD) or is_jax(b):    # traced: each row's updates as one array operation (below)
+        return _solve_rows(model, qLD, b)
     Madr, _ = _layout(model)
     chain_of = chains(model)
     LD, x = entries(qLD), entries(b)
@@ -204,3 +208,64 @@ def unpack_ltdl(model, qLD):
     D = qLD[..., model.dof_Madr]
     eye = namespace(qLD).eye(model.nv, dtype=bool)
     return namespace(qLD).where(eye, 1.0, L), D
+
+
+# Traced by JAX (rbdl_edu.compiled), the loops above would unroll into one operation per
+# entry and per update, O(sum of depth^2) of them, and XLA's compile time grows with their
+# number (minutes for a 64-link chain). The same eliminations and sweeps, row by row, with
+# each row's updates as one gather and one scatter: O(nv) operations, the same arithmetic.
+
+@per_model
+def _row_updates(model):
+    """For each dof ``k``, the Schur update of its elimination as three index arrays
+    ``(dst, src, a)``: ``qLD[dst] -= L_k[a] * qLD[src]``, the pairs of :func:`factor_ltdl`'s
+    inner loops, in their order."""
+    Madr, _ = _layout(model)
+    tables = []
+    for k in range(model.nv):
+        dst, src, coef = [], [], []
+        for a, i in enumerate(ancestors(model, k)[1:], start=1):
+            for b in range(len(ancestors(model, i))):
+                dst.append(Madr[i] + b)
+                src.append(Madr[k] + a + b)
+                coef.append(a - 1)
+        tables.append(tuple(np.array(t, dtype=int) for t in (dst, src, coef)))
+    return tuple(tables)
+
+
+def _factor_rows(model, Msp, min_pivot):
+    """:func:`factor_ltdl` on traced arrays: row ``k``'s multipliers :math:`L_{ki} = M_{ki}/D_k`
+    at once, then its Schur updates at once (they read only row ``k``, which they do not write)."""
+    Madr, _ = _layout(model)
+    xp, qLD = namespace(Msp), Msp
+    for k in range(model.nv - 1, -1, -1):
+        Dk = qLD[..., Madr[k]]
+        if min_pivot is not None:
+            Dk = xp.maximum(Dk, min_pivot)
+            qLD = qLD.at[..., Madr[k]].set(Dk)
+        n = len(ancestors(model, k)) - 1
+        if n:
+            dst, src, a = _row_updates(model)[k]
+            row = slice(Madr[k] + 1, Madr[k] + 1 + n)
+            L = qLD[..., row] / Dk[..., None]
+            qLD = qLD.at[..., dst].set(qLD[..., dst] - L[..., a] * qLD[..., src])
+            qLD = qLD.at[..., row].set(L)
+    return qLD
+
+
+def _solve_rows(model, qLD, b):
+    """:func:`solve_ltdl` on traced arrays: each row's pushes to (or pulls from) its ancestors
+    at once."""
+    Madr, _ = _layout(model)
+    xp = namespace(qLD, b)
+    x = xp.broadcast_to(b, np.broadcast_shapes(qLD.shape[:-1], b.shape[:-1]) + b.shape[-1:])
+    rows = [(i, np.array(ancestors(model, i)[1:], dtype=int), slice(Madr[i] + 1, Madr[i] + len(ancestors(model, i))))
+            for i in range(model.nv)]
+    for i, up, row in reversed(rows):             # x <- L^{-T} x
+        if len(up):
+            x = x.at[..., up].set(x[..., up] - qLD[..., row] * x[..., i:i + 1])
+    x = x / qLD[..., np.asarray(Madr, dtype=int)]       # x <- D^{-1} x
+    for i, up, row in rows:                       # x <- L^{-1} x
+        if len(up):
+            x = x.at[..., i].set(x[..., i] - (qLD[..., row] * x[..., up]).sum(-1))
+    return x

@@ -70,6 +70,12 @@ def test_compiled_equals_numpy(model):
     assert rel(compiled.jit(model, factor.solve_ltdl)(qLD, x), np.linalg.solve(rbd.crba(model, q), x)) < 1e-10
 
 
+def test_unknown_compiler_options_are_dropped(monkeypatch):
+    """An XLA that does not know compiled.COMPILER_OPTIONS compiles without them."""
+    monkeypatch.setattr(compiled, "COMPILER_OPTIONS", {"xla_cpu_no_such_option": True})
+    assert np.array_equal(compiled._caller(lambda x: 2 * x)([1.0, 2.0]), [2.0, 4.0])
+
+
 @pytest.mark.parametrize("model", TREES[:2], ids=lambda m: f"nv{m.nv}")
 def test_vmap_equals_numpy_batches(model):
     rng = np.random.default_rng(1)
