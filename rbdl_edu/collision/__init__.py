@@ -37,9 +37,13 @@ Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly
 The pipeline stage is :func:`~rbdl_edu.collision.driver.collide` (MuJoCo's ``mj_collision``,
 at the poses already in ``data``); :func:`~rbdl_edu.collision.driver.detect` computes the
 poses at ``data.qpos`` first and returns the contacts, for a look at one configuration.
+A user contact filter (MuJoCo's ``mjcb_contactfilter``) is ``data.contact_filter``
+(:func:`~rbdl_edu.collision.filters.user_contact_filter`).
 """
 from rbdl_edu.collision.contact import Contact, make_frame
 from rbdl_edu.collision.driver import COLLIDERS, candidate_pairs, collide, detect, narrowphase
+from rbdl_edu.collision.filters import ContactFilterError
 
-__all__ = ["Contact", "make_frame", "detect", "collide", "candidate_pairs", "narrowphase", "COLLIDERS"]
+__all__ = ["Contact", "make_frame", "detect", "collide", "candidate_pairs", "narrowphase", "COLLIDERS",
+           "ContactFilterError"]
 

@@ -7,7 +7,9 @@
    by signature ``(b1 << 16) + b2``;
 3. for each body pair, first the explicit ``<pair>`` s whose signature is not larger are
    merged in, then the body pair is dropped if it is ``<exclude>`` d, else each geom pair
-   goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter`;
+   goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter` (with the user's
+   ``data.contact_filter`` in place of the geom bitmask, if set:
+   :func:`~rbdl_edu.collision.filters.user_contact_filter`);
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
    to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
    (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
@@ -28,7 +30,8 @@ from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter
+from rbdl_edu.collision.filters import (boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter,
+                                       user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
@@ -67,12 +70,14 @@ def _ordered(model, g1, g2):
     return (g1, g2) if model.geom_type[g1] <= model.geom_type[g2] else (g2, g1)
 
 
-def candidate_pairs(model, gpos, gmat, log=None):
+def candidate_pairs(model, gpos, gmat, log=None, contact_filter=None):
     """Geom pairs ``[(g1, g2, pair), ...]`` that reach the narrowphase, in MuJoCo's order.
 
     ``pair`` is the explicit pair dict or ``None``. If ``log`` is a list, every geom pair
     examined is appended to it as ``(g1, g2, reason)`` (``reason`` ``None`` if kept), and
-    every excluded body pair as ``(b1, b2, "exclude")``.
+    every excluded body pair as ``(b1, b2, "exclude")``. ``contact_filter`` ``(g1, g2) -> bool``
+    (True: reject), if given, replaces the geom bitmask of dynamic pairs
+    (:func:`~rbdl_edu.collision.filters.user_contact_filter` binds ``data.contact_filter``).
 
     >>> import rbdl_edu as rbd
     >>> from rbdl_edu.collision.geometry import geom_poses
@@ -94,7 +99,7 @@ def candidate_pairs(model, gpos, gmat, log=None):
     types, geoms_of = plain(model).geom_type, geoms_of_bodies(model)
 
     def consider(g1, g2, pair=None, explicit=None):
-        reason = geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit, pair)
+        reason = geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit, pair, contact_filter)
         if reason is None and (min(types[g1], types[g2]), max(types[g1], types[g2])) not in COLLIDERS:
             reason = "no collider"
         if log is not None:
@@ -188,13 +193,17 @@ def detect(model, data):
 
 def collide(model, data):
     """:func:`detect` at the poses already in ``data`` (``geom_xpos``, ``geom_xmat``): the
-    pipeline stage, after :func:`~rbdl_edu.kinematics.kinematics` has run."""
+    pipeline stage, after :func:`~rbdl_edu.kinematics.kinematics` has run. A function in
+    ``data.contact_filter`` (MuJoCo's ``mjcb_contactfilter``) decides which dynamic geom pairs
+    may collide instead of the ``contype``/``conaffinity`` bitmask
+    (:func:`~rbdl_edu.collision.filters.user_contact_filter`)."""
     gpos, gmat = data.geom_xpos, data.geom_xmat
+    contact_filter = user_contact_filter(model, data)       # (checked even when contacts are off)
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type
-    for g1, g2, pair in candidate_pairs(model, gpos, gmat):
+    for g1, g2, pair in candidate_pairs(model, gpos, gmat, contact_filter=contact_filter):
         if COLLIDERS[(types[g1], types[g2])] in ITERATIVE and \
                 boxes_apart(model, gpos, gmat, aabb, g1, g2, sum(pair_margin_gap(model, g1, g2, pair))):
             continue

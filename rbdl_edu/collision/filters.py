@@ -16,7 +16,9 @@ Body level (applied to every candidate body pair, :func:`body_pair_filter`):
 Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pair:
 
 6. **bitmask**: ``contype1 & conaffinity2 or contype2 & conaffinity1`` must be nonzero
-   (not applied to explicit pairs);
+   (not applied to explicit pairs) -- or, if the user set a **contact filter**
+   (``data.contact_filter``, MuJoCo's ``mjcb_contactfilter``), that function decides instead
+   (:func:`user_contact_filter`);
 7. **explicit pair** given for the same two geoms replaces the dynamic pair (its own
    parameters are used, see :func:`contact_pairs`);
 8. **bounding spheres**: centers farther apart than ``rbound1 + rbound2 + margin + gap``
@@ -37,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.arrays import is_jax
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.model.enums import PLANE
@@ -124,17 +127,74 @@ def bounding_sphere_rejects(model, gpos, gmat, rbound, g1, g2, margin) -> bool:
     return False
 
 
-def geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit=None, pair=None):
+class ContactFilterError(RuntimeError):
+    """The user's contact filter (``data.contact_filter``) raised: names the geom pair."""
+
+
+def user_contact_filter(model, data):
+    """``data.contact_filter`` bound to ``model`` and ``data``: a function ``(g1, g2) -> bool``
+    (True: reject the dynamic geom pair), or ``None`` if the user set none.
+
+    The user's function has MuJoCo's ``mjcb_contactfilter`` signature,
+    ``contact_filter(model, data, geom1, geom2)``, and returns something true to **reject** the
+    pair. It *replaces* the geom-level bitmask (rule 6) for dynamic pairs only: the body-level
+    rules 1-5 still run before it, explicit ``<pair>`` s never reach it, and rule 8 (bounding
+    spheres) still runs after it. One MuJoCo detail stays: a geom with neither a ``contype``
+    nor a ``conaffinity`` bit is left out of its body's midphase tree, so it reaches the
+    filter only with ``<flag midphase="disable"/>``. It is called once per geom pair of each surviving body
+    pair, at every collision pass, with the poses of this pass in ``data``.
+
+    Why an attribute of ``Data`` and not a global hook like MuJoCo's: ``data`` already travels
+    through every stage that detects contacts (``step`` → ``forward`` → ``collide``), so nothing
+    is threaded through the call chain, and a filter set on one simulation cannot leak into
+    another (two ``Data`` of one model, a test run after a notebook cell). MuJoCo's
+    ``mujoco.set_mjcb_contactfilter(fn)`` is process-wide instead.
+
+    An exception in the filter is re-raised as a :class:`ContactFilterError` naming the geoms.
+    A compiled (JAX-traced) pipeline cannot call back into Python for each pair: a filter set
+    on a ``Data`` holding traced arrays raises ``NotImplementedError``.
+    """
+    f = getattr(data, "contact_filter", None)
+    if f is None:
+        return None
+    if not callable(f):
+        raise TypeError(f"data.contact_filter must be a function (model, data, geom1, geom2) -> bool "
+                        f"or None, not {type(f).__name__}")
+    if is_jax(data.qpos) or is_jax(data.geom_xpos):
+        raise NotImplementedError("data.contact_filter (a Python callback per geom pair) cannot run in a "
+                                  "compiled (JAX-traced) pipeline; set it to None or step with NumPy arrays")
+
+    def rejects(g1, g2):
+        try:
+            return bool(f(model, data, int(g1), int(g2)))
+        except Exception as e:
+            raise ContactFilterError(f"data.contact_filter raised {type(e).__name__}: {e} "
+                                     f"(for geoms {int(g1)} and {int(g2)})") from e
+    return rejects
+
+
+def geom_pair_filter(model, gpos, gmat, rbound, g1, g2, explicit=None, pair=None, contact_filter=None):
     """Reason a geom pair is discarded by rules 6-8 (a string), or ``None`` to keep it.
 
     ``explicit`` is the list of explicit pairs of this body pair (they replace the dynamic
-    pair of the same two geoms); ``pair`` is the explicit pair being tested, if any.
+    pair of the same two geoms); ``pair`` is the explicit pair being tested, if any;
+    ``contact_filter`` (from :func:`user_contact_filter`), if given, replaces the bitmask of
+    a dynamic pair (reason ``"contact filter"``).
     """
     if pair is None:
         for q in explicit or ():
             if {q["geom1"], q["geom2"]} == {g1, g2}:
                 return "explicit pair"
-        if bitmask_rejects(model.geom_contype[g1], model.geom_conaffinity[g1],
+        if contact_filter is not None:
+            # MuJoCo's midphase tree of a body holds only the geoms with a contype or a
+            # conaffinity bit: one with neither never reaches the filter (flag midphase on)
+            if not model.opt.disabled("midphase") and not (
+                    (model.geom_contype[g1] | model.geom_conaffinity[g1]) and
+                    (model.geom_contype[g2] | model.geom_conaffinity[g2])):
+                return "no contype"
+            if contact_filter(g1, g2):
+                return "contact filter"
+        elif bitmask_rejects(model.geom_contype[g1], model.geom_conaffinity[g1],
                            model.geom_contype[g2], model.geom_conaffinity[g2]):
             return "bitmask"
     margin, gap = pair_margin_gap(model, g1, g2, pair)

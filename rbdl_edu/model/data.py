@@ -76,6 +76,10 @@ class Data:
                                   ``energy (2,)`` (potential, kinetic)
     ============================  ===========================================================
 
+    ``contact_filter``: ``None``, or the user's function ``(model, data, geom1, geom2) -> bool``
+    that rejects a dynamic geom pair instead of the ``contype``/``conaffinity`` bitmask
+    (MuJoCo's ``mjcb_contactfilter``, :func:`rbdl_edu.collision.filters.user_contact_filter`).
+
     ``qacc_warmstart (nv,)`` is part of the state: the last step's ``qacc``, where the
     constraint solver starts. ``warning`` (a :class:`~rbdl_edu.model.warning_log.WarningLog`)
     counts what went wrong, by kind, with the first and the last record of each, as MuJoCo's
@@ -159,6 +163,8 @@ class Data:
         self.cfrc_int, self.cfrc_ext = np.zeros((m.nbody, 6)), np.zeros((m.nbody, 6))
         self.energy = np.zeros(2)
         self.warning = WarningLog()
+        # the user's contact filter (MuJoCo's mjcb_contactfilter), per simulation, not global
+        self.contact_filter = None
 
     #: the inputs a user assigns, with their shapes in the model's sizes: an assignment is
     #: copied into a float64 array of that shape (as MuJoCo's bindings copy into ``mjData``),
