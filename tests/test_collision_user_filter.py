@@ -6,7 +6,6 @@ explicit ``<pair>``. After 100 steps the contacts and the state agree.
 """
 from __future__ import annotations
 
-import jax.numpy as jnp
 import mujoco
 import numpy as np
 import pytest
@@ -99,12 +98,20 @@ def test_filter_that_raises_is_named():
     data.contact_filter = broken
     with pytest.raises(ContactFilterError, match="KeyError.*for geoms"):
         rbd.step(model, data)
+    m = mujoco.MjModel.from_xml_string(XML.replace("MIDPHASE", "enable"))
+    mujoco.set_mjcb_contactfilter(broken)
+    try:
+        with pytest.raises(KeyError):                    # MuJoCo's bindings pass it on as well
+            mujoco.mj_forward(m, mujoco.MjData(m))
+    finally:
+        mujoco.set_mjcb_contactfilter(None)
     data.contact_filter = "not a function"
     with pytest.raises(TypeError, match="contact_filter must be a function"):
         rbd.forward(model, data)
 
 
 def test_filter_under_jax_refused():
+    jnp = pytest.importorskip("jax.numpy", reason="JAX is an optional extra (rbdl_edu[jax]), as in test_jax.py")
     model = rbd.load_model(XML.replace("MIDPHASE", "enable"))
     data = rbd.Data(model)
     data.contact_filter = reject
