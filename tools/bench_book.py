@@ -7,7 +7,7 @@ measured once, here, on a named machine, and assert the claims they make on it:
 
 * ``forward-dynamics``: chapter 7 — ``aba`` against CRBA + Cholesky and CRBA + tree-sparse
   LTDL, on chains (``bf = 1``) and bushy trees (``bf = 4``) of N = 2 ... 64 bodies;
-* ``broadphase``: chapter 8 — sweep and prune against all pairs on n spheres filling a cube
+* ``broadphase``: chapter 9 — sweep and prune against all pairs on n spheres filling a cube
   (``benchmarks/bench_broadphase.py``), n = 10 ... 2000;
 * ``mouse-speed``: chapter 11 — one step of the lab's trot (controller and ``step``) on flat
   ground and beside each obstacle, rbdl_edu against MuJoCo's ``mj_step``
@@ -141,7 +141,7 @@ def broadphase(sizes=(10, 30, 100, 300, 1000, 2000)):
             t = cpu_seconds_per_call(f, repeat=7 if n <= 300 else 3)
             rows.append((n, method, t))
             print(f"n = {n:5d} {method:16s} {1e3 * t:10.3f} ms", flush=True)
-    write("broadphase", {"title": "broadphase, seconds per call (book chapter 8)", **machine()},
+    write("broadphase", {"title": "broadphase, seconds per call (book chapter 9)", **machine()},
           ["n", "method", "seconds"], rows)
 
 
