@@ -197,7 +197,8 @@ def _joint_frames(model, i, q):
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
     if nj == 1:                                # (the common case: one joint, its own frames)
         return joint_motion(model, j0, q)
-    XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
+    # no joint: welded (constants of NumPy whatever q is, so that a compiled X_J X_T folds)
+    XJ, S = eye(np, 6, q.dtype), np.zeros((6, 0), dtype=q.dtype)
     for j in range(j0, j0 + nj):
         X_j, S_j = joint_motion(model, j, q)   # from the frame before joint j to the one after
         if j == j0:
