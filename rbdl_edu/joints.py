@@ -57,7 +57,6 @@ def one_state(q):
 
 def _joint_transform(model, j, q):
     """:func:`joint_transform`, joint by joint, for any kind of ``q``."""
-    xp = namespace(q)
     a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
     I3 = eye(np, 3, q.dtype)                  # a constant, also when compiled
     if model.jnt_type[j] == HINGE:
@@ -206,7 +205,6 @@ def body_joint_frames(model, q):
 
 def _joint_frames(model, i, q):
     """:func:`joint_frames`, body by body, for any kind of ``q``."""
-    xp = namespace(q)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
     if nj == 1:                                # (the common case: one joint, its own frames)
         return joint_motion(model, j0, q)
