@@ -14,7 +14,8 @@ What to know:
   the calling thread (``jax_cpu_enable_async_dispatch`` off, also before the first array): a
   call of a few microseconds costs half as much without the hand-over to a worker thread;
 * XLA compiles with :data:`COMPILER_OPTIONS` (its older loop emitter: two thirds of the
-  compile time for these graphs of many small operations);
+  compile time for these graphs of many small operations; matrix products in the calling
+  thread);
 * a model's numbers are constants of the compiled function (the loops over bodies unroll
   at trace time), so a compiled function belongs to one model: :func:`jit` keeps one per
   ``(model, function)`` and a notebook pays the compile once;
@@ -51,10 +52,12 @@ jax.config.update("jax_cpu_enable_async_dispatch", False)      # read when JAX m
 
 _compiled = weakref.WeakKeyDictionary()       # model -> {(function, batched): compiled}
 
-#: XLA options for these graphs of many small operations: its older loop emitter compiles them
-#: in about two thirds of the time of the newer fusion emitters, and they run as fast
-#: (a smooth step of a 32-link chain: 13.2 -> 8.5 s of CPU; dropped where XLA does not know them)
-COMPILER_OPTIONS = {"xla_cpu_use_fusion_emitters": False}
+#: XLA options for these graphs of many small operations (dropped where XLA does not know them):
+#: its older loop emitter compiles them in about two thirds of the time of the newer fusion
+#: emitters, and they run as fast (a smooth step of a 32-link chain: 13.2 -> 8.5 s of CPU);
+#: matrix products of 6×6 and smaller run in the calling thread, not handed to Eigen's thread
+#: pool (a jitted rnea on the Panda: about 4 µs less per call, 4096 states vmap-ed as fast)
+COMPILER_OPTIONS = {"xla_cpu_use_fusion_emitters": False, "xla_cpu_multi_thread_eigen": False}
 
 
 def jit(model, function, batched=False):

@@ -57,26 +57,38 @@ def one_state(q):
 
 def _joint_transform(model, j, q):
     """:func:`joint_transform`, joint by joint, for any kind of ``q``."""
-    xp = namespace(q)
     a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
-    I3 = eye(xp, 3, q.dtype)
+    I3 = eye(np, 3, q.dtype)                  # a constant, also when compiled
     if model.jnt_type[j] == HINGE:
         theta = q[..., adr:adr + 1] - model.qpos0[adr]                  # (..., 1)
         A, A2 = axis_skew(model, j)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x²
         s, c = sin(theta)[..., None], cos(theta)[..., None]
         R = I3 + s * A + (1 - c) * A2
-        return R, p - xp.matvec(R, p), joint_subspace(model, j)      # the anchor p stays put
+        return R, anchored(R, p), joint_subspace(model, j)
     if model.jnt_type[j] == SLIDE:
         d = q[..., adr:adr + 1] - model.qpos0[adr]                      # (..., 1)
         return I3, d * a, joint_subspace(model, j)
     if model.jnt_type[j] == BALL:
         R = quat_to_mat(quat_normalize(q[..., adr:adr + 4]))
-        return R, p - xp.matvec(R, p), joint_subspace(model, j)
+        return R, anchored(R, p), joint_subspace(model, j)
     # FREE: position and orientation in the parent frame; the linear velocity is in the
     # parent frame, the angular velocity in the body's: S = [[0, 1], [R^T, 0]]
     R = quat_to_mat(quat_normalize(q[..., adr + 3:adr + 7]))
     return R, q[..., adr:adr + 3], blocks(0, I3, R.mT, 0)
+
+
+def anchored(R, p):
+    """The translation ``t = p - R p`` of a rotation ``R`` about the anchor ``p`` (the anchor
+    stays put); zero for an anchor at the origin, with no product to compute (or to compile).
+
+    >>> anchored(np.diag([-1.0, -1.0, 1.0]), np.array([1.0, 0.0, 0.0]))
+    array([2., 0., 0.])
+    """
+    xp = namespace(R)
+    if all(x == 0 for x in p.tolist()):
+        return xp.zeros_like(R[..., 0])
+    return p - xp.matvec(R, p)
 
 
 @per_state
@@ -193,11 +205,11 @@ def body_joint_frames(model, q):
 
 def _joint_frames(model, i, q):
     """:func:`joint_frames`, body by body, for any kind of ``q``."""
-    xp = namespace(q)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
     if nj == 1:                                # (the common case: one joint, its own frames)
         return joint_motion(model, j0, q)
-    XJ, S = eye(xp, 6, q.dtype), xp.zeros((6, 0), dtype=q.dtype)    # no joint: welded
+    # no joint: welded (constants of NumPy whatever q is, so that a compiled X_J X_T folds)
+    XJ, S = eye(np, 6, q.dtype), np.zeros((6, 0), dtype=q.dtype)
     for j in range(j0, j0 + nj):
         X_j, S_j = joint_motion(model, j, q)   # from the frame before joint j to the one after
         if j == j0:

@@ -68,7 +68,9 @@ def plucker(E, r):
     array([0., 0., 1., 0., 1., 0.])
     """
     E, r = asarray(E), asarray(r)
-    return blocks(E, 0, -E @ skew(r), E)
+    # -E [r]x row by row: e^T [r]x = (e × r)^T for each row e of E, so -E [r]x has rows r × e
+    # (elementwise: compiled, no 3×3 product of a skew matrix's zeros)
+    return blocks(E, 0, cross(r[..., None, :], E), E)
 
 
 def plucker_from_pose(R, p):
