@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.filters import boxes_apart, bounding_sphere_rejects
+from rbdl_edu.collision.filters import bounding_sphere_rejects, boxes_apart
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.rotation import quat_to_mat
@@ -71,7 +71,20 @@ def _build(lpos, corners, geoms, nodes):
 @per_model
 def body_trees(model):
     """:class:`BoxTree` of every body (``None`` for a body without collidable geoms), once per
-    model. Node boxes match MuJoCo's ``bvh_aabb`` to round-off."""
+    model. Node boxes match MuJoCo's ``bvh_aabb`` to round-off.
+
+    Three balls in a row: the root holds all, its first child the left ball (a leaf), its
+    second the other two.
+
+    >>> from rbdl_edu.model.spec import ModelSpec
+    >>> s = ModelSpec(); b = s.add_body(0, mass=1, inertia=[1e-3] * 3)
+    >>> for x in (0, 1, 2): _ = s.add_geom(b, "sphere", [0.1], pos=[x, 0, 0])
+    >>> t = body_trees(s.compile())[1]
+    >>> t.child.tolist(), t.geom.tolist()
+    ([[1, 2], [-1, -1], [3, 4], [-1, -1], [-1, -1]], [-1, 0, -1, 1, 2])
+    >>> t.aabb[0].round(6).tolist()          # center, half-sizes
+    [1.0, 0.0, 0.0, 1.1, 0.1, 0.1]
+    """
     aabb, trees = geom_aabb(model), []
     signs = np.array([[(v >> i) & 1 for i in range(3)] for v in range(8)]) * 2 - 1
     for b in range(model.nbody):
@@ -107,9 +120,8 @@ def body_margin(model):
 def uses_midphase(model, b1, b2) -> bool:
     """MuJoCo's choice: the tree unless both bodies hold one geom, the flag is off, or a body
     has no tree."""
-    n1, n2 = (int(np.sum(np.asarray(model.geom_bodyid) == b)) for b in (b1, b2))
     trees = body_trees(model)
-    return (not (n1 == 1 and n2 == 1) and not model.opt.disabled("midphase")
+    return (not (model.body_geomnum[b1] == 1 and model.body_geomnum[b2] == 1) and not model.opt.disabled("midphase")
             and trees[b1] is not None and trees[b2] is not None)
 
 
@@ -139,7 +151,7 @@ def tree_pairs(model, b1, b2, gpos, gmat, visit=None):
         n1, n2 = stack.pop()
         if visit is not None:
             visit.append((n1, n2))
-        leaf1, leaf2 = T1.child[n1, 0] < 0 and T1.child[n1, 1] < 0, T2.child[n2, 0] < 0 and T2.child[n2, 1] < 0
+        leaf1, leaf2 = (T1.child[n1] < 0).all(), (T2.child[n2] < 0).all()
         if leaf1 and leaf2:
             g1, g2 = int(T1.geom[n1]), int(T2.geom[n2])
             mg = sum(pair_margin_gap(model, g1, g2))
