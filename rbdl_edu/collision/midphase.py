@@ -132,52 +132,51 @@ def _inertial_frame(tree, gpos, gmat):
 
 
 def tree_pairs(model, b1, b2, gpos, gmat, visit=None):
-    """Geom pairs ``(g1, g2)`` (``g1`` on ``b1``) of two bodies' trees whose leaf boxes overlap,
+    r"""Geom pairs ``(g1, g2)`` (``g1`` on ``b1``) of two bodies' trees whose leaf boxes overlap,
     in the order the descent meets them. ``visit`` (a list), if given, gets every node pair
     ``(n1, n2)`` popped from the stack.
 
-    .. math:: \\text{open } (n_1, n_2) \\iff \\text{box}(n_1) \\cap \\text{box}(n_2) \\neq
-              \\emptyset \\quad(\\text{grown by } m_{b_1} + m_{b_2})
+    Node boxes are compared in body 1's inertial frame: with :math:`R = R_1^T R_2`,
+    :math:`C = |R|`, box 2's center :math:`c_2' = R_1^T(x_2 - x_1) + R\,c_2` and
+    :math:`d = c_2' - c_1`, the pair is apart (as
+    :func:`~rbdl_edu.collision.filters.boxes_apart`, grown by :math:`m = m_{b_1} + m_{b_2}`) if
+
+    .. math:: |d| > h_1 + C h_2 + m \quad\text{or}\quad |R^T d| > C^T h_1 + h_2 + m
+
+    in some component. Everything that depends on one node only is computed once per call.
     """
     T1, T2 = body_trees(model)[b1], body_trees(model)[b2]
     x1, R1 = _inertial_frame(T1, gpos, gmat)
     x2, R2 = _inertial_frame(T2, gpos, gmat)
-    override = model.opt.enabled("override")
-    margin = model.opt.o_margin if override else body_margin(model)[b1] + body_margin(model)[b2]
+    margin = model.opt.o_margin if model.opt.enabled("override") else \
+        body_margin(model)[b1] + body_margin(model)[b2]
+    R = R1.T @ R2
+    C = np.abs(R)
+    c1, h1 = T1.aabb[:, :3], T1.aabb[:, 3:]
+    c2, h2 = (x2 - x1) @ R1 + T2.aabb[:, :3] @ R.T, T2.aabb[:, 3:]    # box 2 in frame 1
+    Ch2, Ch1 = h2 @ C.T + margin, h1 @ C + margin         # each box's reach along the other's axes
+    huge1, huge2 = (h1 >= 1e9).any(axis=1), (h2 >= 1e9).any(axis=1)   # planes: never apart
+    leaf1, leaf2 = (T1.child < 0).all(axis=1), (T2.child < 0).all(axis=1)
+    area1, area2 = (h1 * np.roll(h1, 1, axis=1)).sum(1), (h2 * np.roll(h2, 1, axis=1)).sum(1)
     aabb, rbound = geom_aabb(model), geom_rbound(model)
-    pos, mat = np.stack([x1, x2]), np.stack([R1, R2])
     out, stack = [], [(0, 0)]
     while stack:
         n1, n2 = stack.pop()
         if visit is not None:
             visit.append((n1, n2))
-        leaf1, leaf2 = (T1.child[n1] < 0).all(), (T2.child[n2] < 0).all()
-        if leaf1 and leaf2:
+        if leaf1[n1] and leaf2[n2]:
             g1, g2 = int(T1.geom[n1]), int(T2.geom[n2])
             mg = sum(pair_margin_gap(model, g1, g2))
             if not bounding_sphere_rejects(model, gpos, gmat, rbound, g1, g2, mg) and \
                     not boxes_apart(model, gpos, gmat, aabb, g1, g2, mg):
                 out.append((g1, g2))
             continue
-        boxes = np.stack([T1.aabb[n1], T2.aabb[n2]])
-        if _nodes_apart(pos, mat, boxes, margin):
-            continue
-        h1, h2 = 2 * T1.aabb[n1, 3:], 2 * T2.aabb[n2, 3:]     # open the larger surface
-        s1, s2 = h1 @ np.roll(h1, 1), h2 @ np.roll(h2, 1)
-        if not leaf1 and (leaf2 or s1 > s2):
+        if not (huge1[n1] or huge2[n2]):
+            d = c2[n2] - c1[n1]
+            if (np.abs(d) > h1[n1] + Ch2[n2]).any() or (np.abs(d @ R) > Ch1[n1] + h2[n2]).any():
+                continue
+        if not leaf1[n1] and (leaf2[n2] or area1[n1] > area2[n2]):    # open the larger box
             stack += [(c, n2) for c in T1.child[n1] if c != -1]
         else:
             stack += [(n1, c) for c in T2.child[n2] if c != -1]
     return out
-
-
-def _nodes_apart(pos, mat, boxes, margin) -> bool:
-    """Two body-frame boxes (rows of ``boxes``) at body poses ``pos``, ``mat``: apart along a
-    face normal (as :func:`~rbdl_edu.collision.filters.boxes_apart`)? Huge (plane) boxes never are."""
-    if (boxes[:, 3:] >= 1e9).any():
-        return False
-    d = pos[1] + mat[1] @ boxes[1, :3] - pos[0] - mat[0] @ boxes[0, :3]
-    C = np.abs(mat[0].T @ mat[1])
-    h1, h2 = boxes[0, 3:], boxes[1, 3:]
-    return bool((np.abs(d @ mat[0]) > h1 + C @ h2 + margin).any()
-                or (np.abs(d @ mat[1]) > h1 @ C + h2 + margin).any())
