@@ -7,7 +7,9 @@
    by signature ``(b1 << 16) + b2``;
 3. for each body pair, first the explicit ``<pair>`` s whose signature is not larger are
    merged in, then the body pair is dropped if it is ``<exclude>`` d, else each geom pair
-   goes through :func:`~rbdl_edu.collision.filters.geom_pair_filter` (with the user's
+   (of bodies with several geoms: only those the two box trees bring together,
+   :mod:`~rbdl_edu.collision.midphase`, sorted by geom ids) goes through
+   :func:`~rbdl_edu.collision.filters.geom_pair_filter` (with the user's
    ``data.contact_filter`` in place of the geom bitmask, if set:
    :func:`~rbdl_edu.collision.filters.user_contact_filter`);
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
@@ -33,6 +35,7 @@ from rbdl_edu.collision.contact import Contact, make_frame
 from rbdl_edu.collision.filters import (boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter,
                                         user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
+from rbdl_edu.collision.midphase import tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
@@ -117,6 +120,16 @@ def candidate_pairs(model, gpos, gmat, log=None, contact_filter=None):
         if sig in excluded:
             if log is not None:
                 log.append((b1, b2, "exclude"))
+            continue
+        if uses_midphase(model, b1, b2):            # the trees' overlapping leaves, sorted as MuJoCo
+            near = sorted(tree_pairs(model, b1, b2, gpos, gmat), key=lambda p: _ordered(model, *p))
+            for g1, g2 in near:
+                consider(g1, g2, explicit=merged)
+            kept = set(near)
+            if log is not None:     # a pruned pair: the filter that would drop it, else "midphase"
+                log += [(int(g1), int(g2), geom_pair_filter(model, gpos, gmat, rbound, g1, g2, merged,
+                                                            None, contact_filter) or "midphase")
+                        for g1 in geoms_of[b1] for g2 in geoms_of[b2] if (g1, g2) not in kept]
             continue
         for g1 in geoms_of[b1]:
             for g2 in geoms_of[b2]:

@@ -28,8 +28,9 @@ Geom level (:func:`geom_pair_filter`), for each geom pair of a surviving body pa
 Explicit pairs (``<contact><pair>``) skip rules 1-6 and go straight to rule 8.
 
 Before the narrowphase, a pair whose oriented bounding boxes (grown by ``margin + gap``)
-are apart is skipped (:func:`boxes_apart`, MuJoCo's midphase test): it cannot touch, so this
-saves time and changes no contact.
+are apart is skipped (:func:`boxes_apart`, MuJoCo's ``mj_collideOBB``): it cannot touch, so
+this saves time and changes no contact. For bodies with several geoms the same test runs on
+whole subtrees of geoms first (:mod:`~rbdl_edu.collision.midphase`).
 
 Explicit pairs and excludes are the model's ``pair_*`` and ``exclude_signature`` arrays
 (``<contact>`` in MJCF, :meth:`~rbdl_edu.model.spec.ModelSpec.add_pair` and
