@@ -47,6 +47,25 @@ def crba(model, q):
     return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
 
 
+def composite_inertias(model, q):
+    r"""Each body's ``Xup`` (:math:`{}^iX_{\lambda(i)}`), motion subspace ``S`` and composite
+    inertia ``IC`` (:math:`I^c_i`, the rigid body of its whole subtree, in its own coordinates):
+    the first pass of both ways of assembling :math:`M`. Lists indexed by body (index 0 unused)."""
+    nb, parent = model.nbody, model.body_parentid
+    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
+    for i in range(1, nb):
+        XJ, S[i] = joint_frames(model, i, q)
+        Xup[i] = XJ @ Xtree(model, i)
+        IC[i] = body_inertia(model, i)
+
+    # composite inertias, leaves to root: I^c_λ += ^λX_i^* I^c_i ^iX_λ = X^T I^c_i X
+    for i in range(nb - 1, 0, -1):
+        if parent[i] > 0:
+            IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
+    return Xup, S, IC
+
+
+
 def crba_blocks(model, q):
     r"""The nonzero blocks of :math:`M(q)` without armature, ``{(i, j): M_ij (..., nd_i, nd_j)}``
     keyed by the two bodies (one an ancestor of the other): what :func:`crba` assembles.
@@ -59,16 +78,7 @@ def crba_blocks(model, q):
     """
     (q,) = state(model, q)
     nb, parent = model.nbody, model.body_parentid
-    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
-    for i in range(1, nb):
-        XJ, S[i] = joint_frames(model, i, q)
-        Xup[i] = XJ @ Xtree(model, i)
-        IC[i] = body_inertia(model, i)
-
-    # composite inertias, leaves to root: I^c_λ += ^λX_i^* I^c_i ^iX_λ = X^T I^c_i X
-    for i in range(nb - 1, 0, -1):
-        if parent[i] > 0:
-            IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
+    Xup, S, IC = composite_inertias(model, q)
 
     M = {}                                   # M's blocks, keyed by the two bodies
     for i in range(1, nb):
@@ -99,28 +109,22 @@ def _crba_subtrees(model, q):
     and its rows of M are :math:`S_j^T F`: :math:`O(n)` operations."""
     xp = namespace(q)
     nb, parent = model.nbody, model.body_parentid
-    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
-    for i in range(1, nb):
-        XJ, S[i] = joint_frames(model, i, q)
-        Xup[i] = XJ @ Xtree(model, i)
-        IC[i] = body_inertia(model, i)
-    for i in range(nb - 1, 0, -1):
-        if parent[i] > 0:
-            IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
+    Xup, S, IC = composite_inertias(model, q)
 
     batch = q.shape[:-1]
-    F, cols = [None] * nb, [[] for _ in range(nb)]        # body j: F (..., 6, len(cols[j])), its dofs
+    # body j: the columns its children carried up (^cX_j^T F_c), and the dofs they belong to
+    carried, cols = [[] for _ in range(nb)], [[] for _ in range(nb)]
     M = xp.zeros(batch + (model.nv, model.nv), dtype=q.dtype)
     for j in range(nb - 1, 0, -1):
         own = np.arange(model.body_dofadr[j], model.body_dofadr[j] + model.body_dofnum[j])
-        parts, cols[j] = [xp.broadcast_to(IC[j] @ S[j], batch + (6, len(own)))], list(own) + cols[j]
-        parts += F[j] if F[j] else []
-        F[j] = xp.concatenate(parts, axis=-1)
+        # F (..., 6, len(cols[j])): I^c_j S_j for j's own dofs, then every column from below
+        F = xp.concatenate([xp.broadcast_to(IC[j] @ S[j], batch + (6, len(own)))] + carried[j], axis=-1)
+        cols[j] = list(own) + cols[j]
         if len(own):                                    # M_jk = S_j^T F_k, and M is symmetric
-            rows = S[j].mT @ F[j]
+            rows = S[j].mT @ F
             M = M.at[..., own[:, None], np.array(cols[j])].set(rows)
             M = M.at[..., np.array(cols[j])[:, None], own].set(rows.mT)
         if parent[j] > 0 and cols[j]:                   # carry the columns to the parent
-            F[parent[j]] = (F[parent[j]] or []) + [Xup[j].mT @ F[j]]
+            carried[parent[j]].append(Xup[j].mT @ F)
             cols[parent[j]] = cols[parent[j]] + cols[j]
     return M

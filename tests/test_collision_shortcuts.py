@@ -26,6 +26,13 @@ SHAPES = {"sphere": [0.05], "capsule": [0.03, 0.08], "ellipsoid": [0.1, 0.06, 0.
           "cylinder": [0.04, 0.05], "box": [0.05, 0.04, 0.03]}
 
 
+
+def random_poses(rng, spread):
+    """Geom 0 at the origin, geom 1 within ``spread`` of it; both turned at random."""
+    gpos = np.array([np.zeros(3), rng.uniform(-spread, spread, 3)])
+    gmat = np.array([quat_to_mat(q / np.linalg.norm(q)) for q in rng.normal(size=(2, 4))])
+    return gpos, gmat
+
 @pytest.mark.parametrize("t1,t2", [("sphere", "ellipsoid"), ("capsule", "ellipsoid"),
                                    ("ellipsoid", "ellipsoid"), ("cylinder", "box")])
 def test_cutoff_drops_exactly_the_far_pairs(t1, t2):
@@ -35,8 +42,7 @@ def test_cutoff_drops_exactly_the_far_pairs(t1, t2):
     rng = np.random.default_rng(3)
     dropped = kept = 0
     for _ in range(40):
-        gpos = np.array([np.zeros(3), rng.uniform(-0.25, 0.25, 3)])
-        gmat = np.array([quat_to_mat(q / np.linalg.norm(q)) for q in rng.normal(size=(2, 4))])
+        gpos, gmat = random_poses(rng, 0.25)
         full = signed_distance(model, gpos, gmat, 0, 1)
         # a margin (never negative) just below or just above the distance
         cutoff = max(0.0, full[0] + rng.choice([-1, 1]) * rng.uniform(1e-6, 0.02))
@@ -61,8 +67,7 @@ def test_box_test_skips_only_pairs_without_contacts(t1, t2):
     rng = np.random.default_rng(5)
     skipped = touching = 0
     for _ in range(60):
-        gpos = np.array([np.zeros(3), rng.uniform(-0.15, 0.15, 3)])
-        gmat = np.array([quat_to_mat(q / np.linalg.norm(q)) for q in rng.normal(size=(2, 4))])
+        gpos, gmat = random_poses(rng, 0.15)
         contacts = narrowphase(model, gpos, gmat, 0, 1)
         apart = boxes_apart(model, gpos, gmat, aabb, 0, 1, sum(pair_margin_gap(model, 0, 1)))
         assert not (apart and contacts), (t1, t2, gpos[1])
