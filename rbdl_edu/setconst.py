@@ -53,7 +53,7 @@ from rbdl_edu.crba import crba_blocks
 from rbdl_edu.io.errors import error_at
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.data import Data
-from rbdl_edu.model.enums import (EQ_CONNECT, EQ_WELD, JOINT_NV, MINVAL, OBJ_BODY, OBJ_SITE, SLIDE,
+from rbdl_edu.model.enums import (EQ_CONNECT, EQ_WELD, GAIN_PID, JOINT_NV, MINVAL, OBJ_BODY, OBJ_SITE, SLIDE,
                                   WRAP_CYLINDER, WRAP_SITE, WRAP_SPHERE)
 from rbdl_edu.rotation import quat_conj, quat_mul, quat_normalize
 from rbdl_edu.smooth.camera import camera_constants
@@ -78,7 +78,7 @@ def set_const(model):
                        body_invweight0=_body_invweight0(model, at0, M0),
                        # diag(J M^-1 J^T) of the tendons' Jacobians
                        tendon_invweight0=np.sum(at0.ten_J * M0.solve(at0.ten_J.T).T, axis=1))
-        if model.nu:
+        if model.nactuator:
             changes.update(actuator_acc0=np.linalg.norm(M0.solve(at0.actuator_moment.T), axis=0),
                            actuator_biasprm=_dampratio(model, M0, at0.actuator_moment))
     if model.neq:
@@ -308,15 +308,17 @@ def _spring_lengths(model):
 def _dampratio(model, M, moment):
     """``actuator_biasprm`` with every position-like actuator's damping ratio turned into a
     damping, from the mass matrix ``M`` (a :class:`MassMatrix0`) and the moment arms
-    ``moment (nu, nv)`` at qpos0."""
+    ``moment (nactuator, nv)`` at qpos0 (a PID's ``kp`` is ``-biasprm[1]`` alone)."""
     biasprm = model.actuator_biasprm.copy()
-    for k in range(model.nu):
+    for k in range(model.nactuator):
+        pid = model.actuator_gaintype[k] == GAIN_PID
         gain, bias = model.actuator_gainprm[k], biasprm[k]
-        # a position servo (gain kp, bias -kp l) whose third bias number is a ratio, not -kv
-        if not (gain[0] == -bias[1] and bias[2] > 0):
+        kp = -bias[1] if pid else gain[0]
+        # a position servo (gain kp, bias -kp l) or a PID whose third bias number is a ratio, not -kv
+        if not ((pid or gain[0] == -bias[1]) and bias[2] > 0):
             continue
         # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm
         inverse_mass = moment[k] @ M.solve(moment[k])
         mass = 1 / inverse_mass if inverse_mass > MINVAL else 0.0
-        biasprm[k, 2] = -bias[2] * 2 * np.sqrt(gain[0] * mass)
+        biasprm[k, 2] = -bias[2] * 2 * np.sqrt(kp * mass)
     return biasprm

@@ -15,6 +15,8 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
                  ``gainprm = biasprm = (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)``
 ``dcmotor``      ``dyn/gain/biastype="dcmotor"``, ``actearly``; the parameters from the
                  datasheet attributes (:mod:`rbdl_edu.io.mjcf_dcmotor`)
+``pid``          ``gaintype="pid"``, ``biastype="affine"``, ``biasprm[:3] = (0, -kp, -kv)``,
+                 ``gainprm[0] = ki``; several controls (:mod:`rbdl_edu.io.mjcf_pid`)
 ``general``      everything written out
 =============== ======================================================================
 
@@ -35,6 +37,7 @@ import numpy as np
 from rbdl_edu.io.mjcf_dcmotor import (check_controller, check_input, dcmotor_prm, dcmotor_states,
                                       inherited_limit)
 from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
+from rbdl_edu.io.mjcf_pid import check_pid, pid_prm
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
 
@@ -133,7 +136,6 @@ REFUSED = {
     "orientation": "MuJoCo 4.0's SO(3) geodesic servo, an actuator with 3 force outputs and 3 or 4 controls "
                    "(here every actuator has one control and one force)",
     "cylinder": "the pneumatic cylinder's area and bias",
-    "pid": "MuJoCo 4.0's PID controller states",
     "plugin": "actuator plugins",
 }
 
@@ -194,11 +196,12 @@ def _refuse_unsupported(a, dyn, gain, bias):
     """User callbacks, extra activations and delayed controls change the physics in ways not
     reproduced here: refuse them, naming the attribute."""
     for key, value in (("dyntype", dyn), ("gaintype", gain), ("biastype", bias)):
-        if value not in ("none", "integrator", "filter", "filterexact", "muscle", "dcmotor", "fixed", "affine"):
+        if value not in ("none", "integrator", "filter", "filterexact", "muscle", "dcmotor", "pid", "fixed",
+                         "affine"):
             raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact/muscle/'
-                          'dcmotor dynamics, fixed/affine/muscle/dcmotor gains and none/affine/muscle/dcmotor '
-                          'biases)', key)
-    if dyn != "dcmotor" and a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
+                          'dcmotor/pid dynamics, fixed/affine/muscle/dcmotor/pid gains and none/affine/muscle/'
+                          'dcmotor biases)', key)
+    if dyn not in ("dcmotor", "pid") and a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
         raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
     for key in ("delay", "nsample"):
         if a.float(key, 0.0) != 0:
@@ -275,6 +278,9 @@ def read_actuators(c):
             limit = inherited_limit(a, raw.attrib, c.defaults.attrib(raw.get("class", "main"), "actuator"),
                                     lambda n: read_limited(c, n, "forcelimited", "forcerange"))
             forcelimited, forcerange = limit or (forcelimited, forcerange)
+        elif raw.tag == "pid":
+            gain, bias = "pid", "affine"
+            dyn, dynprm, gainprm, biasprm = pid_prm(a)
         if dyn == "dcmotor" and not (raw.tag == "dcmotor" or a.bool("actearly", False)):
             raise a.error("a DC motor needs actearly=\"true\" (as MuJoCo)", "actearly")
         _refuse_unsupported(a, dyn, gain, bias)
@@ -283,11 +289,14 @@ def read_actuators(c):
             ctrlspec = {"position": 1, "velocity": 2, "intvelocity": 2}.get(raw.tag, check_input(a, gain))
             if gain == "dcmotor":
                 check_controller(a, ctrlspec, gainprm, dynprm)
+        check_pid(a, dyn, gain, bias, trn, ctrlspec, dynprm, gainprm)
         if dyn == "dcmotor" and a.has("actdim") and a.int("actdim") != dcmotor_states(dynprm, gainprm):
             raise a.error(f"a DC motor with these parameters has {dcmotor_states(dynprm, gainprm)} states "
                           "(actdim)", "actdim")
         if raw.tag == "adhesion":
             ctrllimited, ctrlrange = True, _adhesion_ctrlrange(a)
+        elif raw.tag == "pid" and a.has("posrange"):        # (posrange: ctrlrange's other name)
+            ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "posrange")
         else:
             ctrllimited, ctrlrange = read_limited(c, a, "ctrllimited", "ctrlrange")
         if raw.tag != "dcmotor":
@@ -295,13 +304,13 @@ def read_actuators(c):
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
         if dyn == "dcmotor" and actlimited:
             raise a.error("a DC motor's states cannot be limited (actlimited)", "actlimited")
-        if raw.tag in ("position", "intvelocity") and a.float("inheritrange", 0.0) > 0:
-            # the joint's range becomes the setpoint's: a position servo's control, an
+        if raw.tag in ("position", "intvelocity", "pid") and a.float("inheritrange", 0.0) > 0:
+            # the joint's range becomes the setpoint's: a position servo's or PID's control, an
             # integrated-velocity servo's activation (as MuJoCo)
-            inherited = "ctrlrange" if raw.tag == "position" else "actrange"
-            if a.has(inherited):
+            inherited = "actrange" if raw.tag == "intvelocity" else "ctrlrange"
+            if a.has(inherited) or a.has("posrange"):
                 raise a.error(f"{inherited} and inheritrange cannot both be given", "inheritrange")
-            if raw.tag == "position":
+            if raw.tag != "intvelocity":
                 ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
             else:
                 actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
@@ -315,6 +324,8 @@ def read_actuators(c):
                                     forcelimited=forcelimited, forcerange=forcerange,
                                     actlimited=actlimited, actrange=actrange, group=a.int("group", 0),
                                     cranklength=cranklength, actearly=raw.tag == "dcmotor" or a.bool("actearly", False),
-                                    lengthrange=lengthrange, ctrlspec=ctrlspec)
+                                    lengthrange=lengthrange, ctrlspec=ctrlspec,
+                                    velrange=tuple(a.floats("velrange", 2, default=[0.0, 0.0])),
+                                    ffrange=tuple(a.floats("ffrange", 2, default=[0.0, 0.0])))
         c.names["actuator"][name or f"#{k}"] = k
     return c.names["actuator"]

@@ -11,14 +11,12 @@ parameter vectors of :mod:`rbdl_edu.smooth.dcmotor` (MuJoCo's ``mjs_setToDCMotor
 ``thermal``     ``RT C tau alpha T0 Ta`` (any two of RT, C, tau)
 ``cogging``     ``amplitude poles phase``
 ``lugre``       ``sigma0 sigma1 F_C F_S omega_S``
-``input``       what the one control is: ``voltage`` (the default), or the on-board
-                controller's ``pos`` or ``vel`` setpoint or ``ff`` torque
-                (``actuator_ctrlspec`` 8, 1, 2, 4)
+``input``       the controls, in this order: the on-board controller's ``pos`` and
+                ``vel`` setpoints and ``ff`` torque, and the ``voltage`` (the
+                default), one control each (``actuator_ctrlspec`` bits 1, 2, 4, 8);
+                ``none``: no control (16)
 ``controller``  ``kp ki kd slewmax Imax Vmax`` of the on-board controller
 =============== ======================================================================
-
-An actuator has one control here: a signature of several inputs (``input="pos vel"``) and
-the passive motor without any (``input="none"``) are refused by name.
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
 >>> m = read_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
@@ -34,7 +32,7 @@ import numpy as np
 
 from rbdl_edu.io.xmlread import Node
 
-__all__ = ["dcmotor_prm", "check_input", "check_controller", "dcmotor_states", "inherited_limit", "INPUTS"]
+__all__ = ["dcmotor_prm", "check_input", "input_bits", "check_controller", "dcmotor_states", "inherited_limit", "INPUTS"]
 
 
 def dcmotor_states(dynprm, gainprm):
@@ -43,33 +41,52 @@ def dcmotor_states(dynprm, gainprm):
     return sum(int(x > 0) for x in (dynprm[7], gainprm[5], dynprm[2], dynprm[5], dynprm[0]))
 
 
-INPUTS = {"pos": 1, "vel": 2, "ff": 4, "voltage": 8}
+INPUTS = {"pos": 1, "vel": 2, "ff": 4, "voltage": 8, "pressure": 32}
+
+
+def input_bits(a):
+    """The bits of ``a``'s ``input``: its tokens, in MuJoCo's order ``pos vel ff voltage
+    pressure`` (each once), or ``none`` (16); 0 if not given."""
+    tokens = a.get("input", "").split()
+    if tokens == ["none"]:
+        return 16
+    spec = 0
+    for t in tokens:
+        if t not in INPUTS:
+            raise a.error(f"unknown input {t!r}: the inputs are {', '.join(INPUTS)} (or none)", "input")
+        if INPUTS[t] <= spec:
+            raise a.error("inputs must be listed in canonical order [pos, vel, ff, voltage, pressure]", "input")
+        spec |= INPUTS[t]
+    return spec
 
 
 def check_input(a, gain):
-    """The ``actuator_ctrlspec`` of ``a`` (MuJoCo's input bits): a DC motor's one input
-    (``voltage`` if not given); what the one control of a fixed or affine gain means
-    (``pos``, ``vel``, ``pressure``: a declaration, 0 if not given); no ``input`` otherwise."""
-    value = " ".join(a.get("input", "").split())
+    """The ``actuator_ctrlspec`` of ``a`` (MuJoCo's input bits, one control per bit): a DC
+    motor's inputs (``voltage`` if not given; ``none``: no control); a PID's (a subset of
+    ``pos vel ff``, ``pos vel`` if not given); what the one control of a fixed or affine gain
+    means (``pos``, ``vel``, ``pressure``: a declaration, 0 if not given)."""
+    spec = input_bits(a)
     if gain == "dcmotor":
-        value = value or "voltage"
-        if value not in INPUTS:
-            raise a.error(f'dcmotor input="{value}" is not supported: one control per actuator (voltage, pos, '
-                          'vel or ff), not several, nor none', "input")
-        return INPUTS[value]
-    if not value:
+        if spec & 32:
+            raise a.error("dcmotor inputs are 'none' or a subset of [pos, vel, ff, voltage]", "input")
+        return spec or 8
+    if gain == "pid":
+        if spec & ~7:
+            raise a.error("pid inputs are a subset of [pos, vel, ff]", "input")
+        return spec or 3
+    if not spec:
         return 0
     if gain in ("fixed", "affine"):
-        if value not in ("pos", "vel", "pressure"):
+        if spec not in (1, 2, 32):
             raise a.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'", "input")
-        return {"pos": 1, "vel": 2, "pressure": 32}[value]
+        return spec
     raise a.error(f'input is not available for {gain} gains', "input")
 
 
 def check_controller(a, spec, gainprm, dynprm):
     """MuJoCo's rules for the controller: its gains and slew limit need a controller input,
     its integral the position setpoint."""
-    controller = spec & 7
+    controller = spec & 7 if spec != 16 else 0
     if not controller and (gainprm[4] or gainprm[5] or gainprm[6]):
         raise a.error("dcmotor controller gains require a controller input (pos, vel, ff)", "controller")
     if not controller and dynprm[7] > 0:

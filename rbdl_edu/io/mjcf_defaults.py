@@ -88,7 +88,11 @@ SCHEMA = {
               | {"timeconst", "tausmooth", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax",
                  "fvmax"},
     "general": _ACTUATOR | {"dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
-                            "actearly", "input"},
+                            "actearly", "input", "velrange", "ffrange"},
+    # MuJoCo 4.0's PID servo: no activation range or actdim of its own (as MuJoCo)
+    "pid": (_ACTUATOR - {"actlimited", "actrange", "actdim"})
+           | {"kp", "kv", "dampratio", "ki", "imax", "slewmax", "input", "posrange", "velrange", "ffrange",
+              "inheritrange"},
     # a DC motor's states are never clamped and its force limit is its saturation (as MuJoCo)
     "dcmotor": (_ACTUATOR - {"actlimited", "actrange", "actdim", "forcelimited", "forcerange"})
                | {"resistance", "motorconst", "nominal", "inductance", "thermal", "saturation", "cogging",
@@ -134,14 +138,14 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
            "contact", "tactile"}
 ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "dcmotor",
-             "general")
+             "pid", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
 # what <default> may hold
 DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "general", "motor",
                "position", "velocity", "intvelocity", "damper", "camera", "light", "material",
-               "flex", "flexcomp", "cylinder", "muscle", "adhesion", "dcmotor"}
+               "flex", "flexcomp", "cylinder", "muscle", "adhesion", "dcmotor", "pid"}
 
 
 # elements that hold no elements (MuJoCo's schema; a <plugin> child is not supported)

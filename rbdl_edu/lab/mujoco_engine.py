@@ -38,7 +38,7 @@ class MujocoModel:
 
     def __init__(self, m):
         self.m = m
-        for kind, n in (("actuator", m.nu), ("sensor", m.nsensor), ("body", m.nbody),
+        for kind, n in (("actuator", m.nactuator), ("sensor", m.nsensor), ("body", m.nbody),
                         ("geom", m.ngeom), ("site", m.nsite), ("keyframe", m.nkey)):
             names = tuple(mujoco.mj_id2name(m, _OBJ[kind], i) or "" for i in range(n))
             setattr(self, {"keyframe": "key"}.get(kind, kind) + "_names", names)

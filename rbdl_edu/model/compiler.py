@@ -26,7 +26,8 @@ import numpy as np
 import sympy as sp
 
 from rbdl_edu.arrays import is_symbolic
-from rbdl_edu.model.enums import (BALL, DYN_DCMOTOR, DYN_NONE, FREE, HINGE, JOINT_NQ, JOINT_NV, OBJ_CAMERA,
+from rbdl_edu.model.controls import control_block, pid_states
+from rbdl_edu.model.enums import (BALL, DYN_DCMOTOR, DYN_NONE, DYN_PID, FREE, HINGE, JOINT_NQ, JOINT_NV, OBJ_CAMERA,
                                   SENSOR_NAMES, SENSORS, SLIDE, sensor_dim, sensor_stage)
 from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
@@ -291,21 +292,28 @@ def _dcmotor_states(a):
 def _actuators(A):
     # an actuator with activation dynamics has one number of state in ``act``; a DC motor one
     # per state it models (controller slew and integral, temperature, bristle, current: the
-    # slots of rbdl_edu.smooth.dcmotor)
-    actnum = np.array([_dcmotor_states(a) if a["dyntype"] == DYN_DCMOTOR else int(a["dyntype"] != DYN_NONE)
-                       for a in A], dtype=int)
+    # slots of rbdl_edu.smooth.dcmotor), a PID one per controller state (slew, integral)
+    actnum = np.array([_dcmotor_states(a) if a["dyntype"] == DYN_DCMOTOR else pid_states(a)
+                       if a["dyntype"] == DYN_PID else int(a["dyntype"] != DYN_NONE) for a in A], dtype=int)
     actadr = np.where(actnum > 0, np.cumsum(actnum) - actnum, -1).astype(int)
-    out = dict(nu=len(A), na=int(actnum.sum()), actuator_names=[a["name"] for a in A],
-               actuator_actnum=actnum, actuator_actadr=actadr)
+    # the controls: one block per actuator (several for a PID or a multi-input DC motor)
+    blocks = [control_block(a) for a in A]
+    ctrlnum = np.array([len(b[1]) for b in blocks], dtype=int)
+    out = dict(nactuator=len(A), nu=int(ctrlnum.sum()), na=int(actnum.sum()), actuator_names=[a["name"] for a in A],
+               actuator_actnum=actnum, actuator_actadr=actadr, actuator_ctrlnum=ctrlnum,
+               actuator_ctrladr=(np.cumsum(ctrlnum) - ctrlnum).astype(int),
+               actuator_ctrlspec=np.array([b[0] for b in blocks], dtype=int),
+               actuator_ctrllimited=np.array([x for b in blocks for x in b[1]], dtype=bool),
+               actuator_ctrlrange=np.array([x for b in blocks for x in b[2]], dtype=float).reshape(-1, 2))
     for key, shape, dtype in (("trntype", (), int), ("dyntype", (), int), ("gaintype", (), int),
                               ("biastype", (), int), ("trnid", (2,), int), ("group", (), int),
-                              ("ctrllimited", (), bool), ("forcelimited", (), bool),
+                              ("forcelimited", (), bool),
                               ("actlimited", (), bool), ("dynprm", (10,), float),
                               ("gainprm", (10,), float), ("biasprm", (10,), float),
-                              ("actearly", (), bool), ("ctrlrange", (2,), float),
+                              ("actearly", (), bool),
                               ("forcerange", (2,), float), ("actrange", (2,), float),
                               ("gear", (6,), float), ("cranklength", (), float),
-                              ("lengthrange", (2,), float), ("ctrlspec", (), int)):
+                              ("lengthrange", (2,), float)):
         out["actuator_" + key] = _stack(A, key, shape, dtype)
     return out
 

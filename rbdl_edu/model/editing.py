@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rbdl_edu.model.controls import control_attributes
 from rbdl_edu.model.enums import GEOM_NAMES, HFIELD, JOINT_NAMES
 
 
@@ -65,12 +66,14 @@ def spec_from_model(spec, model):
                       int(m.site_matid[s]))
     # the other objects are copied record by record: their keys are the field suffixes
     for kind, prefix, n in (("cam", "cam_", m.ncam), ("pair", "pair_", m.npair), ("eq", "eq_", m.neq),
-                            ("actuator", "actuator_", m.nu), ("sensor", "sensor_", m.nsensor)):
+                            ("actuator", "actuator_", m.nactuator), ("sensor", "sensor_", m.nsensor)):
         derived = {"signature", "actadr", "actnum", "dim", "adr", "datatype", "needstage",
-                   "acc0", "length0", "pos0", "poscom0", "mat0"}
+                   "acc0", "length0", "pos0", "poscom0", "mat0", "ctrladr", "ctrlnum", "ctrllimited", "ctrlrange"}
         for k in range(n):
             rec = {f[len(prefix):]: getattr(m, f)[k] for f in m.__dataclass_fields__
                    if f.startswith(prefix) and f != prefix + "names" and f[len(prefix):] not in derived}
+            if kind == "actuator":                # a block of controls: the attributes that made it
+                rec.update(control_attributes(m, k))
             spec._add(kind, dict(rec, name=getattr(m, prefix + "names")[k]))
     for k in range(m.nexclude):
         sig = int(m.exclude_signature[k])

@@ -37,11 +37,15 @@ TRN_NAMES = {TRN_JOINT: "joint", TRN_JOINTINPARENT: "jointinparent",
              TRN_BODY: "body"}
 
 # mjtDyn, mjtGain, mjtBias: an actuator's activation dynamics, gain and bias
-DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR = range(6)
+DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR, DYN_PID = range(7)
 DYN_NAMES = {DYN_NONE: "none", DYN_INTEGRATOR: "integrator", DYN_FILTER: "filter",
-             DYN_FILTEREXACT: "filterexact", DYN_MUSCLE: "muscle", DYN_DCMOTOR: "dcmotor"}
+             DYN_FILTEREXACT: "filterexact", DYN_MUSCLE: "muscle", DYN_DCMOTOR: "dcmotor", DYN_PID: "pid"}
 GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR = range(4)
-GAIN_NAMES = {GAIN_FIXED: "fixed", GAIN_AFFINE: "affine", GAIN_MUSCLE: "muscle", GAIN_DCMOTOR: "dcmotor"}
+GAIN_PID = 5                     # (4 is MuJoCo's SO(3) servo, <orientation>, refused)
+GAIN_NAMES = {GAIN_FIXED: "fixed", GAIN_AFFINE: "affine", GAIN_MUSCLE: "muscle", GAIN_DCMOTOR: "dcmotor",
+              GAIN_PID: "pid"}
+# mjtInput: an actuator's controls, in this order ("input"; actuator_ctrlspec holds the bits)
+INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_NONE, INPUT_PRESSURE = 1, 2, 4, 8, 16, 32
 BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR = range(4)
 BIAS_NAMES = {BIAS_NONE: "none", BIAS_AFFINE: "affine", BIAS_MUSCLE: "muscle", BIAS_DCMOTOR: "dcmotor"}
 

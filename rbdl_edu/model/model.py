@@ -43,7 +43,7 @@ def _names(size):
 I, B = int, bool
 SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "ncam", "nmesh", "nmeshvert", "nmeshface", "nhfield",
          "nhfielddata", "nmat",
-         "npair", "nexclude", "neq", "ntendon", "nwrap", "nu", "na", "nsensor", "nsensordata",
+         "npair", "nexclude", "neq", "ntendon", "nwrap", "nactuator", "nu", "na", "nsensor", "nsensordata",
          "nkey", "nmocap")
 
 
@@ -56,7 +56,8 @@ class Model(ModelRecords):
     vertices, ``nmeshface`` triangles), ``nhfield`` height fields (``nhfielddata``
     elevation samples), ``nmat`` materials, ``npair``/``nexclude`` explicit
     contact pairs/excludes, ``neq`` equality constraints, ``ntendon`` tendons (``nwrap``
-    path elements), ``nu`` actuators (``na`` with an activation state), ``nsensor``
+    path elements), ``nactuator`` actuators with ``nu`` controls in all (MuJoCo 4.0: a
+    ``<pid>`` or a DC motor may take several; ``na`` activation states), ``nsensor``
     sensors (``nsensordata`` numbers), ``nkey`` keyframes, ``nmocap`` mocap bodies.
     """
     nq: int = 0
@@ -77,6 +78,7 @@ class Model(ModelRecords):
     neq: int = 0
     ntendon: int = 0
     nwrap: int = 0
+    nactuator: int = 0
     nu: int = 0
     na: int = 0
     nsensor: int = 0
@@ -267,31 +269,33 @@ class Model(ModelRecords):
     wrap_objid: np.ndarray = _a(("nwrap",), "the joint, site or geom", I)
     wrap_prm: np.ndarray = _a(("nwrap",), "coefficient, divisor or side site")
     # actuators ---------------------------------------------------------------------------
-    actuator_names: tuple = _names("nu")
-    actuator_trntype: np.ndarray = _a(("nu",), "transmission: TRN_JOINT, TRN_TENDON, ...", I)
-    actuator_dyntype: np.ndarray = _a(("nu",), "activation dynamics: DYN_NONE, ...", I)
-    actuator_gaintype: np.ndarray = _a(("nu",), "gain: GAIN_FIXED or GAIN_AFFINE", I)
-    actuator_biastype: np.ndarray = _a(("nu",), "bias: BIAS_NONE or BIAS_AFFINE", I)
-    actuator_trnid: np.ndarray = _a(("nu", 2), "transmission target and its ref/slider site", I)
-    actuator_actadr: np.ndarray = _a(("nu",), "first activation in act, -1 if none", I)
-    actuator_actnum: np.ndarray = _a(("nu",), "number of activations", I)
-    actuator_group: np.ndarray = _a(("nu",), "group", I)
-    actuator_ctrllimited: np.ndarray = _a(("nu",), "control is clamped to ctrlrange", B)
-    actuator_forcelimited: np.ndarray = _a(("nu",), "force is clamped to forcerange", B)
-    actuator_actlimited: np.ndarray = _a(("nu",), "activation is clamped to actrange", B)
-    actuator_dynprm: np.ndarray = _a(("nu", 10), "dynamics parameters")
-    actuator_gainprm: np.ndarray = _a(("nu", 10), "gain parameters")
-    actuator_biasprm: np.ndarray = _a(("nu", 10), "bias parameters")
-    actuator_actearly: np.ndarray = _a(("nu",), "use the next activation in the force", B)
-    actuator_ctrlspec: np.ndarray = _a(("nu",), "what the control is: bits 1 pos, 2 vel, 4 ff, 8 voltage", I)
-    actuator_ctrlrange: np.ndarray = _a(("nu", 2), "control range")
-    actuator_forcerange: np.ndarray = _a(("nu", 2), "force range")
-    actuator_actrange: np.ndarray = _a(("nu", 2), "activation range")
-    actuator_gear: np.ndarray = _a(("nu", 6), "gear: length and moment scale")
-    actuator_cranklength: np.ndarray = _a(("nu",), "slider-crank rod length")
-    actuator_acc0: np.ndarray = _a(("nu",), "acceleration from a unit force at qpos0")
-    actuator_length0: np.ndarray = _a(("nu",), "length at qpos0")
-    actuator_lengthrange: np.ndarray = _a(("nu", 2), "feasible length range")
+    actuator_names: tuple = _names("nactuator")
+    actuator_trntype: np.ndarray = _a(("nactuator",), "transmission: TRN_JOINT, TRN_TENDON, ...", I)
+    actuator_dyntype: np.ndarray = _a(("nactuator",), "activation dynamics: DYN_NONE, ...", I)
+    actuator_gaintype: np.ndarray = _a(("nactuator",), "gain: GAIN_FIXED or GAIN_AFFINE", I)
+    actuator_biastype: np.ndarray = _a(("nactuator",), "bias: BIAS_NONE or BIAS_AFFINE", I)
+    actuator_trnid: np.ndarray = _a(("nactuator", 2), "transmission target and its ref/slider site", I)
+    actuator_actadr: np.ndarray = _a(("nactuator",), "first activation in act, -1 if none", I)
+    actuator_actnum: np.ndarray = _a(("nactuator",), "number of activations", I)
+    actuator_group: np.ndarray = _a(("nactuator",), "group", I)
+    actuator_ctrladr: np.ndarray = _a(("nactuator",), "first control in ctrl", I)
+    actuator_ctrlnum: np.ndarray = _a(("nactuator",), "number of controls (pid: its inputs)", I)
+    actuator_ctrllimited: np.ndarray = _a(("nu",), "control is clamped to ctrlrange (per control)", B)
+    actuator_forcelimited: np.ndarray = _a(("nactuator",), "force is clamped to forcerange", B)
+    actuator_actlimited: np.ndarray = _a(("nactuator",), "activation is clamped to actrange", B)
+    actuator_dynprm: np.ndarray = _a(("nactuator", 10), "dynamics parameters")
+    actuator_gainprm: np.ndarray = _a(("nactuator", 10), "gain parameters")
+    actuator_biasprm: np.ndarray = _a(("nactuator", 10), "bias parameters")
+    actuator_actearly: np.ndarray = _a(("nactuator",), "use the next activation in the force", B)
+    actuator_ctrlspec: np.ndarray = _a(("nactuator",), "its inputs: bits 1 pos, 2 vel, 4 ff, 8 voltage; 16 none", I)
+    actuator_ctrlrange: np.ndarray = _a(("nu", 2), "control range (per control)")
+    actuator_forcerange: np.ndarray = _a(("nactuator", 2), "force range")
+    actuator_actrange: np.ndarray = _a(("nactuator", 2), "activation range")
+    actuator_gear: np.ndarray = _a(("nactuator", 6), "gear: length and moment scale")
+    actuator_cranklength: np.ndarray = _a(("nactuator",), "slider-crank rod length")
+    actuator_acc0: np.ndarray = _a(("nactuator",), "acceleration from a unit force at qpos0")
+    actuator_length0: np.ndarray = _a(("nactuator",), "length at qpos0")
+    actuator_lengthrange: np.ndarray = _a(("nactuator", 2), "feasible length range")
     # sensors -----------------------------------------------------------------------------
     sensor_names: tuple = _names("nsensor")
     sensor_type: np.ndarray = _a(("nsensor",), "mjtSensor (enums.SENSORS)", I)

@@ -48,7 +48,7 @@ KINDS = {"nbody": ("body", "BODY"), "njnt": ("joint", "JOINT"), "nv": ("dof", "D
          "ngeom": ("geom", "GEOM"), "nsite": ("site", "SITE"), "ncam": ("camera", "CAMERA"),
          "nmesh": ("mesh", "MESH"), "nhfield": ("hfield", "HFIELD"), "nmat": ("material", "MATERIAL"),
          "npair": ("pair", "PAIR"), "nexclude": ("exclude", "EXCLUDE"), "neq": ("equality", "EQUALITY"),
-         "ntendon": ("tendon", "TENDON"), "nwrap": ("wrap", "WRAP"), "nu": ("actuator", "ACTUATOR"),
+         "ntendon": ("tendon", "TENDON"), "nwrap": ("wrap", "WRAP"), "nactuator": ("actuator", "ACTUATOR"),
          "nsensor": ("sensor", "SENSOR"), "nkey": ("keyframe", "KEY")}
 _BY_KIND = {kind: size for size, (kind, _) in KINDS.items()}
 

@@ -164,7 +164,9 @@ def data_record(data, kind, x):
         where.update({f: (f, i) for f in JOINT_ROW})
     elif kind == "actuator":
         adr = int(m.actuator_actadr[i])
-        where = {"ctrl": ("ctrl", _row(i)), "force": ("actuator_force", _row(i)),
+        ctrl = _span(int(m.actuator_ctrladr[i]), int(m.actuator_ctrlnum[i]))      # its block of controls
+        where = {"ctrl": ("ctrl", ctrl if m.actuator_ctrlnum[i] != 1 else _row(int(m.actuator_ctrladr[i]))),
+                 "force": ("actuator_force", _row(i)),
                  "length": ("actuator_length", _row(i)), "velocity": ("actuator_velocity", _row(i)),
                  "moment": ("actuator_moment", i),
                  "act": ("act", _span(adr, int(m.actuator_actnum[i])) if adr >= 0 else slice(0, 0))}

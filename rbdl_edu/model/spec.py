@@ -355,11 +355,14 @@ class ModelSpec:
                      gainprm=D.ACTUATOR_GAINPRM, biasprm=D.ACTUATOR_BIASPRM, gear=D.ACTUATOR_GEAR,
                      ctrllimited=False, ctrlrange=(0.0, 0.0), forcelimited=False,
                      forcerange=(0.0, 0.0), actlimited=False, actrange=(0.0, 0.0), group=0,
-                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0), ctrlspec=0):
+                     cranklength=0.0, actearly=False, lengthrange=(0.0, 0.0), ctrlspec=0,
+                     velrange=(0.0, 0.0), ffrange=(0.0, 0.0)):
         """Add a general actuator, ``force = gain * ctrl + bias`` (MuJoCo's ``<general>``),
         pulling on ``target`` through ``trntype`` (``"joint"``, ``"jointinparent"``,
         ``"tendon"``, ``"site"``, ``"body"``, ``"slidercrank"``; for a slider-crank the
-        target is the crank site and ``refsite`` the slider site)."""
+        target is the crank site and ``refsite`` the slider site). ``ctrlspec``: its input
+        bits (a PID's or DC motor's controls, :mod:`rbdl_edu.model.controls`), whose
+        velocity and feedforward inputs of a PID take ``velrange`` and ``ffrange``."""
         trn = _code(TRN_NAMES, trntype, "transmission")
         of = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
               "body": "body", "slidercrank": "site"}[TRN_NAMES[trn]]
@@ -371,7 +374,8 @@ class ModelSpec:
             ctrllimited=bool(ctrllimited), ctrlrange=_fill(ctrlrange, 2), forcelimited=bool(forcelimited),
             forcerange=_fill(forcerange, 2), actlimited=bool(actlimited), actrange=_fill(actrange, 2),
             group=int(group), cranklength=float(cranklength), actearly=bool(actearly),
-            lengthrange=_fill(lengthrange, 2), ctrlspec=int(ctrlspec)))
+            lengthrange=_fill(lengthrange, 2), ctrlspec=int(ctrlspec), velrange=_fill(velrange, 2),
+            ffrange=_fill(ffrange, 2)))
 
     def add_sensor(self, type, obj=None, name=None, objtype=None, ref=None, reftype=None,
                    noise=0.0, cutoff=0.0, intprm=None):

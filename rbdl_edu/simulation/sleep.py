@@ -93,7 +93,7 @@ def tree_sleep_policy(model):
     tree = body_treeid(model)
     roots = [b for b in range(1, model.nbody) if tree[b] >= 0 and tree[model.body_parentid[b]] < 0]
     policy = model.body_sleep[roots].copy()
-    for i in range(model.nu):
+    for i in range(model.nactuator):
         obj = model.actuator_trnid[i, 0]
         for t in tendon_trees(model)[obj] if model.actuator_trntype[i] == TRN_TENDON else [tree[actuated_body(model, i)]]:
             if t >= 0 and policy[t] == SLEEP_AUTO:

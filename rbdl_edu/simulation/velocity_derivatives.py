@@ -53,7 +53,7 @@ from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
 from rbdl_edu.smooth import dcmotor
-from rbdl_edu.smooth.actuation import clamped_ctrl, gain_input, switched_off, unlimited_force
+from rbdl_edu.smooth.actuation import clamped_ctrl, controls, gain_input, switched_off, unlimited_force
 from rbdl_edu.smooth.comframe import posed
 from rbdl_edu.smooth.muscle import muscle_gain_vel
 from rbdl_edu.smooth.passive import damper_slope
@@ -121,11 +121,11 @@ def actuator_vel(model, data):
     with the ``actuation`` flag off)."""
     m = model
     D = np.zeros((m.nv, m.nv))
-    if m.nu == 0 or m.opt.disabled("actuation"):
+    if m.nactuator == 0 or m.opt.disabled("actuation"):
         return D
     slope = actuator_slope(m, data)
     xp = namespace(slope, data.actuator_moment)
-    for i in range(m.nu):
+    for i in range(m.nactuator):
         g = data.actuator_moment[i]
         D = D + slope[i] * xp.outer(g, g)
     return D
@@ -161,7 +161,8 @@ def actuator_slope(model, data):
             m.actuator_gainprm[i], m.actuator_dynprm[i], state, rate, m.opt.timestep,
             gain=m.actuator_gaintype[i] == GAIN_DCMOTOR, bias=m.actuator_biastype[i] == BIAS_DCMOTOR,
             spec=m.actuator_ctrlspec[i], held=dcmotor.clamped(
-                m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], u[i], data.actuator_length[i],
+                m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], controls(m, u, i),
+                data.actuator_length[i],
                 data.actuator_velocity[i], state, m.opt.timestep)))
     slope = gain_vel * gain_input(m, data, u) + bias_vel
     slope = namespace(slope).where(_saturated(m, data, u), 0.0, slope)

@@ -28,7 +28,13 @@ an actuator without dynamics, or its state ``act`` otherwise, which follows
 
 A muscle's gain and bias are its force–length–velocity curve and its passive spring
 (``gaintype``/``biastype="muscle"``, :mod:`rbdl_edu.smooth.muscle`); a DC motor's are its
-winding's (``"dcmotor"``, :mod:`rbdl_edu.smooth.dcmotor`, with up to three states).
+winding's (``"dcmotor"``, :mod:`rbdl_edu.smooth.dcmotor`, with up to five states); a PID
+servo's (``gaintype="pid"``, :mod:`rbdl_edu.smooth.pid`) are its setpoints' and its integral's.
+
+An actuator may take several controls (MuJoCo 4.0): a PID its position and velocity
+setpoints and a feedforward, a DC motor its controller's inputs and a voltage. Actuator
+``i``'s are ``ctrl[actuator_ctrladr[i]:][:actuator_ctrlnum[i]]``
+(:mod:`rbdl_edu.model.controls`); every other actuator reads its one control.
 
 A position servo is ``gain = kp``, ``bias = -kp l - kv l̇``: :math:`f = k_p (u - l) - k_v \dot l`,
 a PD loop; a velocity servo ``gain = kv``, ``bias = -kv l̇``.
@@ -60,15 +66,15 @@ import numpy as np
 from rbdl_edu.arrays import asarray, is_jax, namespace, put, stacked
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, BIAS_MUSCLE, DYN_DCMOTOR, DYN_FILTER,
-                                  DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, GAIN_AFFINE, GAIN_DCMOTOR,
-                                  GAIN_MUSCLE, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
+                                  DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, DYN_PID, GAIN_AFFINE,
+                                  GAIN_DCMOTOR, GAIN_MUSCLE, GAIN_PID, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.smooth import dcmotor
+from rbdl_edu.smooth import dcmotor, pid
 from rbdl_edu.smooth.muscle import muscle_bias, muscle_dynamics, muscle_gain
 from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoint
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
-           "unlimited_force", "switched_off"]
+           "unlimited_force", "switched_off", "controls", "first_controls"]
 
 
 
@@ -76,14 +82,14 @@ def actuator_velocity(model, data):
     r"""``actuator_velocity (nu,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
     ``actuation`` flag disabled, as MuJoCo's ``mj_fwdVelocity``)."""
     if model.opt.disabled("actuation"):
-        data.actuator_velocity = np.zeros(model.nu)
+        data.actuator_velocity = np.zeros(model.nactuator)
     else:
         data.actuator_velocity = data.actuator_moment @ data.qvel
 
 
 def clamped_ctrl(model, data):
     """The controls the actuators act on ``(nu,)``: ``data.ctrl`` clamped to ``ctrlrange``
-    where ``ctrllimited`` (unless the ``clampctrl`` flag is disabled).
+    where ``ctrllimited`` (unless the ``clampctrl`` flag is disabled), control by control.
 
     Bad controls raise ``ValueError``: a ``ctrl`` of the wrong shape, or one that is NaN
     or beyond 1e10 after clamping (MuJoCo warns and zeroes all controls instead; a silent
@@ -105,7 +111,8 @@ def clamped_ctrl(model, data):
     ctrl = asarray(data.ctrl)
     xp = namespace(ctrl)
     if ctrl.shape != (m.nu,):
-        raise ValueError(f"data.ctrl has shape {ctrl.shape}; expected ({m.nu},) (one control per actuator)")
+        raise ValueError(f"data.ctrl has shape {ctrl.shape}; expected ({m.nu},) (the actuators' controls, "
+                         "actuator i's from actuator_ctrladr[i])")
     if not m.opt.disabled("clampctrl"):
         lo, hi = m.actuator_ctrlrange[:, 0], m.actuator_ctrlrange[:, 1]
         ctrl = xp.where(m.actuator_ctrllimited, xp.clip(ctrl, lo, hi), ctrl)
@@ -113,10 +120,29 @@ def clamped_ctrl(model, data):
         return ctrl
     bad = np.flatnonzero(~(np.abs(ctrl) <= MAXVAL))         # NaN fails every comparison
     if len(bad):
-        names = [m.actuator_names[i] or f"#{i}" for i in bad]
+        owner = np.searchsorted(m.actuator_ctrladr + m.actuator_ctrlnum, bad, side="right")   # whose control
+        names = list(dict.fromkeys(m.actuator_names[i] or f"#{i}" for i in owner))
         raise ValueError(f"bad control for actuator(s) {', '.join(names)}: ctrl = {ctrl[bad]} "
                          "(NaN, or beyond 1e10 and not clamped by a ctrlrange)")
     return ctrl
+
+
+def controls(model, u, i):
+    """Actuator ``i``'s controls, a list (empty for a DC motor with ``input="none"``)."""
+    a = int(model.actuator_ctrladr[i])
+    return [u[a + k] for k in range(int(model.actuator_ctrlnum[i]))]
+
+
+def first_controls(model, u):
+    """``(nactuator,)``: each actuator's first control (0 for one without controls), what an
+    actuator with one control acts on."""
+    m = model
+    if m.nu == m.nactuator and np.all(m.actuator_ctrlnum == 1):
+        return u
+    if m.nu == 0:
+        return np.zeros(m.nactuator)
+    first = u[np.minimum(m.actuator_ctrladr, m.nu - 1)]
+    return namespace(first).where(m.actuator_ctrlnum > 0, first, 0.0)
 
 
 def actuation(model, data):
@@ -141,9 +167,9 @@ def actuation(model, data):
     does not move though ``act_dot`` is reported (:func:`switched_off`).
     """
     m = model
-    data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nu)
+    data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nactuator)
     data.qfrc_actuator = np.zeros(m.nv)
-    if m.nu == 0 or m.opt.disabled("actuation"):
+    if m.nactuator == 0 or m.opt.disabled("actuation"):
         return
     act = asarray(data.act)
     if act.shape != (m.na,):
@@ -177,40 +203,45 @@ def actuation(model, data):
 
 
 def gain_input(model, data, u):
-    r"""``w (nu,)``, what each actuator's gain multiplies: the clamped control ``u`` without
-    activation dynamics, else its activation ``act``, or for an ``actearly`` actuator the
-    activation after this step (:func:`_next`). Reads ``act`` and ``act_dot``. A servo on an
-    angle (:func:`~rbdl_edu.smooth.transmission.wrap_period`) takes the setpoint nearest
-    its length, the short way round."""
+    r"""``w (nactuator,)``, what each actuator's gain multiplies: its (first) clamped control
+    without activation dynamics (``u (nu,)`` all controls), else its activation ``act``, or
+    for an ``actearly`` actuator the activation after this step (:func:`_next`). Reads
+    ``act`` and ``act_dot``. A servo on an angle
+    (:func:`~rbdl_edu.smooth.transmission.wrap_period`) takes the setpoint nearest its
+    length, the short way round. A DC motor without a current state: the voltage."""
     m = model
-    w = asarray(u)
+    w = asarray(first_controls(m, u))
     for i in np.flatnonzero(m.actuator_actadr >= 0):
+        if m.actuator_gaintype[i] == GAIN_PID:
+            continue                                 # (a PID's gain is 0; its states act through its bias)
         if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
             continue                           # a DC motor without a current state: the voltage (below)
         a = m.actuator_actadr[i] + m.actuator_actnum[i] - 1              # the last state
         w_i = (_next(m, i, data.act[a], data.act_dot[a], m.opt.timestep, a - m.actuator_actadr[i],
                      data.actuator_velocity[i]) if m.actuator_actearly[i] else data.act[a])
         w = put(w, i, w_i)
-    for i in range(m.nu):
+    for i in range(m.nactuator):
         period = wrap_period(m, i)
-        if period > 0:
+        if period > 0 and m.actuator_gaintype[i] != GAIN_PID:
             w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
         if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
             state = _block(m, i, data.act, data.act_dot)[0]
             w = put(w, i, dcmotor.input_voltage(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i],
-                                                u[i], data.actuator_length[i], data.actuator_velocity[i], state,
-                                                m.opt.timestep))
+                                                controls(m, u, i), data.actuator_length[i],
+                                                data.actuator_velocity[i], state, m.opt.timestep))
     return w
 
 
 def unlimited_force(model, data, u):
-    r""":math:`f = \mathrm{gain}(l, \dot l)\,w + \mathrm{bias}(l, \dot l)` ``(nu,)`` before the
-    tendons' ``actuatorfrcrange`` and the actuators' ``forcerange`` limit it, with ``w`` from
-    :func:`gain_input`."""
+    r""":math:`f = \mathrm{gain}(l, \dot l)\,w + \mathrm{bias}(l, \dot l)` ``(nactuator,)``
+    before the tendons' ``actuatorfrcrange`` and the actuators' ``forcerange`` limit it, with
+    ``w`` from :func:`gain_input` (``u (nu,)`` the clamped controls); a PID adds the force
+    of its setpoints and integral (:func:`rbdl_edu.smooth.pid.input_force`)."""
     m, l, ldot = plain(model), data.actuator_length, data.actuator_velocity
     g, b = m.actuator_gainprm, m.actuator_biasprm
     xp = namespace(l, ldot)
-    gain = g[:, 0] + xp.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
+    gain = xp.where(m.actuator_gaintype == GAIN_PID, 0.0, g[:, 0])
+    gain = gain + xp.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
     bias = xp.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):
         gain = put(gain, i, muscle_gain(l[i], ldot[i], m.actuator_lengthrange[i], m.actuator_acc0[i], g[i]))
@@ -221,7 +252,23 @@ def unlimited_force(model, data, u):
         gain = put(gain, i, dcmotor.gain(g[i], m.actuator_dynprm[i], state))
     for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):
         bias = put(bias, i, dcmotor.stateless_bias(g[i], m.actuator_dynprm[i], ldot[i], gain[i]))
+    for i in np.flatnonzero(m.actuator_gaintype == GAIN_PID):
+        bias = put(bias, i, bias[i] + _pid_force(m, data, u, i))
     return gain * gain_input(model, data, u) + bias
+
+
+def _pid_force(model, data, u, i):
+    """PID ``i``'s force from its controls (the slew-limited setpoint) and its integral."""
+    m, (state, rate) = model, _block(model, i, data.act, data.act_dot)
+    period, ctrl = wrap_period(m, i), controls(m, u, i)
+    if m.actuator_dyntype[i] == DYN_PID and ctrl:
+        ctrl[0] = pid.slewed(m.actuator_dynprm[i], m.actuator_gainprm[i], ctrl[0], state, m.opt.timestep, period)[0]
+    z = None
+    if "integral" in pid.slots(m.actuator_dynprm[i], m.actuator_gainprm[i]) and m.actuator_dyntype[i] == DYN_PID:
+        a, k = m.actuator_actadr[i] + m.actuator_actnum[i] - 1, m.actuator_actnum[i] - 1     # the last state
+        z = _next(m, i, state[k], rate[k], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
+    return pid.input_force(m.actuator_gainprm[i], m.actuator_biasprm[i], m.actuator_ctrlspec[i], ctrl,
+                           data.actuator_length[i], z, period)
 
 
 def _block(model, i, act, act_dot):
@@ -234,28 +281,36 @@ def activation_rate(model, u, act, velocity=None, length=None):
     r"""``act_dot (na,)`` of the controls ``u (nu,)`` and activations ``act (na,)``:
     :math:`u` for an integrator, :math:`(u - w)/\max(\tau, 10^{-15})` for a filter,
     :func:`~rbdl_edu.smooth.muscle.muscle_dynamics` for a muscle,
-    :func:`~rbdl_edu.smooth.dcmotor.rates` for a DC motor (which reads the actuator
-    lengths ``length`` and velocities ``velocity``)."""
+    :func:`~rbdl_edu.smooth.dcmotor.rates` for a DC motor and
+    :func:`~rbdl_edu.smooth.pid.rates` for a PID (which read the actuator lengths
+    ``length`` and velocities ``velocity``)."""
     m = model
     act_dot = [0.0] * m.na
-    for i in range(m.nu):
+    u1 = first_controls(m, u)
+    for i in range(m.nactuator):
         a = m.actuator_actadr[i]
         if a < 0:
             continue
         if m.actuator_dyntype[i] == DYN_INTEGRATOR:
-            act_dot[a] = u[i]
+            act_dot[a] = u1[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
             # (a servo on an angle filters towards the setpoint nearest its activation)
             period = wrap_period(m, i)
-            target = wrap_setpoint(u[i], act[a], period) if period > 0 else u[i]
+            target = wrap_setpoint(u1[i], act[a], period) if period > 0 else u1[i]
             act_dot[a] = (target - act[a]) / max(MINVAL, m.actuator_dynprm[i, 0])
         elif m.actuator_dyntype[i] == DYN_MUSCLE:
-            act_dot[a] = muscle_dynamics(u[i], act[a], m.actuator_dynprm[i])
+            act_dot[a] = muscle_dynamics(u1[i], act[a], m.actuator_dynprm[i])
         elif m.actuator_dyntype[i] == DYN_DCMOTOR:
-            # (the control drives only a DC motor's gain: MuJoCo gives others no input signature)
-            n, spec = m.actuator_actnum[i], m.actuator_ctrlspec[i] if m.actuator_gaintype[i] == GAIN_DCMOTOR else 0
+            # (the controls drive only a DC motor's gain: MuJoCo gives others no input signature)
+            n = m.actuator_actnum[i]
+            spec = m.actuator_ctrlspec[i] if m.actuator_gaintype[i] == GAIN_DCMOTOR else 0
             act_dot[a:a + n] = dcmotor.rates(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i],
-                                             spec, u[i], length[i], velocity[i], act[a:a + n], m.opt.timestep)
+                                             spec, controls(m, u, i), length[i], velocity[i], act[a:a + n],
+                                             m.opt.timestep)
+        elif m.actuator_dyntype[i] == DYN_PID:
+            n = m.actuator_actnum[i]
+            act_dot[a:a + n] = pid.rates(m.actuator_gainprm[i], m.actuator_dynprm[i], u1[i], length[i],
+                                         act[a:a + n], m.opt.timestep, wrap_period(m, i))
     return stacked(act_dot, (m.na,), u, act)
 
 
@@ -287,7 +342,7 @@ def next_act(model, data, dt=None, act_dot=None):
             a = m.actuator_actadr[i] + k
             out[a] = _next(m, i, act[a], 0.0 if off[i] else rate[a], h, k, data.actuator_velocity[i])
         period = wrap_period(m, i)            # an angle setpoint: the one nearest the length
-        if period > 0:
+        if period > 0 and m.actuator_dyntype[i] != DYN_PID:
             out[a] = wrap_setpoint(out[a], data.actuator_length[i], period)
     return stacked(out, (m.na,), act, rate)
 

@@ -30,9 +30,10 @@ Cogging and friction are mechanical: they are added after ``forcerange`` (the
 
 Parameters, as MuJoCo stores them: ``gainprm = (R, K, alpha, T0, kp, ki, kd, Vmax)``,
 ``dynprm = (te, didt_max, RT, C, Ta, sigma0, sigma1, slewmax, Imax)``,
-``biasprm = (A, N, phi, F_C, F_S, omega_S)``. The control is the voltage, or one input
-of the on-board controller (a position or velocity setpoint, a torque feedforward:
-:func:`voltage`), whose slew limit and integral are two more states (before the others).
+``biasprm = (A, N, phi, F_C, F_S, omega_S)``. The controls are the voltage and/or the
+inputs of the on-board controller (a position and a velocity setpoint, a torque
+feedforward: :func:`voltage`), whose slew limit and integral are two more states (before
+the others); a motor with ``input="none"`` has no control (its voltage is 0).
 
 Reference: MuJoCo's documentation, XML reference, ``actuator/dcmotor``, and its DC motor
 technical note; ``engine_forward.c`` (``mj_fwdActuation``).
@@ -52,7 +53,7 @@ from rbdl_edu.model.enums import MINVAL
 
 __all__ = ["slots", "stribeck", "resistance", "gain", "input_voltage", "rates", "slewed", "voltage", "next_state",
            "stateless_bias", "clamped", "mechanical_force", "friction_force", "velocity_slope", "friction_slope",
-           "POS", "VEL", "FF", "VOLTAGE"]
+           "inputs", "POS", "VEL", "FF", "VOLTAGE", "NONE"]
 
 
 def slots(dynprm, gainprm):
@@ -80,8 +81,8 @@ def resistance(gainprm, dynprm, state):
 
 
 def input_voltage(gainprm, dynprm, spec, u, length, omega, state, h):
-    """The voltage a motor without a current state multiplies by :math:`K/R`: the control
-    after the slew limit, through the controller (:func:`voltage`)."""
+    """The voltage a motor without a current state multiplies by :math:`K/R`: its controls
+    ``u`` (a list, the first after the slew limit) through the controller (:func:`voltage`)."""
     s = slots(dynprm, gainprm)
     x_I = state[s["integral"]] if "integral" in s else 0.0
     return voltage(gainprm, spec, slewed(dynprm, gainprm, u, state, h)[0], length, omega, x_I)
@@ -103,47 +104,56 @@ def stateless_bias(gainprm, dynprm, omega, motor_gain=None):
     return -g * gainprm[1] * omega
 
 
-#: MuJoCo's input bits (``actuator_ctrlspec``): the control is a position or velocity
-#: setpoint, a torque feedforward, or the terminal voltage
-POS, VEL, FF, VOLTAGE = 1, 2, 4, 8
+#: MuJoCo's input bits (``actuator_ctrlspec``): the controls are a position or velocity
+#: setpoint, a torque feedforward, the terminal voltage, in this order; or none
+POS, VEL, FF, VOLTAGE, NONE = 1, 2, 4, 8, 16
+
+
+def inputs(spec, u):
+    """``(pos, vel, ff, voltage)`` of the controls ``u`` (the inputs ``spec`` lists, in this
+    order; an input not taken is 0), MuJoCo's ``unpackServoInputs``."""
+    out, k = [], 0
+    for bit in (POS, VEL, FF, VOLTAGE):
+        out.append(u[k] if spec & bit and k < len(u) else 0.0)
+        k += bool(spec & bit)
+    return tuple(out)
 
 
 def slewed(dynprm, gainprm, u, state, h):
-    r"""``(u, rate)``: the control after the slew limit, :math:`u` clamped to within
-    ``slewmax`` :math:`h` of the last one (the slew state), and that state's rate (MuJoCo's
-    ``slewLimit``); ``u`` and 0 without one."""
+    r"""``(u, rate)``: the controls ``u`` (a list) with the first after the slew limit,
+    clamped to within ``slewmax`` :math:`h` of the last one (the slew state), and that
+    state's rate (MuJoCo's ``slewLimit``); ``u`` and 0 without one."""
     s = slots(dynprm, gainprm)
-    if "slew" not in s:
+    if "slew" not in s or not len(u):
         return u, 0.0
     prev, slew = state[s["slew"]], dynprm[7] * h
-    u_eff = namespace(u).clip(u, prev - slew, prev + slew)
-    return u_eff, (u_eff - prev) / h
+    first = namespace(u[0]).clip(u[0], prev - slew, prev + slew)
+    return [first, *u[1:]], (first - prev) / h
 
 
 def voltage(gainprm, spec, u, length, omega, x_I):
-    r"""The terminal voltage: the control itself (``VOLTAGE``), or the on-board controller's,
-    which commands the torque :math:`	au = k_p (u_{pos} - l) + k_d (u_{vel} - \dot l) + k_i x_I
-    + u_{ff}` (absent setpoints 0) and drives :math:`V = 	frac{R}{K}	au + K\dot l`, clamped to
-    ``Vmax`` (MuJoCo's ``dcmotorVoltage``)."""
-    if spec & VOLTAGE:
-        return u
-    if not spec & (POS | VEL | FF):
-        return 0.0 * u
-    V, Vmax = _drive(gainprm, spec, u, length, omega, x_I), gainprm[7]
-    return namespace(V).clip(V, -Vmax, Vmax) if Vmax > 0 else V
+    r"""The terminal voltage of the controls ``u`` (a list): the on-board controller's, which
+    commands the torque :math:`\tau = k_p (u_{pos} - l) + k_d (u_{vel} - \dot l) + k_i x_I
+    + u_{ff}` (absent inputs 0) and drives :math:`V = \frac{R}{K}\tau + K\dot l`, clamped to
+    ``Vmax``; plus the ``voltage`` input, unclamped (MuJoCo's ``dcmotorVoltage``)."""
+    V = inputs(spec, u)[3] + 0.0 * omega
+    if spec & (POS | VEL | FF) and spec != NONE:
+        drive, Vmax = _drive(gainprm, spec, u, length, omega, x_I), gainprm[7]
+        V = V + (namespace(drive).clip(drive, -Vmax, Vmax) if Vmax > 0 else drive)
+    return V
 
 
 def _drive(gainprm, spec, u, length, omega, x_I):
     """The controller's voltage before the ``Vmax`` clamp."""
     R, K, kp, ki, kd = gainprm[0], gainprm[1], gainprm[4], gainprm[5], gainprm[6]
-    pos, vel, ff = (u if spec & bit else 0.0 for bit in (POS, VEL, FF))
+    pos, vel, ff, _ = inputs(spec, u)
     torque = kp * (pos - length) + kd * (vel - omega) + ki * x_I + ff
     return R / K * torque + K * omega
 
 
 def clamped(gainprm, dynprm, spec, u, length, omega, state, h):
     """Is the controller's voltage held at ``Vmax`` (then it does not follow the speed)?"""
-    if not spec & (POS | VEL | FF) or gainprm[7] <= 0:
+    if not spec & (POS | VEL | FF) or spec == NONE or gainprm[7] <= 0:
         return False
     s = slots(dynprm, gainprm)
     x_I = state[s["integral"]] if "integral" in s else 0.0
@@ -152,8 +162,8 @@ def clamped(gainprm, dynprm, spec, u, length, omega, state, h):
 
 
 def rates(gainprm, dynprm, biasprm, spec, u, length, omega, state, h):
-    r"""The rates of the motor's states (list, slot order) at control ``u`` (of kind
-    ``spec``), length ``length``, speed ``omega`` and states ``state``; ``h`` the time step
+    r"""The rates of the motor's states (list, slot order) at controls ``u`` (a list, the
+    inputs ``spec`` lists), length ``length``, speed ``omega`` and states ``state``; ``h`` the time step
     (of the slew limit)."""
     s, out = slots(dynprm, gainprm), [0.0] * len(slots(dynprm, gainprm))
     u, slew_rate = slewed(dynprm, gainprm, u, state, h)
@@ -162,7 +172,7 @@ def rates(gainprm, dynprm, biasprm, spec, u, length, omega, state, h):
     x_I = 0.0
     if "integral" in s:
         # the position error, not accumulated beyond Imax (anti-windup)
-        x_I, err, Imax = state[s["integral"]], u - length, dynprm[8]
+        x_I, err, Imax = state[s["integral"]], u[0] - length, dynprm[8]      # (the first input is pos)
         if Imax > 0:
             xp = namespace(x_I, err)
             err = xp.where(x_I >= Imax, xp.minimum(err, 0.0), xp.where(x_I <= -Imax, xp.maximum(err, 0.0), err))

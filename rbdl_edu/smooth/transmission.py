@@ -62,7 +62,7 @@ def transmission(model, data):
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
     m = model
     length, moment = [], []                    # per actuator (rows, so that jax.jit traces them)
-    for i in range(m.nu):
+    for i in range(m.nactuator):
         trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
         if trn in (TRN_JOINT, TRN_JOINTINPARENT):
             l_i, moment_i = joint_transmission(m, data.qpos, i)
@@ -79,8 +79,8 @@ def transmission(model, data):
             raise ValueError(f"actuator {m.actuator_names[i] or i}: transmission type {trn} is not supported")
         length.append(l_i)
         moment.append(moment_i)
-    data.actuator_length = stacked(length, (m.nu,), data.qpos)
-    data.actuator_moment = stacked(moment, (m.nu, m.nv), data.qpos)
+    data.actuator_length = stacked(length, (m.nactuator,), data.qpos)
+    data.actuator_moment = stacked(moment, (m.nactuator, m.nv), data.qpos)
 
 
 def joint_transmission(model, qpos, i):
@@ -189,12 +189,13 @@ def wrap_period(model, i):
     r"""The period of actuator ``i``'s length if it is an angle that a servo should take
     the short way round, else 0 (MuJoCo 4.0). A rotation's length is an angle times
     :math:`|g|`: a setpoint :math:`u` and :math:`u + 2\pi|g|` are the same orientation. This
-    holds for a servo (fixed gain, affine bias, :math:`k_p = -b_1`) on a site with a
+    holds for a servo (fixed gain, affine bias, :math:`k_p = -b_1`) or a PID on a site with a
     reference site and a purely rotational gear (period :math:`2\pi|g_{4:6}|`) or on a ball
     joint (period :math:`2\pi|g_{1:3}|`)."""
     m = model
-    if not (m.actuator_gaintype[i] == GAIN_FIXED and m.actuator_biastype[i] == BIAS_AFFINE
-            and m.actuator_gainprm[i, 0] == -m.actuator_biasprm[i, 1]):
+    servo = (m.actuator_gaintype[i] == GAIN_FIXED and m.actuator_biastype[i] == BIAS_AFFINE
+             and m.actuator_gainprm[i, 0] == -m.actuator_biasprm[i, 1])
+    if not (servo or m.actuator_gaintype[i] == GAIN_PID):
         return 0.0
     trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
     if trn == TRN_SITE and m.actuator_trnid[i, 1] >= 0 and not np.any(gear[:3]):
