@@ -226,7 +226,7 @@ def test_infinite_control_is_clamped_when_limited_and_refused_otherwise():
     ('joint="j" dyntype="user"', 'dyntype="user" is not supported'),
     ('joint="j" gaintype="so3"', 'gaintype="so3" is not supported'),
     ('joint="j" biastype="so3"', 'biastype="so3" is not supported'),
-    ('joint="j" dyntype="pid"', 'dyntype="pid" is not supported'),
+    ('joint="j" dyntype="pid"', "dyntype 'pid' requires gaintype 'pid'"),
     ('joint="j" biastype="user"', 'biastype="user" is not supported'),
     ('joint="j" dyntype="filter" actdim="2"', "actdim"),
     ('joint="j" delay="0.01"', "delayed controls"),

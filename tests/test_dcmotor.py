@@ -4,8 +4,9 @@ bias) against ``mujoco==4.0.0``: the compiled parameters from the datasheet attr
 ``cogging``, ``lugre``), and ``forward``/``step`` with each integrator (``implicit``
 included) on a two-joint arm with four motors: with and without a current state, warming,
 cogging, LuGre friction and a saturated current, and two ``<general>`` mixing DC-motor
-pieces with others (``feature_oracle.check``). The on-board
-controller and the passive motor (``input``) are refused by name."""
+pieces with others (``feature_oracle.check``). The controller's inputs given together
+(``input="pos vel ff voltage"``, several controls for one motor) and the passive motor
+(``input="none"``, no control) are in ``MULTI``; inputs MuJoCo refuses are refused by name."""
 from __future__ import annotations
 
 import mujoco
@@ -74,7 +75,8 @@ def test_dcmotor_arm_forward_and_step_match_mujoco(integrator):
 
 
 @pytest.mark.parametrize("attributes, what", [
-    ('motorconst="0.05" input="pos vel"', "input"), ('motorconst="0.05" input="none"', "input"),
+    ('motorconst="0.05" input="voltage pos"', "canonical order"), ('motorconst="0.05" input="pos pressure"', "input"),
+    ('motorconst="0.05" input="none" controller="1 0 0 0 0 0"', "controller"),
     ('motorconst="0.05" controller="1 0 0 0 0 0"', "controller"),
     ('motorconst="0.05" input="vel" controller="1 1 0 0 0 0"', "integral gain requires the pos input"), ('motorconst="0.05" forcerange="-1 1"', "forcerange"), ('motorconst="0 0"', "motorconst")])
 def test_unsupported_dcmotor_is_refused_by_name(attributes, what):
@@ -115,3 +117,48 @@ def test_orientation_servo_is_refused_by_name():
     assert (m.nu, m.nactuator, int(m.actuator_outnum[0])) == (3, 1, 3)
     with pytest.raises(ModelError, match="<orientation> actuators are not supported: MuJoCo 4.0's SO"):
         rbd.load_model(xml)
+
+
+MULTI = """<mujoco model="dc motor inputs"><option timestep="0.002"/>
+  <worldbody>
+    <body name="upper"><joint name="shoulder" axis="0 1 0" damping="0.01"/>
+      <geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/>
+      <body name="fore" pos=".3 0 0"><joint name="elbow" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 .2 0 0" size=".02"/>
+        <body name="wrist" pos=".2 0 0"><joint name="wrist" axis="0 0 1"/>
+          <geom type="box" size=".06 .04 .02"/></body></body></body>
+  </worldbody>
+  <actuator>
+    <dcmotor name="all" joint="shoulder" resistance="1" motorconst=".05" input="pos vel ff voltage" inductance=".005"
+             controller="2 1.5 .1 20 .3 24" ctrlrange="-2 2" thermal="2 5 0 .003 20 25"/>
+    <dcmotor name="posvel" joint="elbow" resistance="1.5" motorconst=".06" input="pos vel" controller="1 0 .05 0 0 12"/>
+    <dcmotor name="velvolt" joint="wrist" resistance="1.2" motorconst=".04" input="vel voltage"
+             controller="0 0 .3 0 0 10" lugre="5 .002 .004 .006 .2"/>
+    <dcmotor name="passive" joint="wrist" resistance="1.2" motorconst=".04" input="none" inductance=".003"
+             cogging=".01 4 0"/>
+    <dcmotor name="ffslew" joint="elbow" resistance="2" motorconst=".05" input="ff voltage" controller="0 0 0 5 0 0"/>
+  </actuator>
+</mujoco>"""
+
+
+def test_multi_input_dcmotor_compiles_as_mujoco():
+    """One control per input, in the order pos vel ff voltage (10 for 5 motors, none for the
+    passive one), each with the motor's ``ctrlrange``."""
+    m, model = mujoco.MjModel.from_xml_string(MULTI), rbd.load_model(MULTI)
+    assert (model.nu, model.nactuator) == (m.nu, m.nactuator) == (10, 5)
+    for name in PRM + ("actuator_ctrladr", "actuator_ctrlnum", "actuator_ctrllimited"):
+        np.testing.assert_array_equal(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float),
+                                      err_msg=name)
+
+
+@pytest.mark.parametrize("integrator", [*INTEGRATORS, "implicit"])
+def test_multi_input_dcmotor_forward_and_step_match_mujoco(integrator):
+    """The controller's setpoints, feedforward and a raw voltage at once (slew-limited and
+    integrating), a velocity servo with a voltage added after its ``Vmax`` clamp, and a
+    passive motor driven only by the joint's motion."""
+    if integrator == "implicit":
+        INTEGRATORS["implicit"] = mujoco.mjtIntegrator.mjINT_IMPLICIT
+    try:
+        check(MULTI, integrator, nstate=3, nskip=15, qvel=1.0, ctrl=lambda rng, m: rng.uniform(-3, 3, m.nu))
+    finally:
+        INTEGRATORS.pop("implicit", None) if integrator == "implicit" else None

@@ -134,7 +134,7 @@ def _servo_bias(a, kp):
 #: MuJoCo's actuators that are not reproduced here, and why
 REFUSED = {
     "orientation": "MuJoCo 4.0's SO(3) geodesic servo, an actuator with 3 force outputs and 3 or 4 controls "
-                   "(here every actuator has one control and one force)",
+                   "(here an actuator may take several controls but gives one force)",
     "cylinder": "the pneumatic cylinder's area and bias",
     "plugin": "actuator plugins",
 }

@@ -39,7 +39,7 @@ from rbdl_edu.arrays import asarray, is_jax, namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.configuration import integrate_pos, rotating_joints
 from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_pattern
-from rbdl_edu.model.enums import DYN_DCMOTOR, FREE, MINVAL
+from rbdl_edu.model.enums import DYN_DCMOTOR, FREE, GAIN_PID, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import acceleration, stages, velocity
@@ -235,8 +235,10 @@ def rk4(model, data):
     C = (0.5, 0.5, 1.0)
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
     # a servo's activation on an angle is wrapped near the length at the start of the step
-    # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data)
-    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero(plain(model).actuator_actadr >= 0))
+    # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data; a PID's
+    # states are not wrapped)
+    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero((plain(model).actuator_actadr >= 0)
+                                                                   & (plain(model).actuator_gaintype != GAIN_PID)))
     start = data.actuator_length.copy(), data.actuator_moment.copy()
     # a DC motor's states step at the start's actuator velocities (MuJoCo 4.0 leaves those in data)
     motors = np.any((model.actuator_dyntype == DYN_DCMOTOR) & (model.actuator_actadr >= 0))

@@ -48,7 +48,7 @@ import numpy as np
 
 from rbdl_edu.arrays import put, stacked
 from rbdl_edu.cache import per_model
-from rbdl_edu.model.enums import (BALL, BIAS_AFFINE, FREE, GAIN_FIXED, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT,
+from rbdl_edu.model.enums import (BALL, BIAS_AFFINE, FREE, GAIN_FIXED, GAIN_PID, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT,
                                   TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON)
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
 from rbdl_edu.smooth.adhesion import body_transmission
