@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.io.export_text import b, f, name_of
+from rbdl_edu.model.controls import control_attributes
 from rbdl_edu.io.mjcf_sensors import SPECIAL
-from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
+from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, GAIN_PID, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
                                   EQ_TENDON, EQ_WELD, GAIN_NAMES, OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES,
                                   SENSORS, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK,
                                   TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
@@ -114,17 +115,30 @@ _TARGET = {TRN_JOINT: ("joint", "jnt"), TRN_JOINTINPARENT: ("jointinparent", "jn
 
 
 def _input(model, u):
-    """``input``: what the actuator's control is (a DC motor's when not the voltage; a
-    servo's setpoint), when it is not the default."""
-    names = {1: "pos", 2: "vel", 4: "ff", 32: "pressure"}
+    """``input``: the actuator's controls (a PID's or DC motor's inputs; what a servo's one
+    control is), when not the default."""
     spec = int(model.actuator_ctrlspec[u])
-    return f' input="{names[spec]}"' if spec in names else ""
+    if spec == 16:
+        return ' input="none"'
+    names = [n for bit, n in ((1, "pos"), (2, "vel"), (4, "ff"), (8, "voltage"), (32, "pressure")) if spec & bit]
+    return f' input="{" ".join(names)}"' if names else ""
+
+
+def _ranges(model, u):
+    """The control ranges: ``ctrlrange`` (the first control's, or a PID's position
+    setpoint's), and a PID's ``velrange``/``ffrange``."""
+    attributes = control_attributes(model, u)
+    text = (f'ctrllimited="{b(attributes["ctrllimited"])}" ctrlrange="{f(attributes["ctrlrange"])}"')
+    if model.actuator_gaintype[u] == GAIN_PID:
+        text += f' velrange="{f(attributes["velrange"])}" ffrange="{f(attributes["ffrange"])}"'
+    return text
+
 
 def _actuators(model):
     """Every actuator as ``<general>``: transmission, gear, the three parameter vectors,
     limits, and the compiled ``lengthrange`` (so MuJoCo does not search for it again)."""
     out = []
-    for u in range(model.nu):
+    for u in range(model.nactuator):
         trn, (o1, o2) = int(model.actuator_trntype[u]), (int(x) for x in model.actuator_trnid[u])
         attr, kind = _TARGET[trn]
         target = f'{attr}="{name_of(model, kind, o1)}"'
@@ -139,7 +153,7 @@ def _actuators(model):
             f'dynprm="{f(model.actuator_dynprm[u])}" gainprm="{f(model.actuator_gainprm[u])}" '
             f'biasprm="{f(model.actuator_biasprm[u])}" actdim="{int(model.actuator_actnum[u])}" '
             f'actearly="{b(model.actuator_actearly[u])}"{_input(model, u)} '
-            f'ctrllimited="{b(model.actuator_ctrllimited[u])}" ctrlrange="{f(model.actuator_ctrlrange[u])}" '
+            f'{_ranges(model, u)} '
             f'forcelimited="{b(model.actuator_forcelimited[u])}" forcerange="{f(model.actuator_forcerange[u])}" '
             f'actlimited="{b(model.actuator_actlimited[u])}" actrange="{f(model.actuator_actrange[u])}" '
             f'lengthrange="{f(model.actuator_lengthrange[u])}"/>')
