@@ -187,3 +187,18 @@ def test_export_round_trip_keeps_the_pid():
                                       err_msg=name)
         np.testing.assert_allclose(np.asarray(getattr(m, name), float).reshape(np.shape(getattr(model, name))),
                                    np.asarray(getattr(model, name), float), rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+def test_compiled_step_with_pids_equals_numpy():
+    """``compiled.jit(model, pure_step)`` traces the PIDs' controls and states as the NumPy
+    step computes them (the JAX extra; without it this test is skipped, as test_jax.py)."""
+    pytest.importorskip("jax")
+    from rbdl_edu import compiled
+    from rbdl_edu.simulation.step import pure_step
+    model = rbd.load_model(ARM.replace('<option timestep="0.002"/>',
+                                       '<option timestep="0.002"><flag constraint="disable"/></option>'))
+    rng = np.random.default_rng(1)
+    state = (model.qpos0 + 0.1, rng.normal(size=model.nv), 0.01 * rng.normal(size=model.na),
+             rng.uniform(-1, 1, model.nu))
+    for ours, numpy in zip(compiled.jit(model, pure_step)(*state), pure_step(model, *state)):
+        np.testing.assert_allclose(np.asarray(ours), numpy, rtol=1e-12, atol=1e-12)
