@@ -10,7 +10,8 @@ setpoints, a feedforward), its slew-limited setpoint and its integral as states.
   pull on hinges, a slider and a tendon (saturating slew, integral at its ``imax``, an
   ``actearly`` integral clamped by ``actrange``, a forcerange), and on two angles that wrap
   (a site with a rotational gear about a reference site; setpoints beyond +-pi);
-* ``data.actuator(name).ctrl``, a bad control named by its actuator, the export round trip.
+* ``data.actuator(name).ctrl``, a bad control named by its actuator, the export round trip,
+  the printed model (``mj_printModel``'s rows of each control).
 """
 from __future__ import annotations
 
@@ -202,3 +203,15 @@ def test_compiled_step_with_pids_equals_numpy():
              rng.uniform(-1, 1, model.nu))
     for ours, numpy in zip(compiled.jit(model, pure_step)(*state), pure_step(model, *state)):
         np.testing.assert_allclose(np.asarray(ours), numpy, rtol=1e-12, atol=1e-12)
+
+
+def test_printed_actuator_lists_each_controls_range_as_mujoco(tmp_path):
+    from rbdl_edu.model.printing import object_text
+    m = mujoco.MjModel.from_xml_string(ARM)
+    mujoco.mj_printModel(m, str(tmp_path / "mujoco.txt"))
+    theirs = (tmp_path / "mujoco.txt").read_text().split("ACTUATOR 1:")[1].split("\n\n")[0]
+    ours = object_text(rbd.load_model(ARM), "actuator", 1)
+    def rows(text):
+        return [ln.split() for ln in text.splitlines() if ln.split()[:1] in (["actuator_ctrllimited"],
+                                                                           ["actuator_ctrlrange"])]
+    assert len(rows(ours)) == 6 and rows(ours) == rows(theirs)       # three controls: pos, vel, ff

@@ -111,6 +111,11 @@ def object_text(model, kind, i, float_format=FLOAT_FORMAT):
         values = getattr(model, a)
         if values is not None and np.size(values[i]):
             lines.append("  " + _row(a, values[i], float_format))
+    if kind == "actuator":                 # one pair of rows per control, as MuJoCo 4.0
+        adr = int(model.actuator_ctrladr[i])
+        for c in range(adr, adr + int(model.actuator_ctrlnum[i])):
+            lines += ["  " + _row(a, getattr(model, a)[c], float_format)
+                      for a in ("actuator_ctrllimited", "actuator_ctrlrange")]
     return "\n".join(lines) + "\n"
 
 
