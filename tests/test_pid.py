@@ -215,3 +215,37 @@ def test_printed_actuator_lists_each_controls_range_as_mujoco(tmp_path):
         return [ln.split() for ln in text.splitlines() if ln.split()[:1] in (["actuator_ctrllimited"],
                                                                            ["actuator_ctrlrange"])]
     assert len(rows(ours)) == 6 and rows(ours) == rows(theirs)       # three controls: pos, vel, ff
+
+
+def test_spec_from_model_compiles_back_to_the_same_controls():
+    """``ModelSpec.from_model`` keeps what made each block of controls (a PID's ``ctrlrange``,
+    ``velrange``, ``ffrange``; a DC motor's inputs), so the spec compiles back to the model's."""
+    from rbdl_edu.model.spec import ModelSpec
+    model = rbd.load_model(ARM)
+    again = ModelSpec.from_model(model).compile()
+    for name in FIELDS + ("actuator_gear", "actuator_trnid"):
+        np.testing.assert_array_equal(np.asarray(getattr(again, name), float), np.asarray(getattr(model, name), float),
+                                      err_msg=name)
+
+
+DEFAULTS = """<mujoco><default>{}</default><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+  <actuator>{}</actuator></mujoco>"""
+
+
+@pytest.mark.parametrize("default, actuators", [
+    ('<pid kp="5" ki="1" slewmax="2" input="pos vel ff" velrange="-1 1" gear="3"/>', '<pid joint="j"/>'),
+    ('<pid kp="5" ki="1" imax=".3"/>', '<pid joint="j" ki="0"/>'),
+    ('<pid dampratio="1"/>', '<pid joint="j" kv="2"/>'),
+    ('<pid kv="1"/>', '<pid joint="j" dampratio=".5"/>'),
+    ('<position kp="5" kv="1"/>', '<pid joint="j"/>'),
+    ('<pid kp="7" ki="1" gear="3"/>', '<position joint="j"/><pid joint="j"/>'),
+    ('<pid kp="3"/><default class="a"><pid kv="2"/></default>', '<pid joint="j" class="a"/>')])
+def test_defaults_match_mujoco(default, actuators):
+    """A class's ``<pid>`` gains are the PIDs' alone (a ``<position kp>`` default does not
+    reach a PID, nor a PID's a servo), the element's ``kv`` or ``dampratio`` replaces the
+    class's; ranges and gears are shared by every kind, as MuJoCo 4.0."""
+    xml = DEFAULTS.format(default, actuators)
+    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
+    for name in FIELDS + ("actuator_gear",):
+        ours, theirs = np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float)
+        np.testing.assert_allclose(ours, theirs.reshape(ours.shape), rtol=1e-12, atol=1e-12, err_msg=name)

@@ -280,7 +280,8 @@ def read_actuators(c):
             forcelimited, forcerange = limit or (forcelimited, forcerange)
         elif raw.tag == "pid":
             gain, bias = "pid", "affine"
-            dyn, dynprm, gainprm, biasprm = pid_prm(a)
+            own_class = c.defaults.attrib(raw.get("class", "main"), "pid")
+            dyn, dynprm, gainprm, biasprm = pid_prm(a, raw.attrib, own_class)
         if dyn == "dcmotor" and not (raw.tag == "dcmotor" or a.bool("actearly", False)):
             raise a.error("a DC motor needs actearly=\"true\" (as MuJoCo)", "actearly")
         _refuse_unsupported(a, dyn, gain, bias)

@@ -137,6 +137,8 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "framelinacc", "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom",
            "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
            "contact", "tactile"}
+#: what only a <pid> default gives to <pid> elements (rbdl_edu.io.mjcf_pid.OWN)
+PID_OWN = ("kp", "kv", "dampratio", "ki", "imax", "slewmax")
 ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "dcmotor",
              "pid", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
@@ -254,9 +256,11 @@ class Defaults:
             if "class" in child.attrib:
                 raise child.error("an element inside <default> cannot name a class", "class")
             for k in (key, "actuator") if key in ACTUATORS else (key,):
-                # (as in MuJoCo, all actuator kinds in one class share a single default)
-                values.setdefault(k, {}).update(child.attrib)
-                own.setdefault(k, {}).update(child.attrib)
+                # (as in MuJoCo, all actuator kinds in one class share a single default; a
+                # PID's gains are its own, as MuJoCo 4.0 reads them)
+                given = {n: v for n, v in child.attrib.items() if not (key == "pid" != k and n in PID_OWN)}
+                values.setdefault(k, {}).update(given)
+                own.setdefault(k, {}).update(given)
         self.classes[name] = values
         self.parent[name] = parent
         # what each class from "main" down wrote, as it was when this one was read (each

@@ -13,7 +13,10 @@
                 ``ffrange`` the others', limited where increasing
 =============== ======================================================================
 
-``dyntype`` is ``pid`` when the servo keeps a state, ``none`` otherwise.
+``dyntype`` is ``pid`` when the servo keeps a state, ``none`` otherwise. These attributes
+come from the element and the ``<pid>`` defaults of its class only (MuJoCo 4.0: a
+``<position kp>`` default does not set a PID's ``kp``), and the element's own ``kv`` or
+``dampratio`` replaces whichever of the two its class gave.
 
 >>> from rbdl_edu.io.mjcf import read_mjcf
 >>> m = read_mjcf('''<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
@@ -23,15 +26,29 @@
 """
 from __future__ import annotations
 
-__all__ = ["pid_prm", "check_pid"]
+from rbdl_edu.io.mjcf_defaults import PID_OWN
+from rbdl_edu.io.xmlread import Node
+
+__all__ = ["pid_prm", "check_pid", "OWN"]
+
+#: the attributes only a <pid> (or its class's <pid> default) gives
+OWN = PID_OWN
 
 
 def _fill(values):
     return tuple(float(x) for x in list(values) + [0.0] * (10 - len(values)))
 
 
-def pid_prm(a):
-    """``(dyn, dynprm, gainprm, biasprm)`` of a ``<pid>`` element ``a``."""
+def pid_prm(a, own=None, cls=None):
+    """``(dyn, dynprm, gainprm, biasprm)`` of a ``<pid>`` element ``a`` (its attributes
+    resolved); with ``own`` (the element's own attributes) and ``cls`` (its class's ``<pid>``
+    defaults), :data:`OWN` is read from these two alone."""
+    if own is not None:
+        given = {k: v for k, v in (cls or {}).items() if k in OWN}
+        if "kv" in own or "dampratio" in own:
+            given.pop("kv", None), given.pop("dampratio", None)
+        given.update({k: v for k, v in own.items() if k in OWN})
+        a = Node("pid", given, a.file, a.line)
     kp, ki, slewmax = a.float("kp", 1.0), a.float("ki", 0.0), a.float("slewmax", 0.0)
     if slewmax < 0:
         raise a.error("slewmax cannot be negative", "slewmax")
