@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.io.export_text import b, f, name_of
-from rbdl_edu.model.controls import control_attributes
 from rbdl_edu.io.mjcf_sensors import SPECIAL
-from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, GAIN_PID, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
-                                  EQ_TENDON, EQ_WELD, GAIN_NAMES, OBJ_NAMES, OBJ_SITE, RAYDATA, SENSOR_NAMES,
-                                  SENSORS, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE, TRN_SLIDERCRANK,
-                                  TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
+from rbdl_edu.model.controls import control_attributes
+from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
+                                  EQ_TENDON, EQ_WELD, GAIN_NAMES, GAIN_PID, OBJ_NAMES, OBJ_SITE, RAYDATA,
+                                  SENSOR_NAMES, SENSORS, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE,
+                                  TRN_SLIDERCRANK, TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
 
 
 def object_sections(model) -> list:

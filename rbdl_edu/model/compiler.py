@@ -27,8 +27,8 @@ import sympy as sp
 
 from rbdl_edu.arrays import is_symbolic
 from rbdl_edu.model.controls import control_block, pid_states
-from rbdl_edu.model.enums import (BALL, DYN_DCMOTOR, DYN_NONE, DYN_PID, FREE, HINGE, JOINT_NQ, JOINT_NV, OBJ_CAMERA,
-                                  SENSOR_NAMES, SENSORS, SLIDE, sensor_dim, sensor_stage)
+from rbdl_edu.model.enums import (BALL, DYN_DCMOTOR, DYN_NONE, DYN_PID, FREE, HINGE, JOINT_NQ, JOINT_NV,
+                                  OBJ_CAMERA, SENSOR_NAMES, SENSORS, SLIDE, sensor_dim, sensor_stage)
 from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
 
