@@ -132,7 +132,7 @@ def actuator_vel(model, data):
 
 
 def actuator_slope(model, data):
-    r""":math:`\partial F_i/\partial\dot l_i` ``(nu,)``, how each actuator's force grows with
+    r""":math:`\partial F_i/\partial\dot l_i` ``(nactuator,)``, how each actuator's force grows with
     its velocity :math:`\dot l_i`. With :math:`F = (g_0 + g_1 l + g_2\dot l)\,w + b_0 + b_1 l + b_2\dot l`:
 
     .. math:: \frac{\partial F}{\partial\dot l} = g_2\,w + b_2

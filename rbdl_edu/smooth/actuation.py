@@ -4,7 +4,7 @@ and ``mj_fwdActuation``).
 An actuator turns its control ``ctrl`` into a scalar force :math:`f` along a scalar
 **length** :math:`l(q)`: a joint angle, a tendon length, a slider's stroke. The
 transmission gives the length and its gradient, the **moment arm**
-:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nu, nv)``), and by
+:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nactuator, nv)``), and by
 virtual work the joint forces are
 
 .. math:: \tau_{\mathrm{act}} = \mathrm{moment}^T f, \qquad \dot l = \mathrm{moment}\;\dot q .
@@ -79,7 +79,7 @@ __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clampe
 
 
 def actuator_velocity(model, data):
-    r"""``actuator_velocity (nu,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
+    r"""``actuator_velocity (nactuator,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
     ``actuation`` flag disabled, as MuJoCo's ``mj_fwdVelocity``)."""
     if model.opt.disabled("actuation"):
         data.actuator_velocity = np.zeros(model.nactuator)
@@ -146,7 +146,7 @@ def first_controls(model, u):
 
 
 def actuation(model, data):
-    r"""``act_dot (na,)``, ``actuator_force (nu,)`` and ``qfrc_actuator (nv,)`` (MuJoCo's
+    r"""``act_dot (na,)``, ``actuator_force (nactuator,)`` and ``qfrc_actuator (nv,)`` (MuJoCo's
     ``mj_fwdActuation``). Needs :func:`transmission` and :func:`actuator_velocity`; for
     joints with ``actuatorgravcomp`` it also reads ``qfrc_gravcomp`` of the passive stage.
 
@@ -349,7 +349,7 @@ def next_act(model, data, dt=None, act_dot=None):
 
 @per_model
 def switched_off(model):
-    """``(nu,)`` bools: the actuators whose group ``opt.actuatorgroupdisable`` switches off
+    """``(nactuator,)`` bools: the actuators whose group ``opt.actuatorgroupdisable`` switches off
     (MuJoCo's ``mj_actuatorDisabled``; ``opt`` is part of the model: once per model)."""
     return np.array([model.opt.actuator_disabled(int(g)) for g in model.actuator_group], dtype=bool)
 

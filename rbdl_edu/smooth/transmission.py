@@ -1,7 +1,7 @@
 r"""Transmissions: an actuator's length :math:`l(q)` and moment arm
 :math:`\partial l/\partial q` (MuJoCo's ``mj_transmission``).
 
-The gear :math:`g` (``actuator_gear (nu, 6)``) scales both, so a force :math:`f` on the
+The gear :math:`g` (``actuator_gear (nactuator, 6)``) scales both, so a force :math:`f` on the
 actuator is a force :math:`g f` on what it drives.
 
 ==================  ========================================================================
@@ -56,7 +56,7 @@ from rbdl_edu.smooth.comframe import jac, path_dofs
 
 
 def transmission(model, data):
-    """Fill ``actuator_length (nu,)`` and ``actuator_moment (nu, nv)`` (MuJoCo's
+    """Fill ``actuator_length (nactuator,)`` and ``actuator_moment (nactuator, nv)`` (MuJoCo's
     ``mj_transmission``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`,
     :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
