@@ -126,6 +126,15 @@ WRAP = """<mujoco model="pid on angles"><option timestep="0.002"/>
 </mujoco>"""
 
 
+def test_every_model_field_matches_mujoco():
+    """The arm, the angles and the multi-input DC motors: every array with MuJoCo's name
+    (``acc0`` and the damping a ``dampratio`` gives included), sizes and names."""
+    from mujoco_oracle import compare_fields
+    from test_dcmotor import MULTI
+    for xml in (ARM, WRAP, MULTI):
+        compare_fields(rbd.load_model(xml), mujoco.MjModel.from_xml_string(xml))
+
+
 def _with(integrator, run):
     if integrator == "implicit":
         INTEGRATORS["implicit"] = mujoco.mjtIntegrator.mjINT_IMPLICIT
