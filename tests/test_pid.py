@@ -258,3 +258,18 @@ def test_defaults_match_mujoco(default, actuators):
     for name in FIELDS + ("actuator_gear",):
         ours, theirs = np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float)
         np.testing.assert_allclose(ours, theirs.reshape(ours.shape), rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+def test_keyframes_hold_every_control_and_state():
+    """A keyframe's ``ctrl`` has one number per control (``nu``), its ``act`` one per state
+    (``na``: a PID's slew and integral, a DC motor's several), as MuJoCo 4.0; a shorter one
+    is completed with zeros."""
+    xml = """<mujoco><worldbody><body><joint name="j"/><geom size=".1" pos=".2 0 0"/></body></worldbody>
+      <actuator><motor joint="j"/><pid joint="j" kp="3" ki="1" slewmax="5" input="pos vel ff"/>
+        <dcmotor joint="j" resistance="1" motorconst=".05" input="pos vel" controller="2 1.5 .1 20"
+                 inductance=".005"/></actuator>
+      <keyframe><key ctrl="1 2 3 4 5 6" act="0.1 0.2 0.3 0.4 0.5"/><key ctrl="1"/></keyframe></mujoco>"""
+    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
+    assert (model.nu, model.na) == (m.nu, m.na) == (6, 5)
+    np.testing.assert_array_equal(model.key_ctrl, m.key_ctrl)
+    np.testing.assert_array_equal(model.key_act, m.key_act)

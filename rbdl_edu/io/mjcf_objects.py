@@ -17,6 +17,8 @@ from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.mjcf_sensors import SPECIAL, special_sensor
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
+from rbdl_edu.model.compiler import actuator_actnum
+from rbdl_edu.model.controls import control_block
 from rbdl_edu.model.enums import (DATATYPE_AXIS, DATATYPE_QUATERNION, GEOM_NAMES, JOINT_NAMES, JOINT_NQ,
                                   JOINT_NV, SENSORS, SENSORS_NOT_SIMULATED)
 
@@ -284,8 +286,9 @@ def _keyframes(c):
     nmocap = sum(b["mocap"] for b in spec.bodies)
     n = dict(qpos=sum(JOINT_NQ[j["type"]] for j in spec.joints),
              qvel=sum(JOINT_NV[j["type"]] for j in spec.joints),
-             act=sum(a["dyntype"] != 0 for a in spec.objects["actuator"]),
-             ctrl=len(spec.objects["actuator"]), mpos=3 * nmocap, mquat=4 * nmocap)
+             act=sum(actuator_actnum(a) for a in spec.objects["actuator"]),
+             ctrl=sum(len(control_block(a)[1]) for a in spec.objects["actuator"]), mpos=3 * nmocap,
+             mquat=4 * nmocap)
     count = 0
     for raw in _sections(c, "keyframe"):
         if raw.tag != "key":

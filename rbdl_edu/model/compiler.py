@@ -289,12 +289,18 @@ def _dcmotor_states(a):
     return sum(int(x > 0) for x in (dynprm[7], gainprm[5], dynprm[2], dynprm[5], dynprm[0]))
 
 
+def actuator_actnum(a):
+    """How many states in ``act`` the actuator record ``a`` keeps: one with activation
+    dynamics; a DC motor one per state it models (controller slew and integral,
+    temperature, bristle, current: the slots of rbdl_edu.smooth.dcmotor), a PID one per
+    controller state (slew, integral)."""
+    if a["dyntype"] == DYN_DCMOTOR:
+        return _dcmotor_states(a)
+    return pid_states(a) if a["dyntype"] == DYN_PID else int(a["dyntype"] != DYN_NONE)
+
+
 def _actuators(A):
-    # an actuator with activation dynamics has one number of state in ``act``; a DC motor one
-    # per state it models (controller slew and integral, temperature, bristle, current: the
-    # slots of rbdl_edu.smooth.dcmotor), a PID one per controller state (slew, integral)
-    actnum = np.array([_dcmotor_states(a) if a["dyntype"] == DYN_DCMOTOR else pid_states(a)
-                       if a["dyntype"] == DYN_PID else int(a["dyntype"] != DYN_NONE) for a in A], dtype=int)
+    actnum = np.array([actuator_actnum(a) for a in A], dtype=int)
     actadr = np.where(actnum > 0, np.cumsum(actnum) - actnum, -1).astype(int)
     # the controls: one block per actuator (several for a PID or a multi-input DC motor)
     blocks = [control_block(a) for a in A]
