@@ -10,6 +10,9 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``velocity``     ``gainprm[0] = kv``; ``biasprm[:3] = (0, 0, -kv)``
 ``intvelocity``  an integrator (``dyntype="integrator"``) driving a position servo
 ``damper``       ``gaintype="affine"``, ``gainprm[:3] = (0, 0, -kv)``
+``cylinder``     a pneumatic or hydraulic cylinder: ``dyntype="filter"``, ``dynprm[0] = timeconst``;
+                 ``gainprm[0] = area`` (or :math:`\\pi d^2/4` from ``diameter``);
+                 ``biastype="affine"``, ``biasprm[:3] = bias``
 ``adhesion``     ``body`` transmission, ``gainprm[0] = gain``, ``ctrllimited``, ``ctrlrange`` >= 0
 ``muscle``       ``dyn/gain/biastype="muscle"``; ``dynprm = (timeconst, tausmooth)``,
                  ``gainprm = biasprm = (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)``
@@ -132,7 +135,6 @@ def _servo_bias(a, kp):
 REFUSED = {
     "orientation": "MuJoCo 4.0's SO(3) geodesic servo, an actuator with 3 force outputs and 3 or 4 controls "
                    "(here every actuator has one control and one force)",
-    "cylinder": "the pneumatic cylinder's area and bias",
     "pid": "MuJoCo 4.0's PID controller states",
     "plugin": "actuator plugins",
 }
@@ -263,6 +265,12 @@ def read_actuators(c):
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        elif raw.tag == "cylinder":
+            dyn, dynprm = "filter", _fill([a.float("timeconst", 1.0)])
+            # force = area * pressure (the filtered control) + bias . (1, length, velocity)
+            diameter = a.float("diameter", -1.0)
+            gainprm = _fill([np.pi / 4 * diameter ** 2 if diameter >= 0 else a.float("area", 1.0)])
+            bias, biasprm = "affine", _fill(a.floats("bias", 3, default=[0.0, 0.0, 0.0]))
         elif raw.tag == "adhesion":
             gainprm = _fill([a.float("gain", 1.0)])
         elif raw.tag == "muscle":
