@@ -170,28 +170,6 @@ def _adhesion_ctrlrange(a):
     return (float(lo), float(hi))
 
 
-def _length_range(c, a, trn, target, gain, bias, given):
-    """The actuator's ``lengthrange`` after MuJoCo's compiler step (``mj_setLengthRange``):
-    ``<compiler><lengthrange mode>`` says which actuators need one (by default the muscles);
-    an existing increasing range is kept (``useexisting``); with ``uselimit`` a limited
-    joint's or tendon's range is copied. MuJoCo finds any other by simulating the model,
-    which is not reproduced here: such an actuator is refused."""
-    s = c.settings
-    muscle, user = "muscle" in (gain, bias), "user" in (gain, bias)
-    if (s.lengthrange_mode == "none" or (s.lengthrange_mode == "muscle" and not muscle)
-            or (s.lengthrange_mode == "muscleuser" and not (muscle or user))):
-        return given
-    if s.lengthrange_useexisting and given[0] < given[1]:
-        return given
-    if s.lengthrange_uselimit and trn in ("joint", "jointinparent") and c.spec.joints[target]["limited"]:
-        return tuple(float(x) for x in c.spec.joints[target]["range"])
-    if s.lengthrange_uselimit and trn == "tendon" and c.spec.objects["tendon"][target]["limited"]:
-        return tuple(float(x) for x in c.spec.objects["tendon"][target]["range"])
-    raise a.error("this actuator needs lengthrange (lower < upper): MuJoCo computes a missing one by "
-                  "simulating the model (compiler/lengthrange), which is not supported; give lengthrange, "
-                  'or <compiler><lengthrange uselimit="true"/> with a limited joint or tendon', "lengthrange")
-
-
 def _refuse_unsupported(a, dyn, gain, bias):
     """User callbacks, extra activations and delayed controls change the physics in ways not
     reproduced here: refuse them, naming the attribute."""
@@ -313,8 +291,8 @@ def read_actuators(c):
                 ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
             else:
                 actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
-        lengthrange = _length_range(c, a, trn, trnid[0], gain, bias,
-                                    tuple(a.floats("lengthrange", 2, default=[0.0, 0.0])))
+        # (the loader then finds the ranges <compiler><lengthrange> asks for: rbdl_edu.simulation.lengthrange)
+        lengthrange = tuple(a.floats("lengthrange", 2, default=[0.0, 0.0]))
         name = c.unique_name("actuator", a)
         with located(raw):
             k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
@@ -325,4 +303,5 @@ def read_actuators(c):
                                     cranklength=cranklength, actearly=raw.tag == "dcmotor" or a.bool("actearly", False),
                                     lengthrange=lengthrange, ctrlspec=ctrlspec)
         c.names["actuator"][name or f"#{k}"] = k
+        c.actuator_nodes.append(raw)
     return c.names["actuator"]

@@ -40,7 +40,6 @@ SCHEMA = {
                  "boundinertia", "balanceinertia", "settotalmass", "meshdir", "assetdir",
                  "texturedir", "coordinate", "inertiagrouprange", "strippath", "discardvisual",
                  "usethread", "fitaabb", "saveinertial", "alignfree", "fusestatic"},
-    # (only mode, useexisting and uselimit matter: the simulation the others tune is refused)
     "lengthrange": {"mode", "useexisting", "uselimit", "accel", "maxforce", "timeconst", "timestep",
                     "inttotal", "interval", "tolrange"},
     "option": {"timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
