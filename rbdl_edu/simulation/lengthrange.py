@@ -28,11 +28,12 @@ direction :math:`s = \mp 1` from ``qpos0`` at rest, for ``inttotal`` seconds:
   model is refused (a joint without a limit, say), as MuJoCo refuses it.
 
 >>> import rbdl_edu as rbd
->>> model = rbd.load_model('''<mujoco><worldbody><body><joint name="j" range="-1 0.5"/>
-...   <geom size=".1" pos=".3 0 0"/></body></worldbody>
+>>> model = rbd.load_model('''<mujoco><compiler angle="radian">
+...     <lengthrange timestep="0.05" inttotal="3" interval="0.5"/></compiler>
+...   <worldbody><body><joint name="j" range="-1 0.5"/><geom size=".1" pos=".3 0 0"/></body></worldbody>
 ...   <actuator><muscle joint="j"/></actuator></mujoco>''')
->>> model.actuator_lengthrange.round(3)            # the hinge's limits, reached from both sides
-array([[-1.002,  0.502]])
+>>> model.actuator_lengthrange.round(4)      # the hinge's limits, pushed into (they give a little)
+array([[-1.0101,  0.5101]])
 """
 from __future__ import annotations
 
