@@ -69,8 +69,10 @@ TOP_LEVEL = {"compiler", "option", "size", "default", "asset", "worldbody", "act
 
 def read_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
     """Read and compile an MJCF model from a file path or from XML text: the model before the
-    constants that need its dynamics (:func:`rbdl_edu.setconst.set_const`). Load models with
-    :func:`rbdl_edu.load_model`, which does both.
+    constants that need its dynamics (:func:`rbdl_edu.setconst.set_const`) and before the
+    actuator length ranges found by simulation (a muscle without ``lengthrange`` still has
+    ``(0, 0)``: :func:`rbdl_edu.simulation.lengthrange.set_length_ranges`). Load models with
+    :func:`rbdl_edu.load_model`, which does all of it.
 
     Parameters
     ----------

@@ -45,7 +45,7 @@ from rbdl_edu.io.errors import error_at
 from rbdl_edu.io.mjcf_settings import LengthRangeOptions
 from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import BIAS_MUSCLE, GAIN_MUSCLE, MINVAL, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON
-from rbdl_edu.simulation.forward import acceleration, forward, position, solve_M, velocity
+from rbdl_edu.simulation.forward import acceleration, check_constants, forward, position, solve_M, velocity
 from rbdl_edu.simulation.integrators import integrate
 from rbdl_edu.simulation.step import check
 from rbdl_edu.smooth.actuation import actuation
@@ -107,6 +107,7 @@ def length_range(model, k, options=None):
     :class:`~rbdl_edu.io.errors.ModelError` naming the actuator if the simulation diverges,
     the range is empty or a side did not settle within ``tolrange``."""
     options = options or LengthRangeOptions()
+    check_constants(model)                  # (the limits' softness needs the constants at qpos0)
     sim = simulation_model(model, options)
     lmin, lmax = np.zeros(2), np.zeros(2)
     for side in (0, 1):
