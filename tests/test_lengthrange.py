@@ -50,8 +50,10 @@ ARM = f"""<mujoco model="arm26-like"><compiler angle="degree"><lengthrange {FAST
     <spatial name="SE"><site site="a0"/><geom geom="shoulder" sidesite="side0"/><site site="e1"/></spatial>
     <spatial name="EF"><site site="f2"/><geom geom="elbow"/><site site="f3"/></spatial>
     <spatial name="EE"><site site="e2"/><geom geom="elbow" sidesite="side1"/><site site="e3"/></spatial>
-    <spatial name="BF"><site site="a0"/><geom geom="shoulder"/><site site="bf"/><geom geom="elbow"/><site site="f3"/></spatial>
-    <spatial name="BE"><site site="a0"/><geom geom="shoulder" sidesite="side0"/><site site="be"/><geom geom="elbow" sidesite="side1"/><site site="e3"/></spatial>
+    <spatial name="BF"><site site="a0"/><geom geom="shoulder"/><site site="bf"/>
+      <geom geom="elbow"/><site site="f3"/></spatial>
+    <spatial name="BE"><site site="a0"/><geom geom="shoulder" sidesite="side0"/><site site="be"/>
+      <geom geom="elbow" sidesite="side1"/><site site="e3"/></spatial>
     <fixed name="fx"><joint joint="elbow" coef="0.05"/><joint joint="shoulder" coef="-0.03"/></fixed>
   </tendon>
   <actuator>
@@ -73,9 +75,9 @@ def test_arm_length_ranges_match_mujoco(arm):
     width = m.actuator_lengthrange[:, 1] - m.actuator_lengthrange[:, 0]
     muscles = slice(0, 8)                             # simulated (the given one and the motor are kept)
     assert np.all(width[muscles] > 0.1 * np.abs(m.actuator_lengthrange[muscles]).max(axis=1))
-    np.testing.assert_allclose(model.actuator_lengthrange[:, 0], m.actuator_lengthrange[:, 0], rtol=0,
-                               atol=0.05 * width.max())
-    # MuJoCo's own tolerance (tolrange) is wide; the simulations agree to round-off
+    # within MuJoCo's own tolerance (tolrange, 5 % of each range) ...
+    assert np.all(np.abs(model.actuator_lengthrange - m.actuator_lengthrange) <= 0.05 * width[:, None])
+    # ... which is wide: the two simulations agree to round-off
     np.testing.assert_allclose(model.actuator_lengthrange, m.actuator_lengthrange, rtol=0, atol=1e-9)
     assert tuple(model.actuator_lengthrange[8]) == (0.3, 0.5) and tuple(model.actuator_lengthrange[9]) == (0, 0)
 
@@ -107,7 +109,8 @@ def test_arm_forward_and_step_match_mujoco_with_the_ranges(arm, integrator):
 
 SMALL = """<mujoco><compiler angle="degree">{compiler}</compiler>{option}<worldbody>
   <site name="a" pos="0 0 0.2"/>
-  <body><joint name="j" axis="0 1 0" range="-60 45" damping="3"/><geom size=".1" pos=".2 0 0"/><site name="b" pos="0.2 0 0"/>
+  <body><joint name="j" axis="0 1 0" range="-60 45" damping="3"/><geom size=".1" pos=".2 0 0"/>
+    <site name="b" pos="0.2 0 0"/>
     <body pos="0.3 0 0"><joint name="k" axis="0 1 0" range="-30 30"/><geom size=".05"/></body></body></worldbody>
   <tendon><spatial name="t" range="0.1 0.5"><site site="a"/><site site="b"/></spatial></tendon>
   <actuator><muscle joint="j"/><muscle tendon="t"/><muscle joint="k" lengthrange="0.5 -0.5"/>
