@@ -13,5 +13,6 @@ chapter 8).
 :mod:`.step`                        ``step`` and ``reset``; the checks for a diverging state
 :mod:`.inverse`                     ``inverse``: the force that produces ``qacc``
 :mod:`.rollout`                     many steps, the states and sensors as arrays over time
+:mod:`.lengthrange`                 an actuator's length range, found by pushing it both ways
 ==================================  =============================================================
 """
