@@ -40,7 +40,6 @@ SCHEMA = {
                  "boundinertia", "balanceinertia", "settotalmass", "meshdir", "assetdir",
                  "texturedir", "coordinate", "inertiagrouprange", "strippath", "discardvisual",
                  "usethread", "fitaabb", "saveinertial", "alignfree", "fusestatic"},
-    # (only mode, useexisting and uselimit matter: the simulation the others tune is refused)
     "lengthrange": {"mode", "useexisting", "uselimit", "accel", "maxforce", "timeconst", "timestep",
                     "inttotal", "interval", "tolrange"},
     "option": {"timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
@@ -87,6 +86,8 @@ SCHEMA = {
     "muscle": (_ACTUATOR - {"site", "body", "refsite", "actlimited", "actrange", "actdim"})
               | {"timeconst", "tausmooth", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax",
                  "fvmax"},
+    # a pneumatic or hydraulic cylinder: no body transmission, its one activation not limited (as MuJoCo)
+    "cylinder": (_ACTUATOR - {"body", "actlimited", "actrange", "actdim"}) | {"timeconst", "area", "diameter", "bias"},
     "general": _ACTUATOR | {"dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
                             "actearly", "input", "velrange", "ffrange"},
     # MuJoCo 4.0's PID servo: no activation range or actdim of its own (as MuJoCo)
@@ -139,8 +140,8 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "contact", "tactile"}
 #: what only a <pid> default gives to <pid> elements (rbdl_edu.io.mjcf_pid.OWN)
 PID_OWN = ("kp", "kv", "dampratio", "ki", "imax", "slewmax")
-ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "dcmotor",
-             "pid", "general")
+ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "cylinder", "muscle", "adhesion",
+             "dcmotor", "pid", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
@@ -249,8 +250,6 @@ class Defaults:
                 raise child.error(f"<{child.tag}> cannot appear in <default>")
             if child.tag in ("light", "material", "flex", "flexcomp"):
                 continue
-            if child.tag == "cylinder":
-                raise child.error(f"<{child.tag}> actuators are not supported")
             key = child.tag
             check_attributes(child, {"tendon": "fixed", "equality": "_equality"}.get(key, key))
             if "class" in child.attrib:
