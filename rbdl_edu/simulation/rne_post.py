@@ -30,9 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import concat, is_jax, namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.rows import anchored_equalities, contact_force, equality_anchors, weld_frames
 from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
-                                  OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
+                                  OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
 from rbdl_edu.smooth.comframe import (body_not_world, cdof_dot, cinert_times, object_acceleration, object_velocity,
@@ -125,7 +126,9 @@ def constraint_wrenches(model, data):
 def subtree_vel(model, data):
     r"""MuJoCo's ``mj_subtreeVel``: ``subtree_linvel (nbody, 3)``, the velocity of each subtree's
     center of mass, and ``subtree_angmom (nbody, 3)``, the subtree's angular momentum about it
-    (world axes). Needs :func:`~rbdl_edu.smooth.comframe.com_pos` and ``cvel``.
+    (world axes), all bodies at once (the sums over children become sums over subtrees,
+    :func:`~rbdl_edu.smooth.comframe.subtree_sums`). Needs :func:`~rbdl_edu.smooth.comframe.com_pos`
+    and ``cvel``.
 
     With :math:`v_i`, :math:`\omega_i` the velocity of body ``i``'s center of mass and its angular
     velocity, :math:`m` the masses and :math:`c` the subtree centers of mass:
@@ -145,21 +148,28 @@ def subtree_vel(model, data):
     >>> data.subtree_linvel[1], data.subtree_angmom[1]   # the bob, 1 m below: -x at 2 m/s; spin I ω
     (array([-2.,  0.,  0.]), array([0., 2., 0.]))
     """
-    m = model
-    vel = np.array([object_velocity(m, data, OBJ_BODY, i) for i in range(m.nbody)])   # [ω; v] at each com
-    # each body's own linear momentum m v and spin I ω (I = R diag(I) R^T, R = ximat)
-    p = m.body_mass[:, None] * vel[:, 3:]
-    L = np.matvec(data.ximat, m.body_inertia * np.matvec(data.ximat.mT, vel[:, :3]))
-    for i in range(m.nbody - 1, 0, -1):               # leaves to root: momentum to the parent
-        p[m.body_parentid[i]] += p[i]
-    linvel = p / np.maximum(m.body_subtreemass, 1e-15)[:, None]     # MuJoCo's mjMINVAL
-    for i in range(m.nbody - 1, 0, -1):
-        parent, c = m.body_parentid[i], data.subtree_com
-        # the body's own motion about its subtree's center of mass
-        L[i] += cross(data.xipos[i] - c[i], m.body_mass[i] * (vel[i, 3:] - linvel[i]))
-        # the subtree's angular momentum, and its center of mass moving about the parent's
-        L[parent] += L[i] + cross(c[i] - c[parent], m.body_subtreemass[i] * (linvel[i] - linvel[parent]))
+    m, c = plain(model), data.subtree_com
+    parent = m.body_parentid
+    # [ω; v] at each body's center of mass (MuJoCo's mj_objectVelocity), all bodies at once
+    w = data.cvel[:, :3]
+    v = data.cvel[:, 3:] + cross(w, data.xipos - c[m.body_rootid])
+    # each subtree's linear momentum: the sum of its bodies' m v (a sum over the subtree)
+    linvel = subtree_sums(m) @ (m.body_mass[:, None] * v) / np.maximum(m.body_subtreemass, 1e-15)[:, None]
+    # each body's spin I ω (I = R diag(I) R^T, R = ximat) and its own motion about its subtree's
+    # center of mass; each subtree's center of mass moving about its parent's
+    own = (np.matvec(data.ximat, m.body_inertia * np.matvec(data.ximat.mT, w))
+           + cross(data.xipos - c, m.body_mass[:, None] * (v - linvel)))
+    moved = cross(c - c[parent], m.body_subtreemass[:, None] * (linvel - linvel[parent]))
+    # L_i: the own terms of i's subtree, and the moved terms of the bodies below i
+    L = subtree_sums(m) @ own + strictly_below(m) @ moved
     data.subtree_linvel, data.subtree_angmom = linvel, L
+
+
+@per_model
+def strictly_below(model):
+    """``(nbody, nbody)``: :func:`~rbdl_edu.smooth.comframe.subtree_sums` without each body
+    itself (1.0 where body ``k`` is below body ``i``)."""
+    return subtree_sums(model) - np.diag(body_not_world(model))
 
 
 def spatial_path(model, t):
