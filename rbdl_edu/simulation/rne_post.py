@@ -106,12 +106,12 @@ def constraint_wrenches(model, data):
     if contacts:
         f = np.array([contact_force(model, data, k) for k, _ in contacts]).reshape(-1, 2, 3)
         frame = np.array([con.frame for _, con in contacts])
-        # [force, torque] turned from the contact frame to the world: frame^T f
-        F, tau = np.matvec(frame.mT[:, None], f).transpose(1, 0, 2)
-        # on geom1's body -f, on geom2's +f (in that order, contact by contact)
+        # [force, torque] turned from the contact frame to the world (frame^T f), then -f on geom1's
+        # body and +f on geom2's (in that order, contact by contact)
+        f = (np.matvec(frame.mT[:, None], f)[:, None] * _GEOM_SIDES).reshape(-1, 2, 3)
         bodies = m.geom_bodyid[np.array([(con.geom1, con.geom2) for _, con in contacts])].ravel()
         pos = np.repeat(np.array([con.pos for _, con in contacts]), 2, axis=0)
-        push(bodies, pos, np.stack([-tau, tau], axis=1).reshape(-1, 3), np.stack([-F, F], axis=1).reshape(-1, 3))
+        push(bodies, pos, f[:, 1], f[:, 0])
     for i, e, weld in anchored_equalities(m, data):
         p1, p2, b1, b2 = equality_anchors(m, data, e)
         force, torque = data.efc_force[i:i + 3], np.zeros(3)
@@ -163,6 +163,9 @@ def subtree_vel(model, data):
     # L_i: the own terms of i's subtree, and the moved terms of the bodies below i
     L = subtree_sums(m) @ own + strictly_below(m) @ moved
     data.subtree_linvel, data.subtree_angmom = linvel, L
+
+
+_GEOM_SIDES = np.array([-1.0, 1.0])[:, None, None]      # a contact's force on geom1's body, on geom2's
 
 
 @per_model
