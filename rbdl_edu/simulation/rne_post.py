@@ -112,11 +112,11 @@ def constraint_wrenches(model, data):
         bodies = m.geom_bodyid[np.array([(con.geom1, con.geom2) for _, con in contacts])].ravel()
         pos = np.repeat(np.array([con.pos for _, con in contacts]), 2, axis=0)
         push(bodies, pos, f[:, 1], f[:, 0])
-    for i, e, weld in anchored_equalities(m, data):
-        p1, p2, b1, b2 = equality_anchors(m, data, e)
+    for i, e, weld in anchored_equalities(model, data):
+        p1, p2, b1, b2 = equality_anchors(model, data, e)
         force, torque = data.efc_force[i:i + 3], np.zeros(3)
         if weld:
-            q1r, q2 = weld_frames(m, data, e)
+            q1r, q2 = weld_frames(model, data, e)
             E = np.array([quat_mul(quat_mul(quat_conj(q2), np.r_[0.0, axis]), q1r)[1:] for axis in np.eye(3)]).T
             torque = 0.5 * m.eq_data[e, 10] * E.T @ data.efc_force[i + 3:i + 6]
         push(np.array([b1, b2]), np.array([p1, p2]), np.array([torque, -torque]), np.array([force, -force]))
