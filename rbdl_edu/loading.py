@@ -1,18 +1,23 @@
 """Loading a model file, as MuJoCo's ``mj_loadXML`` does: read and compile it
-(:mod:`rbdl_edu.io`, which imports no algorithm), then compute the constants that need the
-dynamics at ``qpos0`` (:func:`rbdl_edu.setconst.set_const`). This is the one loader:
-``rbd.load_model`` picks the format, ``rbd.load_mjcf`` and ``rbd.load_urdf`` name it.
+(:mod:`rbdl_edu.io`, which imports no algorithm), compute the constants that need the
+dynamics at ``qpos0`` (:func:`rbdl_edu.setconst.set_const`), then the actuator length
+ranges that ``<compiler><lengthrange>`` asks for, a muscle's by default, by simulating the
+model (:func:`rbdl_edu.simulation.lengthrange.set_length_ranges`). This is the one loader:
+``rbd.load_model`` picks the format, ``rbd.load_mjcf`` and ``rbd.load_urdf`` name it. It
+stands above the simulation, which it runs.
 """
 from __future__ import annotations
 
 import os
 import re
 
-from rbdl_edu.io.errors import ModelError
+from rbdl_edu.io.errors import ModelError, keep_sources
 from rbdl_edu.io.mjcf import read_mjcf
+from rbdl_edu.io.mjcf_settings import lengthrange_options
 from rbdl_edu.io.urdf import read_urdf
 from rbdl_edu.io.xmlread import is_xml_text, read_file
 from rbdl_edu.setconst import set_const
+from rbdl_edu.simulation.lengthrange import set_length_ranges
 
 
 def load_model(path_or_xml_text, **kwargs):
@@ -78,22 +83,25 @@ def _root_tag(text):
 
 def load_mjcf(source, file=None, **kwargs):
     """Load an MJCF model (file path or XML text): :func:`~rbdl_edu.io.mjcf.read_mjcf`
-    (``base_dir=``, ``allowed_dirs=``), then :func:`set_const`."""
+    (``base_dir=``, ``allowed_dirs=``), then :func:`set_const` and the length ranges."""
     return _set_const(read_mjcf(source, file, **kwargs), source, file)
 
 
 def load_urdf(source, floating_base=False, file=None, **kwargs):
     """Load a URDF robot (file path or XML text): :func:`~rbdl_edu.io.urdf.read_urdf`
     (``floating_base=True`` adds a free joint to the root link; ``package_dirs=``,
-    ``fusestatic=``, ``base_dir=``, ``allowed_dirs=``), then :func:`set_const`."""
+    ``fusestatic=``, ``base_dir=``, ``allowed_dirs=``), then :func:`set_const` (a URDF has
+    no muscles: no length range to find)."""
     return _set_const(read_urdf(source, floating_base, file, **kwargs), source, file)
 
 
 def _set_const(model, source, file=None):
-    """:func:`set_const`; a model it refuses (a mass matrix that is singular or not finite at
-    ``qpos0``) is a :class:`~rbdl_edu.io.errors.ModelError` that names the file."""
+    """:func:`set_const`, then the length ranges (:func:`set_length_ranges`, with the
+    options ``model`` was compiled with); a model they refuse (a mass matrix that is
+    singular or not finite at ``qpos0``, a length range that does not settle) is a
+    :class:`~rbdl_edu.io.errors.ModelError` that names the file."""
     try:
-        return set_const(model)
+        return set_length_ranges(keep_sources(model, set_const(model)), lengthrange_options(model))
     except ModelError as e:
         if e.file is None and not is_xml_text(source):
             file = str(source)

@@ -2,9 +2,10 @@
 against ``mujoco==4.0.0``: the compiled parameters, the force–length–velocity and passive
 curves over their whole range, the activation dynamics with and without ``tausmooth``,
 and ``forward``/``step`` with each integrator on a two-joint arm with four muscles on
-joints and tendons (``feature_oracle.check``). A muscle without ``lengthrange`` is refused
-by name (MuJoCo would compute one by simulation), unless ``<compiler><lengthrange>`` says
-where it comes from (``mode``, ``useexisting``, ``uselimit``), as MuJoCo."""
+joints and tendons (``feature_oracle.check``). A muscle without ``lengthrange`` gets one as
+``<compiler><lengthrange>`` says (``mode``, ``useexisting``, ``uselimit``, else by
+simulation: ``test_lengthrange.py``), as MuJoCo; one whose simulation does not settle (a
+free hinge) is refused as MuJoCo refuses it."""
 from __future__ import annotations
 
 import mujoco
@@ -85,14 +86,17 @@ def test_activation_dynamics_match_mujoco(tausmooth):
 
 
 @pytest.mark.parametrize("attributes, message", [
-    ('joint="j"', "needs lengthrange"),
-    ('joint="j" lengthrange="1 0"', "needs lengthrange"),
+    ('joint="j"', "did not converge"),                    # the hinge has no limit: no range to find
+    ('joint="j" lengthrange="1 0"', "did not converge"),
     ('joint="j" lengthrange="0 1" tausmooth="-1"', "tausmooth cannot be negative"),
     ('site="s" lengthrange="0 1"', "unknown attribute 'site'"),
 ])
 def test_muscles_mujoco_would_compute_or_reject_are_refused(attributes, message):
-    xml = f"""<mujoco><worldbody><body><joint name="j"/><geom size=".1" pos=".2 0 0"/><site name="s"/></body>
+    xml = f"""<mujoco><compiler><lengthrange timestep="0.05" inttotal="1" interval="0.5"/></compiler>
+      <worldbody><body><joint name="j"/><geom size=".1" pos=".2 0 0"/><site name="s"/></body>
       </worldbody><actuator><muscle {attributes}/></actuator></mujoco>"""
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(xml)
     with pytest.raises(ModelError, match=message):
         rbd.load_model(xml)
 
@@ -128,10 +132,13 @@ def test_length_ranges_from_the_compiler_settings_match_mujoco(compiler, extra):
 
 
 @pytest.mark.parametrize("compiler, extra", [
-    ("", ""),                                                        # muscles need one: a simulation
-    ('<lengthrange mode="all" uselimit="true"/>', '<motor joint="free"/>'),
-    ('<lengthrange uselimit="true"/>', '<muscle joint="free"/>'),
+    ('<lengthrange mode="all" uselimit="true" inttotal="1" interval="0.5" timestep="0.05"/>', '<motor joint="free"/>'),
+    ('<lengthrange uselimit="true" inttotal="1" interval="0.5" timestep="0.05"/>', '<muscle joint="free"/>'),
 ])
-def test_length_ranges_mujoco_would_simulate_are_refused(compiler, extra):
-    with pytest.raises(ModelError, match="simulating the model"):
-        rbd.load_model(LIMITS.format(compiler=compiler, extra=extra))
+def test_length_ranges_that_do_not_settle_are_refused_as_mujoco(compiler, extra):
+    """A free hinge: the simulation (rbdl_edu.simulation.lengthrange) never settles."""
+    xml = LIMITS.format(compiler=compiler, extra=extra)
+    with pytest.raises(ValueError, match="did not converge"):
+        mujoco.MjModel.from_xml_string(xml)
+    with pytest.raises(ModelError, match="did not converge"):
+        rbd.load_model(xml)

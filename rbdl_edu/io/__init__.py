@@ -2,8 +2,8 @@
 
 The readers (:func:`rbdl_edu.io.mjcf.read_mjcf`, :func:`rbdl_edu.io.urdf.read_urdf`) stop
 before the constants that need the model's dynamics; :mod:`rbdl_edu.loading` is the one
-loader (``rbd.load_model``: read, compile, ``set_const``), so this package imports no
-algorithm. Every failure is a :class:`ModelError` that names the file, line, element and
+loader (``rbd.load_model``: read, compile, ``set_const``, the actuator length ranges found
+by simulation), so this package imports no algorithm. Every failure is a :class:`ModelError` that names the file, line, element and
 attribute.
 """
 from __future__ import annotations

@@ -41,9 +41,17 @@ def remember_sources(model, sources):
     return model
 
 
+def keep_sources(source, model):
+    """``model`` (computed from ``source``, with the same objects) remembers where
+    ``source``'s objects come from; returns ``model``."""
+    if source in _SOURCES:
+        _SOURCES[model] = _SOURCES[source]
+    return model
+
+
 def error_at(model, kind, index, reason):
     """A :class:`ModelError` located at the element that wrote ``model``'s ``kind`` object
-    ``index`` (``"body"`` or ``"joint"``), if the model came from a file."""
+    ``index`` (``"body"``, ``"joint"`` or ``"actuator"``), if the model came from a file."""
     where = _SOURCES.get(model, {}).get(kind, [])
     if 0 <= index < len(where):
         file, line, tag = where[index]

@@ -17,8 +17,11 @@ The steps, as MuJoCo's own compiler takes them:
 
 What depends on the dynamics (a position actuator's ``dampratio`` becomes a damping from
 the mass matrix at ``qpos0``; ``*_invweight0``, ``actuator_acc0``, ...) is computed
-afterwards by :func:`rbdl_edu.setconst.set_const`, as MuJoCo's ``mj_setConst``: the
-compiler imports no algorithm. :func:`rbdl_edu.load_model` does both.
+afterwards by :func:`rbdl_edu.setconst.set_const`, as MuJoCo's ``mj_setConst``, and the
+actuator length ranges that ``<compiler><lengthrange>`` asks for (a muscle's, by default)
+by simulating the model (:mod:`rbdl_edu.simulation.lengthrange`, MuJoCo's
+``mj_setLengthRange``): the compiler imports no algorithm. :func:`rbdl_edu.load_model`
+does all three.
 
 Anything the compiler cannot honour raises :class:`~rbdl_edu.io.errors.ModelError` naming
 the file, line, element and attribute.
@@ -46,7 +49,7 @@ from rbdl_edu.io.mjcf_inertial import body_inertia, check_moving_bodies, set_tot
 from rbdl_edu.io.mjcf_joints import add_joint
 from rbdl_edu.io.mjcf_mesh import load_meshes
 from rbdl_edu.io.mjcf_replicate import expand_replicates
-from rbdl_edu.io.mjcf_settings import read_compiler, read_option
+from rbdl_edu.io.mjcf_settings import read_compiler, read_option, remember_lengthrange
 from rbdl_edu.io.orientation import read_orientation
 from rbdl_edu.io.xmlread import (FileAccess, Node, degrees_to_radians, is_xml_text, located, parse_xml,
                                  read_file)
@@ -66,8 +69,10 @@ TOP_LEVEL = {"compiler", "option", "size", "default", "asset", "worldbody", "act
 
 def read_mjcf(source, file=None, base_dir=None, allowed_dirs=()):
     """Read and compile an MJCF model from a file path or from XML text: the model before the
-    constants that need its dynamics (:func:`rbdl_edu.setconst.set_const`). Load models with
-    :func:`rbdl_edu.load_model`, which does both.
+    constants that need its dynamics (:func:`rbdl_edu.setconst.set_const`) and before the
+    actuator length ranges found by simulation (a muscle without ``lengthrange`` still has
+    ``(0, 0)``: :func:`rbdl_edu.simulation.lengthrange.set_length_ranges`). Load models with
+    :func:`rbdl_edu.load_model`, which does all of it.
 
     Parameters
     ----------
@@ -142,6 +147,7 @@ class MJCFCompiler:
         self.names = {"body": {"world": 0}, "joint": {}, "geom": {}, "site": {}, "camera": {}}
         self.body_mass_nodes = {0: root}   # body id -> its element (for error messages)
         self.joint_nodes = []              # joint id -> its element
+        self.actuator_nodes = []           # actuator id -> its element
         self.body_has_joint = [False]
 
     # -- helpers ---------------------------------------------------------------------------------
@@ -223,8 +229,9 @@ class MJCFCompiler:
         mjcf_objects.add_objects(self)
         with located(self.root):                     # should not happen: checked above
             model = self.spec.compile()
+        remember_lengthrange(model, self.settings.lengthrange)
         return remember_sources(model, {"body": [self.body_mass_nodes[i] for i in range(model.nbody)],
-                                        "joint": self.joint_nodes})
+                                        "joint": self.joint_nodes, "actuator": self.actuator_nodes})
 
     def _add_body(self, node, parent, cls, fpos, fquat):
         check_attributes(node)

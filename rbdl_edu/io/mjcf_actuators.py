@@ -10,6 +10,9 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
 ``velocity``     ``gainprm[0] = kv``; ``biasprm[:3] = (0, 0, -kv)``
 ``intvelocity``  an integrator (``dyntype="integrator"``) driving a position servo
 ``damper``       ``gaintype="affine"``, ``gainprm[:3] = (0, 0, -kv)``
+``cylinder``     a pneumatic or hydraulic cylinder: ``dyntype="filter"``, ``dynprm[0] = timeconst``;
+                 ``gainprm[0] = area`` (or :math:`\\pi d^2/4` from ``diameter``);
+                 ``biastype="affine"``, ``biasprm[:3] = bias``
 ``adhesion``     ``body`` transmission, ``gainprm[0] = gain``, ``ctrllimited``, ``ctrlrange`` >= 0
 ``muscle``       ``dyn/gain/biastype="muscle"``; ``dynprm = (timeconst, tausmooth)``,
                  ``gainprm = biasprm = (range, force, scale, lmin, lmax, vmax, fpmax, fvmax)``
@@ -132,7 +135,6 @@ def _servo_bias(a, kp):
 REFUSED = {
     "orientation": "MuJoCo 4.0's SO(3) geodesic servo, an actuator with 3 force outputs and 3 or 4 controls "
                    "(here every actuator has one control and one force)",
-    "cylinder": "the pneumatic cylinder's area and bias",
     "pid": "MuJoCo 4.0's PID controller states",
     "plugin": "actuator plugins",
 }
@@ -166,28 +168,6 @@ def _adhesion_ctrlrange(a):
     if not lo < hi:
         raise a.error("an adhesion needs ctrlrange (lower < upper)", "ctrlrange")
     return (float(lo), float(hi))
-
-
-def _length_range(c, a, trn, target, gain, bias, given):
-    """The actuator's ``lengthrange`` after MuJoCo's compiler step (``mj_setLengthRange``):
-    ``<compiler><lengthrange mode>`` says which actuators need one (by default the muscles);
-    an existing increasing range is kept (``useexisting``); with ``uselimit`` a limited
-    joint's or tendon's range is copied. MuJoCo finds any other by simulating the model,
-    which is not reproduced here: such an actuator is refused."""
-    s = c.settings
-    muscle, user = "muscle" in (gain, bias), "user" in (gain, bias)
-    if (s.lengthrange_mode == "none" or (s.lengthrange_mode == "muscle" and not muscle)
-            or (s.lengthrange_mode == "muscleuser" and not (muscle or user))):
-        return given
-    if s.lengthrange_useexisting and given[0] < given[1]:
-        return given
-    if s.lengthrange_uselimit and trn in ("joint", "jointinparent") and c.spec.joints[target]["limited"]:
-        return tuple(float(x) for x in c.spec.joints[target]["range"])
-    if s.lengthrange_uselimit and trn == "tendon" and c.spec.objects["tendon"][target]["limited"]:
-        return tuple(float(x) for x in c.spec.objects["tendon"][target]["range"])
-    raise a.error("this actuator needs lengthrange (lower < upper): MuJoCo computes a missing one by "
-                  "simulating the model (compiler/lengthrange), which is not supported; give lengthrange, "
-                  'or <compiler><lengthrange uselimit="true"/> with a limited joint or tendon', "lengthrange")
 
 
 def _refuse_unsupported(a, dyn, gain, bias):
@@ -263,6 +243,12 @@ def read_actuators(c):
             gain, gainprm = "affine", _fill([0.0, 0.0, -kv])
             if a.get("ctrllimited", "auto") == "false" or not a.has("ctrlrange"):
                 raise a.error("a damper needs ctrlrange (its control must be limited)", "ctrlrange")
+        elif raw.tag == "cylinder":
+            dyn, dynprm = "filter", _fill([a.float("timeconst", 1.0)])
+            # force = area * pressure (the filtered control) + bias . (1, length, velocity)
+            diameter = a.float("diameter", -1.0)
+            gainprm = _fill([np.pi / 4 * diameter ** 2 if diameter >= 0 else a.float("area", 1.0)])
+            bias, biasprm = "affine", _fill(a.floats("bias", 3, default=[0.0, 0.0, 0.0]))
         elif raw.tag == "adhesion":
             gainprm = _fill([a.float("gain", 1.0)])
         elif raw.tag == "muscle":
@@ -305,8 +291,8 @@ def read_actuators(c):
                 ctrllimited, ctrlrange = True, _inherit_range(c, a, trn, trnid[0])
             else:
                 actlimited, actrange = True, _inherit_range(c, a, trn, trnid[0])
-        lengthrange = _length_range(c, a, trn, trnid[0], gain, bias,
-                                    tuple(a.floats("lengthrange", 2, default=[0.0, 0.0])))
+        # (the loader then finds the ranges <compiler><lengthrange> asks for: rbdl_edu.simulation.lengthrange)
+        lengthrange = tuple(a.floats("lengthrange", 2, default=[0.0, 0.0]))
         name = c.unique_name("actuator", a)
         with located(raw):
             k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
@@ -317,4 +303,5 @@ def read_actuators(c):
                                     cranklength=cranklength, actearly=raw.tag == "dcmotor" or a.bool("actearly", False),
                                     lengthrange=lengthrange, ctrlspec=ctrlspec)
         c.names["actuator"][name or f"#{k}"] = k
+        c.actuator_nodes.append(raw)
     return c.names["actuator"]

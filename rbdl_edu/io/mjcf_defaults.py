@@ -40,7 +40,6 @@ SCHEMA = {
                  "boundinertia", "balanceinertia", "settotalmass", "meshdir", "assetdir",
                  "texturedir", "coordinate", "inertiagrouprange", "strippath", "discardvisual",
                  "usethread", "fitaabb", "saveinertial", "alignfree", "fusestatic"},
-    # (only mode, useexisting and uselimit matter: the simulation the others tune is refused)
     "lengthrange": {"mode", "useexisting", "uselimit", "accel", "maxforce", "timeconst", "timestep",
                     "inttotal", "interval", "tolrange"},
     "option": {"timestep", "gravity", "wind", "magnetic", "density", "viscosity", "impratio",
@@ -87,6 +86,8 @@ SCHEMA = {
     "muscle": (_ACTUATOR - {"site", "body", "refsite", "actlimited", "actrange", "actdim"})
               | {"timeconst", "tausmooth", "range", "force", "scale", "lmin", "lmax", "vmax", "fpmax",
                  "fvmax"},
+    # a pneumatic or hydraulic cylinder: no body transmission, its one activation not limited (as MuJoCo)
+    "cylinder": (_ACTUATOR - {"body", "actlimited", "actrange", "actdim"}) | {"timeconst", "area", "diameter", "bias"},
     "general": _ACTUATOR | {"dyntype", "gaintype", "biastype", "dynprm", "gainprm", "biasprm",
                             "actearly", "input"},
     # a DC motor's states are never clamped and its force limit is its saturation (as MuJoCo)
@@ -133,8 +134,8 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "framelinacc", "frameangacc", "subtreecom", "subtreelinvel", "subtreeangmom",
            "distance", "normal", "fromto", "clock", "e_potential", "e_kinetic", "insidesite",
            "contact", "tactile"}
-ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "muscle", "adhesion", "dcmotor",
-             "general")
+ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "cylinder", "muscle", "adhesion",
+             "dcmotor", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
@@ -243,8 +244,6 @@ class Defaults:
                 raise child.error(f"<{child.tag}> cannot appear in <default>")
             if child.tag in ("light", "material", "flex", "flexcomp"):
                 continue
-            if child.tag == "cylinder":
-                raise child.error(f"<{child.tag}> actuators are not supported")
             key = child.tag
             check_attributes(child, {"tendon": "fixed", "equality": "_equality"}.get(key, key))
             if "class" in child.attrib:

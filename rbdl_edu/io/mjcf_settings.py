@@ -7,13 +7,55 @@ how it simulates.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
 from rbdl_edu.io.mjcf_defaults import check_attributes
 from rbdl_edu.io.orientation import check_eulerseq
 from rbdl_edu.model.option import DISABLE_FLAGS
+
+
+@dataclass(frozen=True)
+class LengthRangeOptions:
+    """``<compiler><lengthrange>`` (MuJoCo's ``mjLROpt``): which actuators get a length range
+    after compiling, and the simulation that finds it
+    (:func:`rbdl_edu.simulation.lengthrange.set_length_ranges`, which the loader runs).
+
+    ``mode``: the actuators that need one (``none``, ``muscle``, ``muscleuser``, ``all``);
+    ``useexisting``: keep a range given (lower < upper); ``uselimit``: copy a limited joint's
+    or tendon's range. Any other is found by simulating, for ``inttotal`` seconds at
+    ``timestep`` each way, the model pushed along the actuator with acceleration ``accel``
+    (the force at most ``maxforce`` if positive), velocities damped with time constant
+    ``timeconst``; the range is the lengths' extremes over the last ``interval`` seconds, which
+    must have settled to within ``tolrange`` of the range."""
+    mode: str = "muscle"
+    useexisting: bool = True
+    uselimit: bool = False
+    accel: float = 20.0
+    maxforce: float = 0.0
+    timeconst: float = 1.0
+    timestep: float = 0.01
+    inttotal: float = 10.0
+    interval: float = 2.0
+    tolrange: float = 0.05
+
+
+#: a compiled model -> the length-range options of the file it came from (the loader's
+#: next step; a model compiled otherwise gets the defaults)
+_LENGTHRANGE = weakref.WeakKeyDictionary()
+
+
+def remember_lengthrange(model, options):
+    """Record the ``<compiler><lengthrange>`` options ``model`` was compiled with; returns it."""
+    _LENGTHRANGE[model] = options
+    return model
+
+
+def lengthrange_options(model):
+    """The :class:`LengthRangeOptions` ``model`` was compiled with (the defaults if not from MJCF)."""
+    return _LENGTHRANGE.get(model, LengthRangeOptions())
 
 
 @dataclass
@@ -30,11 +72,7 @@ class CompilerSettings:
     settotalmass: float = -1.0
     meshdir: str = ""
     assetdir: str = ""
-    # <compiler><lengthrange>: which actuators get a length range, and from what (the
-    # simulation MuJoCo runs for the rest is not reproduced: the actuator reader refuses it)
-    lengthrange_mode: str = "muscle"     # none, muscle, muscleuser, all
-    lengthrange_useexisting: bool = True
-    lengthrange_uselimit: bool = False
+    lengthrange: LengthRangeOptions = field(default_factory=LengthRangeOptions)
 
 
 def read_compiler(sections):
@@ -45,10 +83,7 @@ def read_compiler(sections):
         for child in node.children:
             if child.tag != "lengthrange":
                 raise child.error(f"<{child.tag}> inside <compiler> is not supported")
-            check_attributes(child)
-            s.lengthrange_mode = child.keyword("mode", ("none", "muscle", "muscleuser", "all"), s.lengthrange_mode)
-            s.lengthrange_useexisting = child.bool("useexisting", s.lengthrange_useexisting)
-            s.lengthrange_uselimit = child.bool("uselimit", s.lengthrange_uselimit)
+            s.lengthrange = _read_lengthrange(child, s.lengthrange)
         s.degrees = node.keyword("angle", ("degree", "radian"), "degree" if s.degrees else "radian") == "degree"
         if node.has("eulerseq"):
             s.eulerseq = check_eulerseq(node, node.get("eulerseq"))
@@ -70,6 +105,21 @@ def read_compiler(sections):
             if node.bool(flag, False):
                 raise node.error(f'{flag}="true" is not supported', flag)
     return s
+
+
+def _read_lengthrange(node, before):
+    """``<lengthrange>``'s attributes over ``before`` (a :class:`LengthRangeOptions`)."""
+    check_attributes(node)
+    values = {}
+    for f in fields(LengthRangeOptions):
+        old = getattr(before, f.name)
+        if f.name == "mode":
+            values[f.name] = node.keyword("mode", ("none", "muscle", "muscleuser", "all"), old)
+        elif isinstance(old, bool):
+            values[f.name] = node.bool(f.name, old)
+        else:
+            values[f.name] = node.float(f.name, old)
+    return LengthRangeOptions(**values)
 
 
 def read_option(sections):

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import stacked
+from rbdl_edu.arrays import is_jax, stacked
 from rbdl_edu.collision import collide
 from rbdl_edu.constraint.impedance import reference
 from rbdl_edu.constraint.rows import jdotv, make_constraint
@@ -92,10 +92,50 @@ def stages(model, data, sensors=True):
     leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip`` with ``skipsensor``): RK4's
     inner stages, so that after a step the sensors read the state the step started from; as
     there, a stage state that is not finite goes through (the next step's checks reset it)."""
+    compiled = data.model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
+    if compiled is not None:              # rbdl_edu.simulation.accelerated: the smooth half compiled
+        compiled(data)
+        constrained(model, data, sensors)
+        return
     position(model, data, sensors)
     velocity(model, data, sensors)
     actuation(model, data)
     acceleration(model, data, sensors)
+
+
+#: where :func:`rbdl_edu.simulation.accelerated.accelerate` keeps a model's compiled
+#: :func:`smooth` (in the model's ``__dict__``, as the per-model caches)
+COMPILED = "_compiled_smooth"
+
+
+def smooth(model, data):
+    """The smooth half of the stages: every field that contacts and constraints do not
+    change (poses, com frames, tendons, M and its factor, transmissions, velocities, bias
+    and passive forces, actuation, :math:`f_{smooth}` and :math:`a_u`), in the stages'
+    order without the constraint lines. Run before :func:`constrained` it gives the same
+    numbers as :func:`stages`; it is the part :mod:`rbdl_edu.simulation.accelerated`
+    compiles."""
+    smooth_position(model, data)
+    transmission(model, data)
+    smooth_velocity(model, data)
+    actuation(model, data)
+    smooth_acceleration(model, data)
+
+
+def constrained(model, data, sensors=True):
+    """The other half, after :func:`smooth`: contacts, constraint rows, their reference
+    accelerations, the constraint solver; then the sensors of all three stages."""
+    collide(model, data)
+    make_constraint(model, data)
+    reference(model, data, jdotv(model, data))
+    fwd_constraint(model, data)
+    if sensors:
+        sensor_pos(model, data)
+        sensor_vel(model, data)
+        sensor_acc(model, data)
+    if model.opt.enabled("energy"):
+        energy_pos(model, data)
+        energy_vel(model, data)
 
 
 #: the state that forward reads, which must be finite
@@ -124,14 +164,10 @@ def position(model, data, sensors=True):
     sleeping tree that was moved, pushed or touched by an awake one wakes, and its contacts
     with the world and other sleepers are left out."""
     xpos, xquat = data.xpos, data.xquat   # the last poses: a sleeper's must not have changed
-    kinematics(model, data)
+    smooth_position(model, data)
     wake_moved(model, data, xpos, xquat)
-    com_pos(model, data)
-    camera_poses(model, data)
-    tendon(model, data)
     if model.opt.enabled("sleep"):
         wake_on_tendon(model, data)
-    mass_matrix(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
     if model.opt.enabled("sleep"):
         wake_on_contact(model, data, collide)
@@ -142,6 +178,15 @@ def position(model, data, sensors=True):
         sensor_pos(model, data)
     if model.opt.enabled("energy"):
         energy_pos(model, data)
+
+
+def smooth_position(model, data):
+    """Poses, com frames, cameras, tendons, the mass matrix and its factor."""
+    kinematics(model, data)
+    com_pos(model, data)
+    camera_poses(model, data)
+    tendon(model, data)
+    mass_matrix(model, data)
 
 
 def mass_matrix(model, data):
@@ -164,6 +209,18 @@ def solve_M(model, data, f):
 def velocity(model, data, sensors=True):
     r"""Tendon and actuator velocities; ``cvel`` and ``qfrc_bias`` from one RNEA pass at
     :math:`\ddot q = 0`; passive forces; velocity sensors."""
+    P = smooth_velocity(model, data)
+    # a_ref = -b J q̇ - k d r (and -J̇q̇ on connect and weld rows, from the same RNEA pass)
+    reference(model, data, jdotv(model, data, P))
+    if sensors:
+        sensor_vel(model, data)
+    if model.opt.enabled("energy"):
+        energy_vel(model, data)
+
+
+def smooth_velocity(model, data):
+    r"""Tendon and actuator velocities, ``cvel`` and ``qfrc_bias`` from one RNEA pass at
+    :math:`\ddot q = 0`, passive forces; returns the RNEA's passes."""
     tendon_velocity(model, data)
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
@@ -175,12 +232,7 @@ def velocity(model, data, sensors=True):
         cacc = np.array([P.a[0]] + [to_cframe(model, data, i, P.a[i]) for i in range(1, model.nbody)])
         data.qfrc_bias = P.tau + tendon_bias(model, data, cacc)
     passive(model, data)
-    # a_ref = -b J q̇ - k d r (and -J̇q̇ on connect and weld rows, from the same RNEA pass)
-    reference(model, data, jdotv(model, data, P))
-    if sensors:
-        sensor_vel(model, data)
-    if model.opt.enabled("energy"):
-        energy_vel(model, data)
+    return P
 
 
 def acceleration(model, data, sensors=True, tree_asleep=None):
@@ -190,13 +242,20 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
     their :math:`f_{smooth}` and :math:`a_u`, and no row touches them: their :math:`\ddot q`
     reads :math:`a_u`."""
     held = dict(qfrc_smooth=data.qfrc_smooth, qacc_smooth=data.qacc_smooth)
-    qfrc_xfrc = np.zeros(model.nv)
-    for b in np.flatnonzero((data.xfrc_applied != 0).any(axis=1)):
-        # [force, torque] in world axes at the body's center of mass
-        qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
-    data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
-    data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)
+    smooth_acceleration(model, data)
     hold_dofs(model, data, held, tree_asleep)
     fwd_constraint(model, data)
     if sensors:
         sensor_acc(model, data)
+
+
+def smooth_acceleration(model, data):
+    r""":math:`f_{smooth}` and the unconstrained acceleration :math:`a_u = M^{-1} f_{smooth}`."""
+    qfrc_xfrc = np.zeros(model.nv)
+    pushed = (range(model.nbody) if is_jax(data.xfrc_applied)         # traced: every body
+              else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
+    for b in pushed:
+        # [force, torque] in world axes at the body's center of mass
+        qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
+    data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
+    data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)

@@ -1,0 +1,121 @@
+r"""The smooth half of the pipeline compiled with JAX, inside the NumPy step (``pip install
+rbdl_edu[jax]``; book, chapter 8).
+
+Most of a step's fields do not depend on contacts: poses, com frames, tendons, the mass
+matrix and its factor, transmissions, ``cvel``, the bias and passive forces, actuation,
+:math:`f_{smooth}` and :math:`a_u` (:func:`~rbdl_edu.simulation.forward.smooth`). In Python
+they cost a few microseconds per NumPy call and a dozen calls per body; compiled, the whole
+half is one call. :func:`accelerate` returns a copy of the model whose
+:func:`~rbdl_edu.simulation.forward.stages` run that half as one compiled function of the
+state, then the other half — contacts, constraint rows, the solver, sensors — in NumPy as
+always (:func:`~rbdl_edu.simulation.forward.constrained`). Nothing is a second copy: the
+compiled function is :func:`~rbdl_edu.simulation.forward.smooth` itself, traced by
+:func:`rbdl_edu.compiled.jit`, and it writes the same ``Data`` fields. The numbers equal the
+NumPy pipeline's to round-off (XLA may order a sum differently: ~1e-15 relative).
+
+>>> import rbdl_edu as rbd
+>>> model = rbd.models.double_pendulum()
+>>> fast = accelerate(model)
+>>> a, b = rbd.Data(model), rbd.Data(fast)
+>>> a.qpos[:] = b.qpos[:] = [0.3, -0.2]
+>>> rbd.step(model, a, 10); rbd.step(fast, b, 10)
+>>> bool(np.allclose(a.qvel, b.qvel, rtol=1e-12, atol=1e-14))
+True
+
+What it refuses (a :class:`ValueError` naming the feature), because there the two halves
+are not independent: sleeping (``<flag sleep="enable"/>``: contacts wake trees), adhesion
+actuators and body transmissions (their force follows the contacts); and where the compiled
+half cannot take the input: mocap bodies (their poses are part of the model's body frames)
+and symbolic models.
+The first step compiles (seconds for a robot; once per model).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from rbdl_edu import compiled
+from rbdl_edu.arrays import is_jax
+from rbdl_edu.cache import per_model
+from rbdl_edu.model.data import Data
+from rbdl_edu.model.enums import TRN_BODY
+from rbdl_edu.model.model import check_not_mujoco
+from rbdl_edu.simulation.forward import COMPILED, smooth
+
+#: the state the smooth half reads (``xfrc_applied`` only when a body is pushed: a second
+#: compiled function, made at the first push)
+INPUTS = ("qpos", "qvel", "act", "ctrl", "qfrc_applied")
+
+
+def accelerate(model):
+    """A copy of ``model`` whose steps run :func:`~rbdl_edu.simulation.forward.smooth`
+    compiled (one call per stage pass; RK4 makes four). Use it as the model: ``rbd.Data``,
+    ``rbd.step``, ``rbd.forward``. ``model`` itself stays the NumPy reference."""
+    check_not_mujoco(model)
+    refuse(model)
+    fast = model.replace()
+    fast.__dict__[COMPILED] = smooth_half(model)
+    return fast
+
+
+@per_model
+def smooth_half(model):
+    """One :class:`SmoothHalf` per model (accelerating a model twice compiles once)."""
+    return SmoothHalf(model)
+
+
+def refuse(model):
+    """A ValueError naming what makes contacts change the smooth half."""
+    if model.is_symbolic:
+        raise ValueError("accelerate: the model has symbolic parameters; JAX compiles numbers")
+    if model.opt.enabled("sleep"):
+        raise ValueError("accelerate: <flag sleep=\"enable\"/> — contacts wake sleeping trees inside the "
+                         "smooth stages; simulate this model with the NumPy pipeline")
+    if model.nmocap:
+        raise ValueError("accelerate: mocap bodies — their poses (data.mocap_pos, mocap_quat) enter the "
+                         "model's body frames, which the compiled half holds as constants; simulate this "
+                         "model with the NumPy pipeline")
+    if np.any(np.asarray(model.actuator_trntype) == TRN_BODY):
+        raise ValueError("accelerate: a body transmission (adhesion) takes its moment arm from the contacts; "
+                         "simulate this model with the NumPy pipeline")
+
+
+class SmoothHalf:
+    """The compiled :func:`~rbdl_edu.simulation.forward.smooth` of one model, called with a
+    ``Data``: it writes every field the smooth half computes (as NumPy arrays)."""
+
+    def __init__(self, model):
+        self.model = model
+        self.functions = {}         # pushed (xfrc_applied given) -> (compiled function, its field names)
+
+    def __call__(self, data):
+        pushed = bool(data.xfrc_applied.any())
+        if pushed not in self.functions:
+            self.functions[pushed] = self.compile(pushed)
+        f, constants = self.functions[pushed]
+        state = [data.__dict__[name] for name in INPUTS] + ([data.xfrc_applied] if pushed else [])
+        for name, x in f(*state).items():
+            data.__dict__[name] = np.array(x)
+        data.__dict__.update(constants)
+
+    def compile(self, pushed):
+        """``(state) -> {field: array}`` compiled for this model; ``constants``: the fields the
+        half sets to numbers that do not depend on the state (filled in by the trace)."""
+        constants = {}
+
+        def fields(model, *state):
+            data = Data(model)
+            fresh = dict(data.__dict__)
+            for name, x in zip(INPUTS + ("xfrc_applied",), state):
+                setattr(data, name, x)
+            smooth(model, data)
+            out = {}
+            for name, x in data.__dict__.items():
+                if name in INPUTS or name == "xfrc_applied" or x is fresh.get(name):
+                    continue
+                if is_jax(x):
+                    out[name] = x
+                else:                            # a number the trace fixed (e.g. no fluid force)
+                    constants[name] = x
+            return out
+        fields.__name__ = "smooth_pushed" if pushed else "smooth"
+        return compiled.jit(self.model, fields), constants
