@@ -15,7 +15,11 @@ This module fills ``subtree_com``, ``cdof`` (:func:`com_pos`), ``cvel`` and ``ca
 (:func:`com_vel_acc`), and answers Jacobian and object-velocity questions from them.
 :func:`to_cframe` and :func:`to_cframe_force` bring a body's motion and force vectors into
 its c-frame (they move differently); the wrenches and momenta the sensors read are in
-:mod:`rbdl_edu.simulation.rne_post`.
+:mod:`rbdl_edu.simulation.rne_post`, which runs RNEA in the c-frame with what this module
+gives it: how fast the axes move (:func:`cdof_dot`), the bodies' c-frame inertias
+(:func:`cinert_times`), and, because c-frame vectors of a tree simply add, the sums along
+every path and over every subtree as products with 0/1 matrices (:func:`path_sums`,
+:func:`subtree_sums`).
 
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
