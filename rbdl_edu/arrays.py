@@ -107,8 +107,10 @@ def concat(*parts):
     >>> concat(np.zeros((2, 3)), np.ones(3)).shape
     (2, 6)
     """
-    if all(type(p) is np.ndarray and p.ndim == 1 for p in parts):    # vectors: nothing to broadcast
-        return np.concatenate(parts)
+    if all(type(p) is np.ndarray for p in parts):          # NumPy arrays of one batch shape: nothing to broadcast
+        batch = parts[0].shape[:-1]
+        if all(p.shape[:-1] == batch for p in parts):
+            return np.concatenate(parts, axis=-1)
     xp = namespace(*parts)
     leading = [np.shape(p)[:-1] for p in parts]
     if any(s != leading[0] for s in leading):

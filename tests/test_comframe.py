@@ -1,5 +1,5 @@
 """MuJoCo's com-based quantities against MuJoCo itself, on every gymnasium asset and every
-model in ``models/``: ``subtree_com``, ``cdof``, ``cvel``, ``cacc``, ``mj_jac``, and object
+model in ``models/``: ``subtree_com``, ``cdof``, ``cdof_dot``, ``cvel``, ``cacc``, ``mj_jac``, and object
 velocities and accelerations, at random states (constraints off)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from test_mjcf import GYM, MODELS
 
 import rbdl_edu as rbd
-from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, jac, object_acceleration, object_velocity
+from rbdl_edu.smooth.comframe import cdof_dot, com_pos, com_vel_acc, jac, object_acceleration, object_velocity
 from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
 from rbdl_edu.kinematics import kinematics
 
@@ -46,6 +46,9 @@ def test_com_frames_match_mujoco(path):
     for name in ("subtree_com", "cdof", "cvel", "cacc", "xpos", "xipos", "xanchor", "xaxis",
                  "geom_xpos", "site_xpos"):
         close(getattr(data, name), getattr(d, name), name)
+    # how fast each axis turns and moves (free joints' translations: not at all; a ball's three
+    # axes with the velocity before the ball)
+    close(cdof_dot(model, data), d.cdof_dot, "cdof_dot")
     close(data.xmat, d.xmat.reshape(-1, 3, 3), "xmat")
     close(data.geom_xmat, d.geom_xmat.reshape(-1, 3, 3), "geom_xmat")
     rng = np.random.default_rng(1)

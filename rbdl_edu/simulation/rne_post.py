@@ -1,8 +1,8 @@
 r"""What each body feels: the momentum of its subtree and the wrenches on it (MuJoCo's
 ``mj_subtreeVel`` and ``mj_rnePostConstraint``), for the sensors (book, chapter 8).
 
-Once the accelerations are known, RNEA (chapter 5) run once more at ``(qpos, qvel, qacc)``
-says how hard each joint pushes: the wrench a body needs, :math:`I_i a_i + v_i \times^* I_i v_i`,
+Once the accelerations are known, RNEA (chapter 5) run once more at ``(qpos, qvel, qacc)``,
+in the c-frame, says how hard each joint pushes: the wrench a body needs, :math:`I_i a_i + v_i \times^* I_i v_i`,
 minus what pushes on it from outside, plus what its children need, is what its parent gives
 it through the joint. ``force`` and ``torque`` sensors read that wrench; ``accelerometer``
 and ``framelinacc`` read the accelerations. Everything is in the c-frame of
@@ -29,58 +29,61 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import concat, is_jax, stacked
+from rbdl_edu.arrays import concat, is_jax, namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.rows import anchored_equalities, contact_force, equality_anchors, weld_frames
 from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
-                                  OBJ_BODY, OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
-from rbdl_edu.rnea import rnea_passes
+                                  OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
-from rbdl_edu.smooth.comframe import object_acceleration, object_velocity, posed, to_cframe_forces, to_cframes
+from rbdl_edu.smooth.comframe import (body_not_world, cdof_dot, cinert_times, object_acceleration, object_velocity,
+                                      path_sums, subtree_sums)
+from rbdl_edu.spatial import cross_force
+from rbdl_edu.tree import gravity_acceleration
 
 
 def rne_post_constraint(model, data):
     r"""MuJoCo's ``mj_rnePostConstraint``: ``cacc``, ``cfrc_ext`` and ``cfrc_int`` (all
     ``(nbody, 6)``, c-frame) at the final ``(qpos, qvel, qacc)``.
 
-    * ``cacc``: each body's acceleration (as :func:`~rbdl_edu.smooth.comframe.com_vel_acc`, with
-      the world's fictitious :math:`-g`);
+    It is RNEA (chapter 5) once more, written in the c-frame, where the vectors of one tree
+    share their point and axes and so simply add: a body's acceleration is its parent's plus
+    what its joint adds, and the wrench its joint carries is the sum of what its subtree needs.
+    All bodies at once: the sums along paths and subtrees are products with 0/1 matrices made
+    once per model (:func:`~rbdl_edu.smooth.comframe.path_sums`,
+    :func:`~rbdl_edu.smooth.comframe.subtree_sums`).
+
+    * ``cacc``: :math:`a_i = a_\lambda + \dot{\mathrm{cdof}}_i\,\dot q_i + \mathrm{cdof}_i\,\ddot q_i`
+      from the world's fictitious :math:`a_0 = -[0; g]` (:func:`~rbdl_edu.smooth.comframe.cdof_dot`);
     * ``cfrc_ext``: the wrench from outside: ``xfrc_applied`` ``[F, τ]`` at the center of mass
       :math:`x_{i,com}` becomes :math:`[\tau + (x_{i,com} - c) \times F;\ F]`, plus the pull of
       spatial tendons (:func:`tendon_wrenches`) and the contact and connect/weld forces
       (:func:`constraint_wrenches`);
     * ``cfrc_int``: the wrench the parent exerts on body ``i`` through its joints,
-      :math:`f_i = I_i a_i + v_i \times^* I_i v_i - f_i^{ext} + \sum_{children} f_k` (RNEA's
-      backward pass, :func:`~rbdl_edu.rnea.rnea_passes`, moved to the c-frame by
-      :func:`~rbdl_edu.smooth.comframe.to_cframe_force`). The world's entry adds up its
-      children's, each about its own tree's point, as MuJoCo does.
+      :math:`f_i = I_i a_i + v_i \times^* I_i v_i - f_i^{ext} + \sum_{children} f_k`, with the
+      c-frame inertia :math:`I_i` (:func:`~rbdl_edu.smooth.comframe.cinert_times`). The world's
+      entry adds up its children's, each about its own tree's point, as MuJoCo does.
 
     Needs :func:`~rbdl_edu.smooth.comframe.com_pos`, ``cvel``, ``qacc``, and for tendons
     ``ten_velocity`` and ``actuator_force``.
     """
     m = model
+    xp = namespace(data.cdof, data.cvel, data.qvel, data.qacc)
+    qd, qdd = data.qvel[:, None], data.qacc[:, None]
+    # a_i = a_λ + ċdof_i q̇_i + cdof_i q̈_i, added up along each body's path
+    data.cacc = gravity_acceleration(m) + xp.matmul(path_sums(m), cdof_dot(m, data) * qd + data.cdof * qdd)
+    # the pull of spatial tendons (they read cacc) and of the constraint forces ...
+    ext = tendon_wrenches(m, data) + constraint_wrenches(m, data)
     xfrc = data.xfrc_applied
-    pushed = is_jax(xfrc) or np.any(xfrc)                 # (no wrench applied: RNEA has none to take)
-    P = rnea_passes(posed(m, data), data.qpos, data.qvel, data.qacc, xfrc if pushed else None)
-    # every body but the world at once, then as lists (so that the same lines trace under jax.jit)
-    body = np.arange(1, m.nbody)
-    cacc = [P.a[0]] + list(to_cframes(m, data, stacked(P.a[1:], (m.nbody - 1, 6), *P.a), body))
-    cfrc_int = [np.zeros(6)] + list(to_cframe_forces(m, data, stacked(P.f[1:], (m.nbody - 1, 6), *P.f[1:]), body))
-    # [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
-    F, tau = xfrc[1:, :3], xfrc[1:, 3:]
-    cfrc_ext = [np.zeros(6)] + list(concat(tau + cross(data.xipos[1:] - data.subtree_com[m.body_rootid[1:]], F), F))
-    data.cacc = stacked(cacc, (m.nbody, 6), data.qpos)     # the tendons' accelerations below read it
-    pull = list(tendon_wrenches(m, data) + constraint_wrenches(m, data))
-    for i in range(1, m.nbody):
-        cfrc_ext[i] = cfrc_ext[i] + pull[i]
-    # a pull from outside reaches the parent through the joint no more: f_i -= sum over i's subtree
-    for i in range(m.nbody - 1, 0, -1):
-        cfrc_int[i] = cfrc_int[i] - pull[i]
-        pull[m.body_parentid[i]] = pull[m.body_parentid[i]] + pull[i]
-    for i in np.flatnonzero(m.body_parentid == 0):
-        if i > 0:
-            cfrc_int[0] = cfrc_int[0] + cfrc_int[i]
-    data.cfrc_int = stacked(cfrc_int, (m.nbody, 6), data.qpos)
-    data.cfrc_ext = stacked(cfrc_ext, (m.nbody, 6), data.qpos)
+    if is_jax(xfrc) or xfrc.any():          # (none applied: nothing to add)
+        # ... and [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
+        F, tau = xfrc[:, :3], xfrc[:, 3:]
+        ext = ext + concat(tau + cross(data.xipos - data.subtree_com[m.body_rootid], F), F)
+    data.cfrc_ext = ext * body_not_world(m)[:, None]     # (nothing pushes the world)
+    # f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext (I_i a_i and I_i v_i in one call), then f_λ += f_i:
+    # the sums over each subtree
+    Ia, Iv = cinert_times(m, data, xp.stack([data.cacc, data.cvel]))
+    data.cfrc_int = xp.matmul(subtree_sums(m), Ia + cross_force(data.cvel, Iv) - data.cfrc_ext)
 
 
 def constraint_wrenches(model, data):
@@ -92,36 +95,40 @@ def constraint_wrenches(model, data):
     :math:`\tfrac12 s\, E^T f_r` with ``torquescale`` :math:`s` and :math:`E\omega` the vector part
     of :math:`q_2^{-1}(0, \omega)\, q_1 r` (the map its Jacobian applies to an angular velocity;
     MuJoCo 4.0)."""
-    m = model
+    m = plain(model)
     out = np.zeros((m.nbody, 6))
 
-    def push(b, p, torque, force, sign):
-        if b > 0:
-            c = data.subtree_com[m.body_rootid[b]]
-            out[b] += sign * np.concatenate([torque + cross(p - c, force), force])
-    for k, con in enumerate(data.contact):
-        if con.efc_address < 0:
-            continue
-        f = contact_force(m, data, k)
-        force, torque = con.frame.T @ f[:3], con.frame.T @ f[3:]
-        push(m.geom_bodyid[con.geom1], con.pos, torque, force, -1)
-        push(m.geom_bodyid[con.geom2], con.pos, torque, force, +1)
-    for i, e, weld in anchored_equalities(m, data):
-        p1, p2, b1, b2 = equality_anchors(m, data, e)
+    def push(bodies, p, torque, force):
+        """Add each wrench ``[τ; F]`` at ``p`` to its body's row, about the body's c-frame point."""
+        c = data.subtree_com[m.body_rootid[bodies]]
+        np.add.at(out, bodies, np.concatenate([torque + cross(p - c, force), force], axis=1))
+    contacts = [(k, con) for k, con in enumerate(data.contact) if con.efc_address >= 0]
+    if contacts:
+        f = np.array([contact_force(model, data, k) for k, _ in contacts]).reshape(-1, 2, 3)
+        frame = np.array([con.frame for _, con in contacts])
+        # [force, torque] turned from the contact frame to the world (frame^T f), then -f on geom1's
+        # body and +f on geom2's (in that order, contact by contact)
+        f = (np.matvec(frame.mT[:, None], f)[:, None] * _GEOM_SIDES).reshape(-1, 2, 3)
+        bodies = m.geom_bodyid[np.array([(con.geom1, con.geom2) for _, con in contacts])].ravel()
+        pos = np.repeat(np.array([con.pos for _, con in contacts]), 2, axis=0)
+        push(bodies, pos, f[:, 1], f[:, 0])
+    for i, e, weld in anchored_equalities(model, data):
+        p1, p2, b1, b2 = equality_anchors(model, data, e)
         force, torque = data.efc_force[i:i + 3], np.zeros(3)
         if weld:
-            q1r, q2 = weld_frames(m, data, e)
+            q1r, q2 = weld_frames(model, data, e)
             E = np.array([quat_mul(quat_mul(quat_conj(q2), np.r_[0.0, axis]), q1r)[1:] for axis in np.eye(3)]).T
             torque = 0.5 * m.eq_data[e, 10] * E.T @ data.efc_force[i + 3:i + 6]
-        push(b1, p1, torque, force, +1)
-        push(b2, p2, torque, force, -1)
-    return out
+        push(np.array([b1, b2]), np.array([p1, p2]), np.array([torque, -torque]), np.array([force, -force]))
+    return out * body_not_world(m)[:, None]     # (the world is pushed too, but has no joint to feel it)
 
 
 def subtree_vel(model, data):
     r"""MuJoCo's ``mj_subtreeVel``: ``subtree_linvel (nbody, 3)``, the velocity of each subtree's
     center of mass, and ``subtree_angmom (nbody, 3)``, the subtree's angular momentum about it
-    (world axes). Needs :func:`~rbdl_edu.smooth.comframe.com_pos` and ``cvel``.
+    (world axes), all bodies at once (the sums over children become sums over subtrees,
+    :func:`~rbdl_edu.smooth.comframe.subtree_sums`). Needs :func:`~rbdl_edu.smooth.comframe.com_pos`
+    and ``cvel``.
 
     With :math:`v_i`, :math:`\omega_i` the velocity of body ``i``'s center of mass and its angular
     velocity, :math:`m` the masses and :math:`c` the subtree centers of mass:
@@ -141,21 +148,31 @@ def subtree_vel(model, data):
     >>> data.subtree_linvel[1], data.subtree_angmom[1]   # the bob, 1 m below: -x at 2 m/s; spin I ω
     (array([-2.,  0.,  0.]), array([0., 2., 0.]))
     """
-    m = model
-    vel = np.array([object_velocity(m, data, OBJ_BODY, i) for i in range(m.nbody)])   # [ω; v] at each com
-    # each body's own linear momentum m v and spin I ω (I = R diag(I) R^T, R = ximat)
-    p = m.body_mass[:, None] * vel[:, 3:]
-    L = np.matvec(data.ximat, m.body_inertia * np.matvec(data.ximat.mT, vel[:, :3]))
-    for i in range(m.nbody - 1, 0, -1):               # leaves to root: momentum to the parent
-        p[m.body_parentid[i]] += p[i]
-    linvel = p / np.maximum(m.body_subtreemass, 1e-15)[:, None]     # MuJoCo's mjMINVAL
-    for i in range(m.nbody - 1, 0, -1):
-        parent, c = m.body_parentid[i], data.subtree_com
-        # the body's own motion about its subtree's center of mass
-        L[i] += cross(data.xipos[i] - c[i], m.body_mass[i] * (vel[i, 3:] - linvel[i]))
-        # the subtree's angular momentum, and its center of mass moving about the parent's
-        L[parent] += L[i] + cross(c[i] - c[parent], m.body_subtreemass[i] * (linvel[i] - linvel[parent]))
+    m, c = plain(model), data.subtree_com
+    parent = m.body_parentid
+    # [ω; v] at each body's center of mass (MuJoCo's mj_objectVelocity), all bodies at once
+    w = data.cvel[:, :3]
+    v = data.cvel[:, 3:] + cross(w, data.xipos - c[m.body_rootid])
+    # each subtree's linear momentum: the sum of its bodies' m v (a sum over the subtree)
+    linvel = subtree_sums(m) @ (m.body_mass[:, None] * v) / np.maximum(m.body_subtreemass, 1e-15)[:, None]
+    # each body's spin I ω (I = R diag(I) R^T, R = ximat) and its own motion about its subtree's
+    # center of mass; each subtree's center of mass moving about its parent's
+    own = (np.matvec(data.ximat, m.body_inertia * np.matvec(data.ximat.mT, w))
+           + cross(data.xipos - c, m.body_mass[:, None] * (v - linvel)))
+    moved = cross(c - c[parent], m.body_subtreemass[:, None] * (linvel - linvel[parent]))
+    # L_i: the own terms of i's subtree, and the moved terms of the bodies below i
+    L = subtree_sums(m) @ own + strictly_below(m) @ moved
     data.subtree_linvel, data.subtree_angmom = linvel, L
+
+
+_GEOM_SIDES = np.array([-1.0, 1.0])[:, None, None]      # a contact's force on geom1's body, on geom2's
+
+
+@per_model
+def strictly_below(model):
+    """``(nbody, nbody)``: :func:`~rbdl_edu.smooth.comframe.subtree_sums` without each body
+    itself (1.0 where body ``k`` is below body ``i``)."""
+    return subtree_sums(model) - np.diag(body_not_world(model))
 
 
 def spatial_path(model, t):

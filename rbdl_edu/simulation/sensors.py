@@ -55,14 +55,18 @@ array([0., 2., 0.])
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rbdl_edu.arrays import namespace, write
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision.ray import ray_geom
 from rbdl_edu.constraint.rows import contact_force
 from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, DATATYPE_POSITIVE,
                                   DATATYPE_REAL, EQ_TENDON, FREE, OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY,
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
@@ -91,21 +95,64 @@ def sensor_acc(model, data):
 
 
 def _read(model, data, stage):
-    """Compute every sensor of ``stage``, in XML order, and apply its cutoff."""
+    """Compute every sensor of ``stage`` and apply its cutoff (:func:`_plan`)."""
     if model.opt.disabled("sensor"):
         return
-    ours = [s for s in range(model.nsensor) if model.sensor_needstage[s] == stage]
-    kinds = {SENSOR_NAMES[int(model.sensor_type[s])] for s in ours}
-    if kinds & {"subtreelinvel", "subtreeangmom"}:
+    plan = _plan(model, stage)
+    if plan.subtree:
         subtree_vel(model, data)
-    if kinds & {"accelerometer", "force", "torque", "framelinacc", "frameangacc"}:
+    if plan.rne_post:
         rne_post_constraint(model, data)
+    # the sensors that read entries of one field: all of them at once
+    for field, entry, adr, low, high in plan.entries:
+        value = getattr(data, field)[entry]
+        if low is not None:
+            value = namespace(value).clip(value, low, high)
+        data.sensordata = write(data.sensordata, adr, value)
+    for s, read, adr, cut in plan.others:
+        value = read(model, data, s)
+        data.sensordata = write(data.sensordata, adr, cutoff(model, s, value) if cut else value)
+
+
+class _Plan(NamedTuple):
+    """How to read the sensors of one stage (:func:`_plan`)."""
+    subtree: bool          # subtree_vel first
+    rne_post: bool         # rne_post_constraint first
+    entries: tuple         # (field, entries, sensordata addresses, low, high cutoffs or None)
+    others: tuple          # (sensor, reader, sensordata slice, has a cutoff)
+
+
+@per_model
+def _plan(model, stage):
+    """The sensors of ``stage`` and what they need, made once per model: those that read one
+    entry of a field (:data:`_ENTRIES`) grouped by field, and every other one with its reader,
+    where it writes and whether it has a cutoff. An unknown kind raises NotImplementedError."""
+    m = plain(model)
+    ours = [s for s in range(m.nsensor) if m.sensor_needstage[s] == stage]
+    kinds = {SENSOR_NAMES[int(m.sensor_type[s])] for s in ours}
     for s in ours:
-        kind = SENSOR_NAMES[int(model.sensor_type[s])]
-        if kind not in _READERS:
-            raise NotImplementedError(f"sensor {_name(model, s)}: <{kind}> sensors are not computed")
-        adr, dim = model.sensor_adr[s], model.sensor_dim[s]
-        data.sensordata = write(data.sensordata, slice(adr, adr + dim), cutoff(model, s, _READERS[kind](model, data, s)))
+        if SENSOR_NAMES[int(m.sensor_type[s])] not in _READERS:
+            raise NotImplementedError(f"sensor {_name(model, s)}: <{SENSOR_NAMES[int(m.sensor_type[s])]}> sensors "
+                                      "are not computed")
+    entries, others = {}, []
+    for s in ours:
+        kind = SENSOR_NAMES[int(m.sensor_type[s])]
+        if kind in _ENTRIES:
+            field, _ = _ENTRIES[kind]
+            entries.setdefault(field, []).append(s)
+        else:
+            others.append((s, _READERS[kind], slice(m.sensor_adr[s], m.sensor_adr[s] + m.sensor_dim[s]),
+                           bool(m.sensor_cutoff[s] > 0)))
+    grouped = []
+    for field, sensors in entries.items():
+        entry = np.array([_entry(m, s) for s in sensors], dtype=int)
+        # as cutoff(): a real reading clipped to [-c, c], a positive one capped at c, where c > 0
+        c, real = m.sensor_cutoff[sensors], m.sensor_datatype[sensors] == DATATYPE_REAL
+        low, high = (np.where((c > 0) & real, -c, -np.inf), np.where(c > 0, c, np.inf)) if (c > 0).any() else (None, None)
+        grouped.append((field, entry, m.sensor_adr[sensors], low, high))
+    return _Plan(bool(kinds & {"subtreelinvel", "subtreeangmom"}),
+                 bool(kinds & {"accelerometer", "force", "torque", "framelinacc", "frameangacc"}),
+                 tuple(grouped), tuple(others))
 
 
 def cutoff(model, s, value):
@@ -317,6 +364,26 @@ def _tendon_actuator_force(model, data, s):
     return data.actuator_force[pulling].sum()
 
 
+#: sensors that read one entry of a field of data: (field, the model's address array of the
+#: sensor's object in it, or None for the object's own index)
+_ENTRIES = {
+    "jointpos": ("qpos", "jnt_qposadr"), "jointvel": ("qvel", "jnt_dofadr"),
+    "tendonpos": ("ten_length", None), "tendonvel": ("ten_velocity", None),
+    "actuatorpos": ("actuator_length", None), "actuatorvel": ("actuator_velocity", None),
+    "actuatorfrc": ("actuator_force", None), "jointactuatorfrc": ("qfrc_actuator", "jnt_dofadr"),
+}
+
+
+def _entry(model, s):
+    """The entry of its field (:data:`_ENTRIES`) that sensor ``s`` reads."""
+    _, adr = _ENTRIES[SENSOR_NAMES[int(model.sensor_type[s])]]
+    return int(model.sensor_objid[s] if adr is None else getattr(model, adr)[model.sensor_objid[s]])
+
+
+def _entry_reader(field):
+    return lambda m, d, s: getattr(d, field)[_entry(m, s)]
+
+
 def _qpos(model, s, n=1):
     """The ``n`` qpos entries of the sensor's joint."""
     adr = model.jnt_qposadr[model.sensor_objid[s]]
@@ -330,11 +397,11 @@ def _dof(model, s, n=1):
 
 
 _READERS = {
+    # one entry of a field (jointpos, tendonpos, actuatorpos; jointvel, tendonvel, actuatorvel;
+    # actuatorfrc, jointactuatorfrc): :data:`_ENTRIES` (the stages read them all at once)
+    **{kind: _entry_reader(field) for kind, (field, _) in _ENTRIES.items()},
     # position
-    "jointpos": lambda m, d, s: d.qpos[_qpos(m, s)],
     "ballquat": lambda m, d, s: quat_normalize(d.qpos[_qpos(m, s, 4)]),
-    "tendonpos": lambda m, d, s: d.ten_length[m.sensor_objid[s]],
-    "actuatorpos": lambda m, d, s: d.actuator_length[m.sensor_objid[s]],
     "framepos": _frame_pos, "framexaxis": _frame_pos, "frameyaxis": _frame_pos, "framezaxis": _frame_pos,
     "framequat": _frame_quat,
     "subtreecom": lambda m, d, s: d.subtree_com[m.sensor_objid[s]],
@@ -350,10 +417,7 @@ _READERS = {
     "jointlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     "tendonlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     # velocity
-    "jointvel": lambda m, d, s: d.qvel[_dof(m, s)],
     "ballangvel": lambda m, d, s: d.qvel[_dof(m, s, 3)],
-    "tendonvel": lambda m, d, s: d.ten_velocity[m.sensor_objid[s]],
-    "actuatorvel": lambda m, d, s: d.actuator_velocity[m.sensor_objid[s]],
     "gyro": lambda m, d, s: object_velocity(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[:3],
     "velocimeter": lambda m, d, s: object_velocity(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[3:],
     "framelinvel": _frame_vel, "frameangvel": _frame_vel,
@@ -362,8 +426,6 @@ _READERS = {
     "jointlimitvel": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_vel[j]),
     "tendonlimitvel": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_vel[j]),
     # acceleration
-    "actuatorfrc": lambda m, d, s: d.actuator_force[m.sensor_objid[s]],
-    "jointactuatorfrc": lambda m, d, s: d.qfrc_actuator[_dof(m, s)],
     "tendonactuatorfrc": _tendon_actuator_force,
     # a site's acceleration minus gravity's (cacc holds the world's fictitious -g), site axes
     "accelerometer": lambda m, d, s: object_acceleration(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[3:],

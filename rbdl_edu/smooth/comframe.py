@@ -15,7 +15,11 @@ This module fills ``subtree_com``, ``cdof`` (:func:`com_pos`), ``cvel`` and ``ca
 (:func:`com_vel_acc`), and answers Jacobian and object-velocity questions from them.
 :func:`to_cframe` and :func:`to_cframe_force` bring a body's motion and force vectors into
 its c-frame (they move differently); the wrenches and momenta the sensors read are in
-:mod:`rbdl_edu.simulation.rne_post`.
+:mod:`rbdl_edu.simulation.rne_post`, which runs RNEA in the c-frame with what this module
+gives it: how fast the axes move (:func:`cdof_dot`), the bodies' c-frame inertias
+(:func:`cinert_times`), and, because c-frame vectors of a tree simply add, the sums along
+every path and over every subtree as products with 0/1 matrices (:func:`path_sums`,
+:func:`subtree_sums`).
 
 >>> import rbdl_edu as rbd
 >>> from rbdl_edu.kinematics import kinematics
@@ -34,10 +38,11 @@ import numpy as np
 from rbdl_edu.arrays import asarray, concat, namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import dof_axes
-from rbdl_edu.model.enums import OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
+from rbdl_edu.model.enums import BALL, FREE, OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_normalize
+from rbdl_edu.spatial import cross_motion
 from rbdl_edu.tree import dofs
 
 
@@ -165,6 +170,116 @@ def path_dofs(model, i):
         out = list(range(dofs(model, i).start, dofs(model, i).stop)) + out
         i = model.body_parentid[i]
     return np.array(out, dtype=int)
+
+
+@per_model
+def path_sums(model):
+    """``(nbody, nv)``: 1.0 where dof ``k`` is on the path from the world to body ``i``. In the
+    c-frame the motions along a path just add, so ``path_sums(model) @ (cdof * qvel[:, None])``
+    is every body's ``cvel`` at once.
+
+    >>> import rbdl_edu as rbd
+    >>> path_sums(rbd.models.double_pendulum())
+    array([[0., 0.],
+           [1., 0.],
+           [1., 1.]])
+    """
+    P = np.zeros((model.nbody, model.nv))
+    for i in range(1, model.nbody):
+        P[i, path_dofs(model, i)] = 1.0
+    return P
+
+
+@per_model
+def subtree_sums(model):
+    r"""``(nbody, nbody)``: 1.0 where body ``k`` (not the world) is in the subtree of body ``i``;
+    ``subtree_sums(model) @ f`` adds each body's c-frame wrench to every body above it, as
+    RNEA's backward pass :math:`f_\lambda \mathrel{+}= f_i` does (the world's row adds every
+    tree, each about its own point, as MuJoCo's ``cfrc_int[0]``).
+
+    >>> import rbdl_edu as rbd
+    >>> subtree_sums(rbd.models.double_pendulum())
+    array([[0., 1., 1.],
+           [0., 1., 1.],
+           [0., 0., 1.]])
+    """
+    S = np.zeros((model.nbody, model.nbody))
+    for k in range(1, model.nbody):
+        i = k
+        while i > 0:
+            S[i, k] = 1.0
+            i = model.body_parentid[i]
+        S[0, k] = 1.0
+    return S
+
+
+@per_model
+def axis_movers(model):
+    """``(nv, nv)``: 1.0 where dof ``j`` moves the axis of dof ``k`` (MuJoCo's ``mj_comVel``):
+    the dofs before ``k`` on its body's path; a ball's three axes (and a free joint's rotation
+    axes) move with the velocity before the ball (after the free joint's translation); a free
+    joint's translation axes, the world's, do not move (their row is zero).
+
+    >>> import rbdl_edu as rbd
+    >>> axis_movers(rbd.models.double_pendulum())     # the lower hinge's axis swings with the upper
+    array([[0., 0.],
+           [1., 0.]])
+    """
+    C = np.zeros((model.nv, model.nv))
+    for k in range(model.nv):
+        j = model.dof_jntid[k]
+        first, kind = model.jnt_dofadr[j], model.jnt_type[j]
+        if kind == FREE and k < first + 3:
+            continue
+        start = first + 3 if kind == FREE else (first if kind == BALL else k)
+        movers = [d for d in path_dofs(model, model.dof_bodyid[k]) if d < start]
+        C[k, movers] = 1.0
+    return C
+
+
+def cdof_dot(model, data):
+    r"""MuJoCo's ``cdof_dot (nv, 6)``: how fast each dof's axis turns and moves,
+    :math:`\dot{\mathrm{cdof}}_k = v_k \times \mathrm{cdof}_k`, where :math:`v_k` is the velocity
+    the axis moves with (:func:`axis_movers`), all dofs at once. Needs :func:`com_pos`."""
+    xp = namespace(data.cdof, data.qvel)
+    v = xp.matmul(axis_movers(model), data.cdof * data.qvel[:, None])
+    return cross_motion(v, data.cdof)
+
+
+def cinert_times(model, data, v):
+    r"""Every body's spatial inertia in its c-frame times its motion ``v (..., nbody, 6)`` (MuJoCo's
+    ``cinert`` and ``mju_mulInertVec``), all bodies at once: with :math:`r = x_{i,com} - c` and
+    :math:`I_{com} = R\,\mathrm{diag}(I)\,R^T` (``ximat``), the body's linear momentum is its
+    mass times its center of mass's velocity, :math:`p = m (v_c + \omega \times r)`, and
+
+    .. math:: I_c\, v = [I_{com}\,\omega + r \times p;\ p]
+
+    >>> import rbdl_edu as rbd
+    >>> from rbdl_edu.kinematics import kinematics
+    >>> model = rbd.models.pendulum(); data = rbd.Data(model)
+    >>> kinematics(model, data); com_pos(model, data)
+    >>> cinert_times(model, data, np.array([np.zeros(6), [0, 0, 0, 1.0, 0, 0]]))[1]   # 1 kg at 1 m/s
+    array([0., 0., 0., 1., 0., 0.])
+    """
+    m = plain(model)
+    xp = namespace(v, data.ximat)
+    w, R = v[..., :3], data.ximat
+    r = data.xipos - data.subtree_com[m.body_rootid]
+    p = m.body_mass[:, None] * (v[..., 3:] + cross(w, r))
+    spin = xp.matvec(R, m.body_inertia * xp.matvec(R.mT, w))
+    return xp.concatenate([spin + cross(r, p), p], axis=-1)
+
+
+@per_model
+def body_not_world(model):
+    """``(nbody,)``: 0.0 for the world, 1.0 for every other body (a mask for rows the world
+    must not have).
+
+    >>> import rbdl_edu as rbd
+    >>> body_not_world(rbd.models.double_pendulum())
+    array([0., 1., 1.])
+    """
+    return (np.arange(model.nbody) > 0).astype(float)
 
 
 def jac(model, data, body, point):
