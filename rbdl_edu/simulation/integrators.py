@@ -119,6 +119,12 @@ def damped(model):
     return bool(np.any(model.dof_damping) or np.any(model.dof_dampingpoly))
 
 
+@per_model
+def tendon_armature(model):
+    """True if some tendon has armature (which couples the branches of the tree in ``M``)."""
+    return bool(np.any(plain(model).tendon_armature > 0))
+
+
 def euler_matrix(model, data):
     r""":math:`M + hB`, Euler's matrix with the joint dampers taken at the end of the step, or
     ``None`` where there is no damping to take (``<flag eulerdamp="disable"/>``,
@@ -200,7 +206,7 @@ def solve_qH(model, data, qH, f):
     raised to it and recorded as an :class:`InertiaWarning` in ``data.warning["inertia"]`` (the huge
     acceleration that follows makes the next step reset the state). Dense when tendon
     armature couples branches of the tree (as :func:`~rbdl_edu.simulation.forward.solve_M`)."""
-    if np.any(model.tendon_armature > 0):
+    if tendon_armature(model):
         return namespace(qH).linalg.solve(qH, f)
     qLD = factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
     if is_jax(qLD):              # traced by rbdl_edu.compiled: a warning cannot be recorded

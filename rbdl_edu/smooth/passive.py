@@ -134,7 +134,7 @@ def damper_slope(model, qvel):
     array([12.])
     """
     speed = abs(asarray(qvel))
-    b, (b2, b3) = model.dof_damping, model.dof_dampingpoly.T
+    b, (b2, b3) = plain(model).dof_damping, plain(model).dof_dampingpoly.T
     return b + 2 * b2 * speed + 3 * b3 * speed ** 2
 
 
