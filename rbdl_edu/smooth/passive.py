@@ -289,11 +289,16 @@ def gravity_compensation(model, data):
     qfrc = np.zeros(m.nv)
     if model.opt.disabled("gravity") or not np.any(g):
         return qfrc
-    for i in range(1, m.nbody):
-        if m.body_gravcomp[i]:
-            qfrc = qfrc + apply_ft(m, data, -(m.body_mass[i] * m.body_gravcomp[i]) * g, np.zeros(3),
-                                   data.xipos[i], i)
+    for i in gravcomp_bodies(model):
+        qfrc = qfrc + apply_ft(m, data, -(m.body_mass[i] * m.body_gravcomp[i]) * g, np.zeros(3),
+                               data.xipos[i], i)
     return qfrc
+
+
+@per_model
+def gravcomp_bodies(model):
+    """The bodies with a nonzero ``body_gravcomp``, as a tuple of ids (the world left out)."""
+    return tuple(i for i in np.flatnonzero(plain(model).body_gravcomp).tolist() if i > 0)
 
 
 def apply_ft(model, data, force, torque, point, body):
