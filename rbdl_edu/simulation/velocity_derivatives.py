@@ -156,12 +156,13 @@ def actuator_slope(model, data):
     torque, before cogging and friction) plus its friction's, which no limit holds."""
     m = plain(model)
     u = clamped_ctrl(model, data)
-    gain_vel = np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0)
-    bias_vel = np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0)
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):      # the velocity curve's slope
+    (gain_vel, bias_vel), (muscles, motors, motor_gains) = affine_slopes(model), slope_kinds(model)
+    if muscles:
+        gain_vel = gain_vel.copy()
+    for i in muscles:                                                   # the velocity curve's slope
         gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
                                       m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
-    for i in np.flatnonzero((m.actuator_gaintype == GAIN_DCMOTOR) | (m.actuator_biastype == BIAS_DCMOTOR)):
+    for i in motors:
         a, n = m.actuator_actadr[i], m.actuator_actnum[i]          # back-EMF damping
         state, rate = (data.act[a:a + n], data.act_dot[a:a + n]) if a >= 0 else (data.act[:0], data.act[:0])
         bias_vel = put(bias_vel, i, bias_vel[i] + dcmotor.velocity_slope(
@@ -172,9 +173,28 @@ def actuator_slope(model, data):
                 data.actuator_velocity[i], state, m.opt.timestep)))
     slope = gain_vel * gain_input(model, data, u) + bias_vel
     slope = namespace(slope).where(_saturated(model, data, u), 0.0, slope)
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):     # friction: not limited
+    for i in motor_gains:                                               # friction: not limited
         slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
     return namespace(slope).where(switched_off(model), 0.0, slope)
+
+
+@per_model
+def affine_slopes(model):
+    r"""The constant parts of :func:`actuator_slope`, ``(nu,)`` each: :math:`g_2` of the
+    ``affine`` gains and :math:`b_2` of the ``affine`` biases (zero for the other kinds)."""
+    m = plain(model)
+    return (np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0),
+            np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0))
+
+
+@per_model
+def slope_kinds(model):
+    """The actuators whose slope :func:`actuator_slope` computes from the state, three tuples
+    of ids: the muscles' gains, the DC motors (gain or bias), the DC motors' gains."""
+    m = plain(model)
+    motor_gain, motor_bias = m.actuator_gaintype == GAIN_DCMOTOR, m.actuator_biastype == BIAS_DCMOTOR
+    return tuple(tuple(np.flatnonzero(x).tolist()) for x in (m.actuator_gaintype == GAIN_MUSCLE,
+                                                              motor_gain | motor_bias, motor_gain))
 
 
 def _saturated(model, data, u):
@@ -188,11 +208,9 @@ def _saturated(model, data, u):
         F = namespace(F, raw).where(motor, namespace(raw).clip(raw, lo, hi), F)
     out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
-    for i in np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT)):
-        j = m.actuator_trnid[i, 0]
-        if m.jnt_actfrclimited[j] and m.jnt_type[j] in (HINGE, SLIDE):
-            tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
-            out = put(out, i, out[i] | (tau <= lo_j) | (tau >= hi_j))
+    for i, j in joint_limited_actuators(model):
+        tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
+        out = put(out, i, out[i] | (tau <= lo_j) | (tau >= hi_j))
     # a tendon's limit scales its actuators when their unlimited total leaves the range
     on_tendon = np.flatnonzero(m.actuator_trntype == TRN_TENDON)
     if len(on_tendon) and np.any(m.tendon_actfrclimited):
@@ -204,6 +222,16 @@ def _saturated(model, data, u):
                 lo_t, hi_t = m.tendon_actfrcrange[t]
                 out = put(out, i, out[i] | (total <= lo_t) | (total >= hi_t))
     return out
+
+
+@per_model
+def joint_limited_actuators(model):
+    """The pairs ``(actuator, joint)`` of the actuators on a hinge or slide (``joint``,
+    ``jointinparent``) whose ``actuatorfrcrange`` limits them, a tuple."""
+    m = plain(model)
+    on_joint = np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT))
+    return tuple((int(i), int(m.actuator_trnid[i, 0])) for i in on_joint
+                 if m.jnt_actfrclimited[m.actuator_trnid[i, 0]] and m.jnt_type[m.actuator_trnid[i, 0]] in (HINGE, SLIDE))
 
 
 @per_model

@@ -101,7 +101,7 @@ def clamped_ctrl(model, data):
     ...
     ValueError: bad control for actuator(s) m: ctrl = [nan] (NaN, or beyond 1e10 and not clamped by a ctrlrange)
     """
-    m = model
+    m = plain(model)
     ctrl = asarray(data.ctrl)
     xp = namespace(ctrl)
     if ctrl.shape != (m.nu,):
@@ -184,14 +184,15 @@ def gain_input(model, data, u):
     its length, the short way round."""
     m = model
     w = asarray(u)
-    for i in np.flatnonzero(m.actuator_actadr >= 0):
+    stateful, special = gain_input_kinds(model)
+    for i in stateful:
         if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
             continue                           # a DC motor without a current state: the voltage (below)
         a = m.actuator_actadr[i] + m.actuator_actnum[i] - 1              # the last state
         w_i = (_next(m, i, data.act[a], data.act_dot[a], m.opt.timestep, a - m.actuator_actadr[i],
                      data.actuator_velocity[i]) if m.actuator_actearly[i] else data.act[a])
         w = put(w, i, w_i)
-    for i in range(m.nu):
+    for i in special:
         period = wrap_period(m, i)
         if period > 0:
             w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
@@ -201,6 +202,16 @@ def gain_input(model, data, u):
                                                 u[i], data.actuator_length[i], data.actuator_velocity[i], state,
                                                 m.opt.timestep))
     return w
+
+
+@per_model
+def gain_input_kinds(model):
+    """For :func:`gain_input`, two tuples of actuator ids: those with activation states, and
+    those whose input is reworked (a servo on an angle, a DC motor without a current state)."""
+    m = plain(model)
+    special = [i for i in range(m.nu) if wrap_period(model, i) > 0
+               or (m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0)]
+    return tuple(np.flatnonzero(m.actuator_actadr >= 0).tolist()), tuple(special)
 
 
 def unlimited_force(model, data, u):
