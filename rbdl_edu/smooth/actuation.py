@@ -140,7 +140,7 @@ def actuation(model, data):
     an actuator in a group of ``opt.actuatorgroupdisable`` gives no force, and its ``act``
     does not move though ``act_dot`` is reported (:func:`switched_off`).
     """
-    m = model
+    m = plain(model)
     data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nu)
     data.qfrc_actuator = np.zeros(m.nv)
     if m.nu == 0 or m.opt.disabled("actuation"):
@@ -148,14 +148,14 @@ def actuation(model, data):
     act = asarray(data.act)
     if act.shape != (m.na,):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
-    u = clamped_ctrl(m, data)
+    u = clamped_ctrl(model, data)
     # 2. activation dynamics: d/dt act
-    data.act_dot = activation_rate(m, u, act, data.actuator_velocity, data.actuator_length)
+    data.act_dot = activation_rate(model, u, act, data.actuator_velocity, data.actuator_length)
     # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
-    off, force = switched_off(m), unlimited_force(m, data, u)
+    off, force = switched_off(model), unlimited_force(model, data, u)
     force = namespace(force).where(off, 0.0, force)
     # 4. clamp: the total force on a tendon, then each actuator's force
-    force = _tendon_force_limits(m, force)
+    force = _tendon_force_limits(model, force)
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
     xp = namespace(force)
     force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
@@ -249,10 +249,8 @@ def activation_rate(model, u, act, velocity=None, length=None):
     lengths ``length`` and velocities ``velocity``)."""
     m = model
     act_dot = [0.0] * m.na
-    for i in range(m.nu):
+    for i in gain_input_kinds(model)[0]:          # the actuators with activation states
         a = m.actuator_actadr[i]
-        if a < 0:
-            continue
         if m.actuator_dyntype[i] == DYN_INTEGRATOR:
             act_dot[a] = u[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
@@ -332,8 +330,10 @@ def _next(model, i, w, wdot, h, offset=0, velocity=0.0):
 def _tendon_force_limits(model, force):
     """Scale the forces of the actuators on a tendon with ``actuatorfrclimited`` so that
     their sum lies in the tendon's ``actuatorfrcrange`` (each by the same factor)."""
-    m = model
+    m = plain(model)
     on_tendon = m.actuator_trntype == TRN_TENDON
+    if not on_tendon.any():
+        return force
     total = [0.0] * m.ntendon
     for i in np.flatnonzero(on_tendon):
         total[m.actuator_trnid[i, 0]] = total[m.actuator_trnid[i, 0]] + force[i]
