@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, is_jax, is_symbolic, namespace
+from rbdl_edu.arrays import FLOAT64, asarray, is_jax, is_symbolic, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -165,7 +165,7 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     q, qd = asarray(q), asarray(qd)
     linear = linear_springs(model)
     if linear is not None and type(q) is type(qd) is np.ndarray and q.shape == (m.nq,) and qd.shape == (m.nv,) \
-            and q.dtype == qd.dtype == np.float64:
+            and q.dtype == qd.dtype == FLOAT64:
         # one state of numbers, every spring and damper linear: the same lines on arrays
         (qposadr, dofadr, k), (damped, b) = linear
         f_spring, f_damper = np.zeros(m.nv), np.zeros(m.nv)
