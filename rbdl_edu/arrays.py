@@ -25,6 +25,11 @@ import numpy as np
 import sympy as sp
 
 
+#: NumPy's float64 dtype: ``x.dtype == FLOAT64`` asks the same as ``x.dtype == FLOAT64``, without
+#: making the dtype from the type on every call (the fast paths below ask it per operation)
+FLOAT64 = np.dtype(np.float64)
+
+
 def is_jax(x) -> bool:
     """True for a JAX array or tracer (checked without importing JAX)."""
     jax = sys.modules.get("jax")
@@ -66,13 +71,13 @@ def asarray(x, dtype=None):
     >>> asarray([1, 2]).dtype, asarray([sp.Symbol('m'), 1]).dtype
     (dtype('float64'), dtype('O'))
     """
-    if type(x) is np.ndarray and x.dtype == np.float64 and dtype is None:    # the common case, first
+    if type(x) is np.ndarray and x.dtype == FLOAT64 and dtype is None:    # the common case, first
         return x
     if is_jax(x):
         return x
     if dtype is object or is_symbolic(x):
         return np.array(x, dtype=object) if not isinstance(x, np.ndarray) else x.astype(object)
-    if isinstance(x, np.ndarray) and x.dtype == np.float64:
+    if isinstance(x, np.ndarray) and x.dtype == FLOAT64:
         return x
     a = np.asarray(x)
     if a.dtype == object:                   # a list holding a SymPy entry
@@ -127,7 +132,7 @@ def entries(x):
     >>> entries(np.array([1.0, 2.0])), entries(np.ones((2, 2)))[0]
     ([1.0, 2.0], array([1., 1.]))
     """
-    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == np.float64:
+    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64:
         return x.tolist()
     return [x[..., k] for k in range(x.shape[-1])]
 
@@ -139,7 +144,7 @@ def from_entries(parts, *like):
     >>> from_entries([1.0, 2.0], np.zeros(2))
     array([1., 2.])
     """
-    if all(type(x) is np.ndarray and x.ndim == 1 and x.dtype == np.float64 for x in like):
+    if all(type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64 for x in like):
         return np.array(parts, dtype=np.float64)
     return namespace(*like).stack(parts, axis=-1)
 
@@ -148,7 +153,7 @@ def _elementwise(f_num, f_sym):
     f_np = getattr(np, f_num)
 
     def f(x):
-        if type(x) is np.ndarray and x.dtype == np.float64:     # numbers: NumPy's, asked first
+        if type(x) is np.ndarray and x.dtype == FLOAT64:     # numbers: NumPy's, asked first
             return f_np(x)
         if is_symbolic(x):                   # an object array (0-d for a single symbol)
             return np.vectorize(f_sym, otypes=[object])(x)

@@ -41,6 +41,7 @@ def per_model(f):
 _STATE_ATTRIBUTE = "_per_state_cache"    # model.__dict__[_STATE_ATTRIBUTE]: {function: {key: value}}
 _STATES_KEPT = 4                         # recent argument sets remembered per function
 _MISSING = object()
+_NONE = {}                               # (no memo yet; never written)
 _FLOAT64 = np.dtype(np.float64)         # (NumPy's one float64 dtype: compared by identity)
 
 
@@ -61,25 +62,15 @@ def per_state(f):
     """
     @functools.wraps(f)
     def cached(model, *args):
-        key = []
-        for a in args:
-            kind = type(a)
-            if kind is int:                         # (the common cases first: an index, ...
-                key.append(a)
-            elif kind is np.ndarray and a.dtype is _FLOAT64 and a.ndim == 1:
-                key.append(a.tobytes())             # ... and one state of numbers)
-            elif isinstance(a, np.ndarray):         # (a subclass, a model's frozen array)
-                if a.dtype != np.float64 or a.ndim != 1:
-                    return f(model, *args)          # a batch or symbols: not cached
-                key.append(a.tobytes())
-            elif isinstance(a, (int, np.integer)):
-                key.append(a)
-            else:
-                return f(model, *args)              # JAX, SymPy, ...: not cached
-        key = tuple(key)
-        try:
-            memo = model.__dict__[_STATE_ATTRIBUTE][f]
-        except KeyError:
+        a = args[0] if len(args) == 1 else None
+        if type(a) is np.ndarray and a.dtype is _FLOAT64 and a.ndim == 1:
+            key = a.tobytes()                       # (the commonest call: f(model, q), asked first)
+        else:
+            key = _key(args)
+            if key is None:
+                return f(model, *args)              # a batch, symbols, JAX, ...: not cached
+        memo = model.__dict__.get(_STATE_ATTRIBUTE, _NONE).get(f)
+        if memo is None:
             memo = model.__dict__.setdefault(_STATE_ATTRIBUTE, {}).setdefault(f, {})
         value = memo.get(key, _MISSING)
         if value is not _MISSING:
@@ -93,3 +84,24 @@ def per_state(f):
         memo[key] = value
         return value
     return cached
+
+
+def _key(args):
+    """The memo key of :func:`per_state`'s arguments: a tuple of the ints and the states'
+    bytes, or None where an argument is not cached (a batch, symbols, JAX, ...)."""
+    key = []
+    for a in args:
+        kind = type(a)
+        if kind is int:                             # (the common cases first: an index, ...
+            key.append(a)
+        elif kind is np.ndarray and a.dtype is _FLOAT64 and a.ndim == 1:
+            key.append(a.tobytes())                 # ... and one state of numbers)
+        elif isinstance(a, np.ndarray):             # (a subclass, a model's frozen array)
+            if a.dtype != np.float64 or a.ndim != 1:
+                return None
+            key.append(a.tobytes())
+        elif isinstance(a, (int, np.integer)):
+            key.append(a)
+        else:
+            return None
+    return tuple(key)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import namespace, put
+from rbdl_edu.arrays import namespace, write
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import BALL, FREE
 from rbdl_edu.model.frozen import plain
@@ -29,17 +29,21 @@ def integrate_pos(model, q, qd, dt):
     array([0.707107, 0.      , 0.      , 0.707107])
     """
     q, qd = state(model, q, qd)
+    m = plain(model)
+    # a new array to write into, of the batch's shape (one state: q's own)
+    q_next = q + 0 * dt
+    if q.ndim > 1 or qd.ndim > 1:
+        batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
+        q_next = namespace(q, qd).broadcast_to(q_next, batch + q.shape[-1:]) * 1
     # hinges and slides, all at once: q + q̇ dt
     a, d = linear_coordinates(model)
-    batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
-    q_next = namespace(q, qd).broadcast_to(q + 0 * dt, batch + q.shape[-1:])
-    q_next = put(q_next, (..., a), q[..., a] + qd[..., d] * dt)
+    q_next = write(q_next, (..., a), q[..., a] + qd[..., d] * dt)
     for j in rotating_joints(model):
-        a, d = model.jnt_qposadr[j], model.jnt_dofadr[j]
-        if model.jnt_type[j] == FREE:           # the position moves on a line, the orientation turns
-            q_next = put(q_next, (..., slice(a, a + 3)), q[..., a:a + 3] + qd[..., d:d + 3] * dt)
+        a, d = m.jnt_qposadr[j], m.jnt_dofadr[j]
+        if m.jnt_type[j] == FREE:               # the position moves on a line, the orientation turns
+            q_next = write(q_next, (..., slice(a, a + 3)), q[..., a:a + 3] + qd[..., d:d + 3] * dt)
             a, d = a + 3, d + 3
-        q_next = put(q_next, (..., slice(a, a + 4)), quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
+        q_next = write(q_next, (..., slice(a, a + 4)), quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
     return q_next
 
 

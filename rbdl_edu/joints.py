@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import concat, cos, eye, namespace, sin
+from rbdl_edu.arrays import FLOAT64, concat, cos, eye, namespace, sin
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -52,7 +52,7 @@ def joint_transform(model, j, q):
 
 def one_state(q):
     """One state of numbers, ``q (nq,)`` of ``float64`` (what the per-state caches keep)."""
-    return type(q) is np.ndarray and q.ndim == 1 and q.dtype == np.float64
+    return type(q) is np.ndarray and q.ndim == 1 and q.dtype == FLOAT64
 
 
 def _joint_transform(model, j, q):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, concat, cos, is_symbolic, namespace, sin
+from rbdl_edu.arrays import FLOAT64, asarray, concat, cos, is_symbolic, namespace, sin
 
 
 def skew(v):
@@ -64,7 +64,7 @@ def _one_float(x, n):
     """True for one NumPy ``float64`` ``n``-vector (no batch, no symbols): the case worth a fast
     path, which computes the same formula on Python floats, operation for operation (the same
     bits as the array lines; sums start from 0.0 and go left to right, as NumPy's do)."""
-    return isinstance(x, np.ndarray) and x.shape == (n,) and x.dtype == np.float64
+    return isinstance(x, np.ndarray) and x.shape == (n,) and x.dtype == FLOAT64
 
 
 def _elementary(theta, i, j):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, concat, namespace
+from rbdl_edu.arrays import FLOAT64, asarray, concat, namespace
 from rbdl_edu.rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
 
 
@@ -35,7 +35,7 @@ def blocks(A, B, C, D):
     array([1., 1., 1., 2., 2., 2.])
     """
     given = [M for M in (A, B, C, D) if not isinstance(M, int)]
-    if all(isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == np.float64 for M in given):
+    if all(isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == FLOAT64 for M in given):
         X = np.zeros((6, 6))                   # one matrix of numbers: written into zeros
         for M, rows, cols in ((A, _TOP, _LEFT), (B, _TOP, _RIGHT), (C, _BOTTOM, _LEFT), (D, _BOTTOM, _RIGHT)):
             if not isinstance(M, int):
@@ -157,7 +157,7 @@ def _one_float6(x):
     """One NumPy ``float64`` 6-vector (no batch, no symbols): :func:`cross_motion` and
     :func:`cross_force` then compute on Python floats, operation for operation as the array
     lines (the same bits)."""
-    return isinstance(x, np.ndarray) and x.shape == (6,) and x.dtype == np.float64
+    return isinstance(x, np.ndarray) and x.shape == (6,) and x.dtype == FLOAT64
 
 
 def _halves(x):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, concat, is_jax, is_symbolic, namespace
+from rbdl_edu.arrays import FLOAT64, asarray, concat, is_jax, is_symbolic, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE
 from rbdl_edu.model.model import check_not_mujoco
@@ -88,10 +88,10 @@ def state(model, q, qd=_ABSENT, qdd=_ABSENT, names=("q", "qd", "qdd")):
 def _one_float_state(model, q, qd, qdd):
     """True if ``q``, ``qd``, ``qdd`` (those given) are one state of plain ``float64`` vectors of the
     model's sizes and the model holds no symbols: :func:`state` would return them as they are."""
-    if not (type(q) is np.ndarray and q.dtype == np.float64 and q.shape == (model.nq,)):
+    if not (type(q) is np.ndarray and q.dtype == FLOAT64 and q.shape == (model.nq,)):
         return False
     for x in (qd, qdd):
-        if x is not _ABSENT and not (type(x) is np.ndarray and x.dtype == np.float64 and x.shape == (model.nv,)):
+        if x is not _ABSENT and not (type(x) is np.ndarray and x.dtype == FLOAT64 and x.shape == (model.nv,)):
             return False
     return type(model).__module__ == "rbdl_edu.model.model" and not model.is_symbolic
 

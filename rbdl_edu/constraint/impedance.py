@@ -258,6 +258,9 @@ def reference(model, data, jdotv=None):
     r"""``efc_vel = J q̇`` and the reference acceleration ``efc_aref``,
     :math:`a_{ref} = -b\,(J\dot q) - k\,d\,(r - \text{margin})`, minus :math:`\dot J\dot q` on
     connect and weld rows (``jdotv (ne,)``, from :func:`rbdl_edu.constraint.rows.jdotv`)."""
+    if not data.nefc:                    # no rows (constraints off, nothing touching): nothing to do
+        data.efc_vel, data.efc_aref = np.zeros(0), np.zeros(0)
+        return
     data.efc_vel = data.efc_J @ data.qvel
     surface_velocity(model, data)
     K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]

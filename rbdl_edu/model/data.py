@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import is_jax
+from rbdl_edu.arrays import FLOAT64, is_jax
 from rbdl_edu.model.enums import AWAKE, SLEEP_INIT
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.model.records import data_record
@@ -242,7 +242,7 @@ def _as_input(model, name, shape, value):
     """``value`` as a new float64 array of the input's shape (a scalar or a broadcastable
     array fills it); a ValueError names the field and both shapes."""
     shape = tuple(s if isinstance(s, int) else getattr(model, s) for s in shape)
-    if type(value) is np.ndarray and value.dtype == np.float64 and value.shape == shape:
+    if type(value) is np.ndarray and value.dtype == FLOAT64 and value.shape == shape:
         return value.copy()                 # the common case (a stage's result): a copy, at once
     if is_jax(value):                       # traced by rbdl_edu.compiled: immutable, kept as it is
         if value.shape != shape:

@@ -119,6 +119,12 @@ def damped(model):
     return bool(np.any(model.dof_damping) or np.any(model.dof_dampingpoly))
 
 
+@per_model
+def tendon_armature(model):
+    """True if some tendon has armature (which couples the branches of the tree in ``M``)."""
+    return bool(np.any(plain(model).tendon_armature > 0))
+
+
 def euler_matrix(model, data):
     r""":math:`M + hB`, Euler's matrix with the joint dampers taken at the end of the step, or
     ``None`` where there is no damping to take (``<flag eulerdamp="disable"/>``,
@@ -200,7 +206,7 @@ def solve_qH(model, data, qH, f):
     raised to it and recorded as an :class:`InertiaWarning` in ``data.warning["inertia"]`` (the huge
     acceleration that follows makes the next step reset the state). Dense when tendon
     armature couples branches of the tree (as :func:`~rbdl_edu.simulation.forward.solve_M`)."""
-    if np.any(model.tendon_armature > 0):
+    if tendon_armature(model):
         return namespace(qH).linalg.solve(qH, f)
     qLD = factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
     if is_jax(qLD):              # traced by rbdl_edu.compiled: a warning cannot be recorded
@@ -234,15 +240,13 @@ def rk4(model, data):
     A, B = ((0.5,), (0.0, 0.5), (0.0, 0.0, 1.0)), (1 / 6, 1 / 3, 1 / 3, 1 / 6)
     C = (0.5, 0.5, 1.0)
     t0, q0, v0, w0 = data.time, data.qpos.copy(), data.qvel.copy(), data.act.copy()
+    wraps, motors = rk4_held_transmission(model)
     # a servo's activation on an angle is wrapped near the length at the start of the step
     # (MuJoCo 4.0 then leaves that transmission, not the last stage's, in data; a PID's
     # states are not wrapped)
-    wraps = any(wrap_period(model, i) > 0 for i in np.flatnonzero((plain(model).actuator_actadr >= 0)
-                                                                   & (plain(model).actuator_gaintype != GAIN_PID)))
-    start = data.actuator_length.copy(), data.actuator_moment.copy()
+    start = (data.actuator_length.copy(), data.actuator_moment.copy()) if wraps else None
     # a DC motor's states step at the start's actuator velocities (MuJoCo 4.0 leaves those in data)
-    motors = np.any((model.actuator_dyntype == DYN_DCMOTOR) & (model.actuator_actadr >= 0))
-    start_velocity = data.actuator_velocity.copy()
+    start_velocity = data.actuator_velocity.copy() if motors else None
     K, F = [v0.copy()], [(data.qacc.copy(), data.act_dot.copy())]   # position and other rates
     for a, c in zip(A, C):
         # x_i = x_0 + h sum_j a_ij F_j   (positions on their manifold: q_0 ⊕ h sum_j a_ij k_j)
@@ -262,6 +266,18 @@ def rk4(model, data):
         data.actuator_velocity = start_velocity
     advance(model, data, acc, qvel=k, act_dot=w)      # qacc_warmstart: the last stage's qacc
     data.qacc = acc                                  # qacc: the weighted one the step took, as MuJoCo
+
+
+@per_model
+def rk4_held_transmission(model):
+    """What :func:`rk4` keeps from the start of the step: ``(wraps, motors)``, True if some
+    servo with an activation (not a PID's states) acts on an angle (its transmission) and if
+    some DC motor has states (its actuator velocities)."""
+    m = plain(model)
+    wraps = any(wrap_period(model, i) > 0
+                for i in np.flatnonzero((m.actuator_actadr >= 0) & (m.actuator_gaintype != GAIN_PID)))
+    motors = bool(np.any((m.actuator_dyntype == DYN_DCMOTOR) & (m.actuator_actadr >= 0)))
+    return wraps, motors
 
 
 def dexp_inv(model, theta, qvel):

@@ -194,6 +194,13 @@ def body_awake(model, data, tree_asleep=None):
     return np.where(tree >= 0, state, np.where(mocap, ALIVE, STATIC))
 
 
+def none_asleep(data, tree_asleep=None):
+    """True if no tree is asleep (by ``tree_asleep``, ``data``'s if not given): the common case,
+    asked first so that a model that never sleeps pays nothing for sleep's bookkeeping."""
+    counters = data.tree_asleep if tree_asleep is None else tree_asleep
+    return not len(counters) or counters.max() < 0
+
+
 def asleep_dofs(model, data, tree_asleep=None):
     """``(nv,)`` True on the dofs of sleeping trees (by ``tree_asleep``, ``data``'s if not given)."""
     return (data.tree_asleep if tree_asleep is None else tree_asleep)[body_treeid(model)[model.dof_bodyid]] >= 0
@@ -385,6 +392,8 @@ def start_asleep(model, data, stages):
 def hold_dofs(model, data, held, tree_asleep=None):
     """The sleeping dofs keep their values of the fields in ``held`` (``{name: before}``):
     MuJoCo computes ``qfrc_smooth`` and ``qacc_smooth`` on the awake dofs only."""
+    if none_asleep(data, tree_asleep):
+        return
     asleep = asleep_dofs(model, data, tree_asleep)
     if asleep.any():
         for name, before in held.items():
@@ -397,8 +406,10 @@ def hold_sensors(model, data, before, tree_asleep=None):
     object and its reference (where it has them) are not awake, one of them asleep (by
     ``tree_asleep``, ``data``'s if not given). A rangefinder, a contact sensor in a site's
     volume and a sensor of no object stay awake."""
+    if not model.nsensor or none_asleep(data, tree_asleep):
+        return
     awake = body_awake(model, data, tree_asleep)
-    if not model.nsensor or not np.any(awake == ASLEEP):
+    if not np.any(awake == ASLEEP):
         return
     for i in range(model.nsensor):
         if model.sensor_type[i] == SENSORS["rangefinder"].type or (model.sensor_type[i] == SENSORS["contact"].type

@@ -49,6 +49,7 @@ from rbdl_edu.cache import per_model
 from rbdl_edu.factor import tree_pattern
 from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, FREE, GAIN_AFFINE, GAIN_DCMOTOR, GAIN_MUSCLE,
                                   HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
@@ -93,18 +94,16 @@ def passive_vel(model, data):
     r""":math:`\partial f_{passive}/\partial\dot q` ``(nv, nv)``: dof and tendon dampers (unless
     the ``damper`` flag is off) and the fluid (unless ``spring`` and ``damper`` are both
     off, which switches off the passive stage)."""
-    m, opt = model, model.opt
+    m, opt = plain(model), model.opt
     D = np.zeros((m.nv, m.nv))
     if opt.disabled("passive") or (opt.disabled("spring") and opt.disabled("damper")):
         return D
     # implicitfast symmetrizes the ellipsoid blocks, except on standalone free bodies
-    free = {i for j in free_body_joints(m) for i in subtree(m, int(m.jnt_bodyid[j]))}
-    symmetrize = set(range(m.nbody)) - free if opt.integrator == "implicitfast" else set()
-    D = D + fluid_vel(m, data, symmetrize)
+    D = D + fluid_vel(model, data, symmetrized_bodies(model))
     if opt.disabled("damper"):
         return D
     # the dof dampers -b(v) v: slope -(b + 2 b2 |v| + 3 b3 v^2) on the diagonal
-    D = D - namespace(data.qvel).diag(damper_slope(m, data.qvel))
+    D = D - namespace(data.qvel).diag(damper_slope(model, data.qvel))
     # a tendon damper pulls -b_t(l̇) l̇ along the tendon: -J^T b_t'(l̇) J, with l̇ = J q̇
     for t in range(m.ntendon):
         b, (b2, b3) = m.tendon_damping[t], m.tendon_dampingpoly[t]
@@ -115,20 +114,28 @@ def passive_vel(model, data):
     return D
 
 
+@per_model
+def symmetrized_bodies(model):
+    """The bodies whose ellipsoid fluid blocks :func:`passive_vel` symmetrizes, a frozenset:
+    under ``implicitfast`` all but the standalone free bodies and what is welded below them
+    (none under the other integrators)."""
+    if model.opt.integrator != "implicitfast":
+        return frozenset()
+    free = {i for j in free_body_joints(model) for i in subtree(model, int(model.jnt_bodyid[j]))}
+    return frozenset(range(model.nbody)) - free
+
+
 def actuator_vel(model, data):
     r""":math:`\partial f_{actuator}/\partial\dot q = \sum_i g_i\,(\partial F_i/\partial\dot l_i)\,g_i^T`
     ``(nv, nv)`` over the actuators :func:`actuator_slope` does not find saturated (zero
     with the ``actuation`` flag off)."""
     m = model
-    D = np.zeros((m.nv, m.nv))
     if m.nactuator == 0 or m.opt.disabled("actuation"):
-        return D
+        return np.zeros((m.nv, m.nv))
     slope = actuator_slope(m, data)
-    xp = namespace(slope, data.actuator_moment)
-    for i in range(m.nactuator):
-        g = data.actuator_moment[i]
-        D = D + slope[i] * xp.outer(g, g)
-    return D
+    # the moment arms g_i as the rows of G: sum_i g_i s_i g_i^T = G^T diag(s) G, one product
+    G = data.actuator_moment
+    return (G.T * slope) @ G
 
 
 def actuator_slope(model, data):
@@ -147,14 +154,15 @@ def actuator_slope(model, data):
     is at or beyond the tendon's ``actuatorfrcrange``. A DC motor's slope is its back-EMF
     damping (:func:`~rbdl_edu.smooth.dcmotor.velocity_slope`; its limit is on the winding's
     torque, before cogging and friction) plus its friction's, which no limit holds."""
-    m = model
-    u = clamped_ctrl(m, data)
-    gain_vel = np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0)
-    bias_vel = np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0)
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):      # the velocity curve's slope
+    m = plain(model)
+    u = clamped_ctrl(model, data)
+    (gain_vel, bias_vel), (muscles, motors, motor_gains) = affine_slopes(model), slope_kinds(model)
+    if muscles:
+        gain_vel = gain_vel.copy()
+    for i in muscles:                                                   # the velocity curve's slope
         gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
                                       m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
-    for i in np.flatnonzero((m.actuator_gaintype == GAIN_DCMOTOR) | (m.actuator_biastype == BIAS_DCMOTOR)):
+    for i in motors:
         a, n = m.actuator_actadr[i], m.actuator_actnum[i]          # back-EMF damping
         state, rate = (data.act[a:a + n], data.act_dot[a:a + n]) if a >= 0 else (data.act[:0], data.act[:0])
         bias_vel = put(bias_vel, i, bias_vel[i] + dcmotor.velocity_slope(
@@ -164,33 +172,50 @@ def actuator_slope(model, data):
                 m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], controls(m, u, i),
                 data.actuator_length[i],
                 data.actuator_velocity[i], state, m.opt.timestep)))
-    slope = gain_vel * gain_input(m, data, u) + bias_vel
-    slope = namespace(slope).where(_saturated(m, data, u), 0.0, slope)
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):     # friction: not limited
+    slope = gain_vel * gain_input(model, data, u) + bias_vel
+    slope = namespace(slope).where(_saturated(model, data, u), 0.0, slope)
+    for i in motor_gains:                                               # friction: not limited
         slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
-    return namespace(slope).where(switched_off(m), 0.0, slope)
+    return namespace(slope).where(switched_off(model), 0.0, slope)
+
+
+@per_model
+def affine_slopes(model):
+    r"""The constant parts of :func:`actuator_slope`, ``(nactuator,)`` each: :math:`g_2` of the
+    ``affine`` gains and :math:`b_2` of the ``affine`` biases (zero for the other kinds)."""
+    m = plain(model)
+    return (np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0),
+            np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0))
+
+
+@per_model
+def slope_kinds(model):
+    """The actuators whose slope :func:`actuator_slope` computes from the state, three tuples
+    of ids: the muscles' gains, the DC motors (gain or bias), the DC motors' gains."""
+    m = plain(model)
+    motor_gain, motor_bias = m.actuator_gaintype == GAIN_DCMOTOR, m.actuator_biastype == BIAS_DCMOTOR
+    return tuple(tuple(np.flatnonzero(x).tolist()) for x in (m.actuator_gaintype == GAIN_MUSCLE,
+                                                              motor_gain | motor_bias, motor_gain))
 
 
 def _saturated(model, data, u):
     """Per actuator: is its force held at a limit (the three cases of :func:`actuator_slope`)?"""
-    m = model
+    m = plain(model)
     F = data.actuator_force
     lo, hi = m.actuator_forcerange.T
     motor = m.actuator_biastype == BIAS_DCMOTOR
     if motor.any():      # a DC motor's limit is on its winding's torque, before cogging and friction
-        raw = unlimited_force(m, data, u)
+        raw = unlimited_force(model, data, u)
         F = namespace(F, raw).where(motor, namespace(raw).clip(raw, lo, hi), F)
     out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
-    for i in np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT)):
-        j = m.actuator_trnid[i, 0]
-        if m.jnt_actfrclimited[j] and m.jnt_type[j] in (HINGE, SLIDE):
-            tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
-            out = put(out, i, out[i] | (tau <= lo_j) | (tau >= hi_j))
+    for i, j in joint_limited_actuators(model):
+        tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
+        out = put(out, i, out[i] | (tau <= lo_j) | (tau >= hi_j))
     # a tendon's limit scales its actuators when their unlimited total leaves the range
     on_tendon = np.flatnonzero(m.actuator_trntype == TRN_TENDON)
     if len(on_tendon) and np.any(m.tendon_actfrclimited):
-        raw = unlimited_force(m, data, u)
+        raw = unlimited_force(model, data, u)
         for i in on_tendon:
             t = m.actuator_trnid[i, 0]
             if m.tendon_actfrclimited[t]:
@@ -198,6 +223,16 @@ def _saturated(model, data, u):
                 lo_t, hi_t = m.tendon_actfrcrange[t]
                 out = put(out, i, out[i] | (total <= lo_t) | (total >= hi_t))
     return out
+
+
+@per_model
+def joint_limited_actuators(model):
+    """The pairs ``(actuator, joint)`` of the actuators on a hinge or slide (``joint``,
+    ``jointinparent``) whose ``actuatorfrcrange`` limits them, a tuple."""
+    m = plain(model)
+    on_joint = np.flatnonzero((m.actuator_trntype == TRN_JOINT) | (m.actuator_trntype == TRN_JOINTINPARENT))
+    return tuple((int(i), int(m.actuator_trnid[i, 0])) for i in on_joint
+                 if m.jnt_actfrclimited[m.actuator_trnid[i, 0]] and m.jnt_type[m.actuator_trnid[i, 0]] in (HINGE, SLIDE))
 
 
 @per_model

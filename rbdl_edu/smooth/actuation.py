@@ -107,7 +107,7 @@ def clamped_ctrl(model, data):
     ...
     ValueError: bad control for actuator(s) m: ctrl = [nan] (NaN, or beyond 1e10 and not clamped by a ctrlrange)
     """
-    m = model
+    m = plain(model)
     ctrl = asarray(data.ctrl)
     xp = namespace(ctrl)
     if ctrl.shape != (m.nu,):
@@ -166,7 +166,7 @@ def actuation(model, data):
     an actuator in a group of ``opt.actuatorgroupdisable`` gives no force, and its ``act``
     does not move though ``act_dot`` is reported (:func:`switched_off`).
     """
-    m = model
+    m = plain(model)
     data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nactuator)
     data.qfrc_actuator = np.zeros(m.nv)
     if m.nactuator == 0 or m.opt.disabled("actuation"):
@@ -174,14 +174,14 @@ def actuation(model, data):
     act = asarray(data.act)
     if act.shape != (m.na,):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
-    u = clamped_ctrl(m, data)
+    u = clamped_ctrl(model, data)
     # 2. activation dynamics: d/dt act
-    data.act_dot = activation_rate(m, u, act, data.actuator_velocity, data.actuator_length)
+    data.act_dot = activation_rate(model, u, act, data.actuator_velocity, data.actuator_length)
     # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
-    off, force = switched_off(m), unlimited_force(m, data, u)
+    off, force = switched_off(model), unlimited_force(model, data, u)
     force = namespace(force).where(off, 0.0, force)
     # 4. clamp: the total force on a tendon, then each actuator's force
-    force = _tendon_force_limits(m, force)
+    force = _tendon_force_limits(model, force)
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
     xp = namespace(force)
     force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
@@ -211,7 +211,8 @@ def gain_input(model, data, u):
     length, the short way round. A DC motor without a current state: the voltage."""
     m = model
     w = asarray(first_controls(m, u))
-    for i in np.flatnonzero(m.actuator_actadr >= 0):
+    stateful, special = gain_input_kinds(model)
+    for i in stateful:
         if m.actuator_gaintype[i] == GAIN_PID:
             continue                                 # (a PID's gain is 0; its states act through its bias)
         if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
@@ -220,7 +221,7 @@ def gain_input(model, data, u):
         w_i = (_next(m, i, data.act[a], data.act_dot[a], m.opt.timestep, a - m.actuator_actadr[i],
                      data.actuator_velocity[i]) if m.actuator_actearly[i] else data.act[a])
         w = put(w, i, w_i)
-    for i in range(m.nactuator):
+    for i in special:
         period = wrap_period(m, i)
         if period > 0 and m.actuator_gaintype[i] != GAIN_PID:
             w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
@@ -230,6 +231,16 @@ def gain_input(model, data, u):
                                                 controls(m, u, i), data.actuator_length[i],
                                                 data.actuator_velocity[i], state, m.opt.timestep))
     return w
+
+
+@per_model
+def gain_input_kinds(model):
+    """For :func:`gain_input`, two tuples of actuator ids: those with activation states, and
+    those whose input is reworked (a servo on an angle, a DC motor without a current state)."""
+    m = plain(model)
+    special = [i for i in range(m.nactuator) if wrap_period(model, i) > 0
+               or (m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0)]
+    return tuple(np.flatnonzero(m.actuator_actadr >= 0).tolist()), tuple(special)
 
 
 def unlimited_force(model, data, u):
@@ -287,10 +298,8 @@ def activation_rate(model, u, act, velocity=None, length=None):
     m = model
     act_dot = [0.0] * m.na
     u1 = first_controls(m, u)
-    for i in range(m.nactuator):
+    for i in gain_input_kinds(model)[0]:          # the actuators with activation states
         a = m.actuator_actadr[i]
-        if a < 0:
-            continue
         if m.actuator_dyntype[i] == DYN_INTEGRATOR:
             act_dot[a] = u1[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
@@ -376,8 +385,10 @@ def _next(model, i, w, wdot, h, offset=0, velocity=0.0):
 def _tendon_force_limits(model, force):
     """Scale the forces of the actuators on a tendon with ``actuatorfrclimited`` so that
     their sum lies in the tendon's ``actuatorfrcrange`` (each by the same factor)."""
-    m = model
+    m = plain(model)
     on_tendon = m.actuator_trntype == TRN_TENDON
+    if not on_tendon.any():
+        return force
     total = [0.0] * m.ntendon
     for i in np.flatnonzero(on_tendon):
         total[m.actuator_trnid[i, 0]] = total[m.actuator_trnid[i, 0]] + force[i]

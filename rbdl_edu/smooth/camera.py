@@ -32,6 +32,7 @@ import numpy as np
 
 from rbdl_edu.arrays import namespace, stacked
 from rbdl_edu.model.enums import MINVAL
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_mul, quat_to_mat
 
 __all__ = ["camera_poses", "camera_constants", "FIXED", "TRACK", "TRACKCOM", "TARGETBODY", "TARGETBODYCOM"]
@@ -40,8 +41,9 @@ FIXED, TRACK, TRACKCOM, TARGETBODY, TARGETBODYCOM = range(5)
 
 
 def _fixed(model, data, k):
-    b = model.cam_bodyid[k]
-    return data.xpos[b] + data.xmat[b] @ model.cam_pos[k], quat_to_mat(quat_mul(data.xquat[b], model.cam_quat[k]))
+    m = plain(model)
+    b = m.cam_bodyid[k]
+    return data.xpos[b] + data.xmat[b] @ m.cam_pos[k], quat_to_mat(quat_mul(data.xquat[b], m.cam_quat[k]))
 
 
 def _unit(v):
@@ -62,7 +64,7 @@ def _look_at(x, target):
 
 def camera_poses(model, data):
     """Fill ``data.cam_xpos`` and ``data.cam_xmat`` (needs kinematics and ``subtree_com``)."""
-    m = model
+    m = plain(model)
     xpos, xmat = [], []
     for k in range(m.ncam):
         b, t, mode = m.cam_bodyid[k], m.cam_targetbodyid[k], m.cam_mode[k]

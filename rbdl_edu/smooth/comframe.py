@@ -76,9 +76,9 @@ def to_cframe(model, data, i, m_body):
 def to_cframes(model, data, m_body, bodies=None):
     """:func:`to_cframe` of many motion vectors at once: ``m_body (n, 6)``, row ``k`` in the
     frame of body ``bodies[k]`` (every body, in order, if ``bodies`` is None)."""
-    b = np.arange(model.nbody) if bodies is None else bodies
+    b = slice(None) if bodies is None else bodies
     xp = namespace(data.xmat, m_body)
-    R, x, c = data.xmat[b], data.xpos[b], data.subtree_com[model.body_rootid[b]]
+    R, x, c = data.xmat[b], data.xpos[b], data.subtree_com[plain(model).body_rootid[b]]
     w = xp.matvec(R, m_body[:, :3])
     return xp.concatenate([w, xp.matvec(R, m_body[:, 3:]) + cross(w, c - x)], axis=1)
 
@@ -108,7 +108,7 @@ def to_cframe_forces(model, data, f_body, bodies):
     """:func:`to_cframe_force` of many force vectors at once: ``f_body (n, 6)``, row ``k`` on
     body ``bodies[k]``."""
     xp = namespace(data.xmat, f_body)
-    R, x, c = data.xmat[bodies], data.xpos[bodies], data.subtree_com[model.body_rootid[bodies]]
+    R, x, c = data.xmat[bodies], data.xpos[bodies], data.subtree_com[plain(model).body_rootid[bodies]]
     F = xp.matvec(R, f_body[:, 3:])
     return xp.concatenate([xp.matvec(R, f_body[:, :3]) + cross(x - c, F), F], axis=1)
 

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import asarray, is_jax, is_symbolic, namespace
+from rbdl_edu.arrays import FLOAT64, asarray, is_jax, is_symbolic, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -134,7 +134,7 @@ def damper_slope(model, qvel):
     array([12.])
     """
     speed = abs(asarray(qvel))
-    b, (b2, b3) = model.dof_damping, model.dof_dampingpoly.T
+    b, (b2, b3) = plain(model).dof_damping, plain(model).dof_dampingpoly.T
     return b + 2 * b2 * speed + 3 * b3 * speed ** 2
 
 
@@ -165,7 +165,7 @@ def joint_spring_damper(model, q, qd, spring=True, damper=True):
     q, qd = asarray(q), asarray(qd)
     linear = linear_springs(model)
     if linear is not None and type(q) is type(qd) is np.ndarray and q.shape == (m.nq,) and qd.shape == (m.nv,) \
-            and q.dtype == qd.dtype == np.float64:
+            and q.dtype == qd.dtype == FLOAT64:
         # one state of numbers, every spring and damper linear: the same lines on arrays
         (qposadr, dofadr, k), (damped, b) = linear
         f_spring, f_damper = np.zeros(m.nv), np.zeros(m.nv)
@@ -289,11 +289,16 @@ def gravity_compensation(model, data):
     qfrc = np.zeros(m.nv)
     if model.opt.disabled("gravity") or not np.any(g):
         return qfrc
-    for i in range(1, m.nbody):
-        if m.body_gravcomp[i]:
-            qfrc = qfrc + apply_ft(m, data, -(m.body_mass[i] * m.body_gravcomp[i]) * g, np.zeros(3),
-                                   data.xipos[i], i)
+    for i in gravcomp_bodies(model):
+        qfrc = qfrc + apply_ft(m, data, -(m.body_mass[i] * m.body_gravcomp[i]) * g, np.zeros(3),
+                               data.xipos[i], i)
     return qfrc
+
+
+@per_model
+def gravcomp_bodies(model):
+    """The bodies with a nonzero ``body_gravcomp``, as a tuple of ids (the world left out)."""
+    return tuple(i for i in np.flatnonzero(plain(model).body_gravcomp).tolist() if i > 0)
 
 
 def apply_ft(model, data, force, torque, point, body):

@@ -50,6 +50,7 @@ from rbdl_edu.arrays import put, stacked
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import (BALL, BIAS_AFFINE, FREE, GAIN_FIXED, GAIN_PID, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT,
                                   TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
 from rbdl_edu.smooth.adhesion import body_transmission
 from rbdl_edu.smooth.comframe import jac, path_dofs
@@ -60,21 +61,21 @@ def transmission(model, data):
     ``mj_transmission``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`,
     :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
-    m = model
+    m = plain(model)
     length, moment = [], []                    # per actuator (rows, so that jax.jit traces them)
     for i in range(m.nactuator):
         trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
         if trn in (TRN_JOINT, TRN_JOINTINPARENT):
-            l_i, moment_i = joint_transmission(m, data.qpos, i)
+            l_i, moment_i = joint_transmission(model, data.qpos, i)
         elif trn == TRN_TENDON:
             t = m.actuator_trnid[i, 0]
             l_i, moment_i = gear[0] * data.ten_length[t], gear[0] * data.ten_J[t]
         elif trn == TRN_SITE:
-            l_i, moment_i = site_transmission(m, data, i)
+            l_i, moment_i = site_transmission(model, data, i)
         elif trn == TRN_SLIDERCRANK:
-            l_i, moment_i = slider_crank(m, data, i)
+            l_i, moment_i = slider_crank(model, data, i)
         elif trn == TRN_BODY:
-            l_i, moment_i = body_transmission(m, data, i)
+            l_i, moment_i = body_transmission(model, data, i)
         else:
             raise ValueError(f"actuator {m.actuator_names[i] or i}: transmission type {trn} is not supported")
         length.append(l_i)
@@ -86,9 +87,11 @@ def transmission(model, data):
 def joint_transmission(model, qpos, i):
     """Length and moment row ``(nv,)`` of actuator ``i`` on a joint (``joint`` or
     ``jointinparent``)."""
-    m = model
+    m = plain(model)
     j, gear = m.actuator_trnid[i, 0], m.actuator_gear[i]
     qa, da = m.jnt_qposadr[j], m.jnt_dofadr[j]
+    if m.jnt_type[j] not in (BALL, FREE):
+        return qpos[qa] * gear[0], hinge_moment(model, i)       # hinge, slide: l = g q
     in_parent = m.actuator_trntype[i] == TRN_JOINTINPARENT
     moment = np.zeros(m.nv)
     if m.jnt_type[j] == BALL:
@@ -101,7 +104,6 @@ def joint_transmission(model, qpos, i):
         # a force in the world frame, a torque in the body frame (given in the world: R^T g)
         moment[da:da + 3] = gear[:3]
         return 0.0, put(moment, slice(da + 3, da + 6), quat_to_mat(q).T @ gear[3:6] if in_parent else gear[3:6])
-    return qpos[qa] * gear[0], hinge_moment(model, i)       # hinge, slide: l = g q
 
 
 @per_model
