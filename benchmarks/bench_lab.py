@@ -2,7 +2,11 @@
 and a gait-search sweep on a local Ray.
 
 1. **One mouse**: ``MouseEnv(engine=...)`` on flat ground, the lab's trot (zero gait action),
-   steps of 0.1 s (20 simulation steps each): environment steps per wall and per CPU second.
+   steps of 0.1 s (20 simulation steps each): environment steps per wall and per CPU second,
+   and (in a second pass, the engine's ``step`` under a CPU clock) the share of an environment
+   step spent inside the engine's ``step``; the rest is the lab's (controller, observation,
+   reward) and the one ``forward`` per environment step that computes the sensors at the new
+   state (the clock's own calls count there too: a few percent on MuJoCo).
 2. **Vectors of mice**: ``gymnasium.make_vec("rbdl_edu/Mouse-v0", num_envs=N,
    vectorization_mode="async")``, one process per mouse, N = 1, 2, 4 (MuJoCo) and 1, 2
    (rbdl_edu): environment steps per wall second, all mice together. On this 2-core machine
@@ -27,6 +31,7 @@ import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
 
 from rbdl_edu.lab import ENV_ID  # noqa: E402
+from rbdl_edu.lab.engine import get_engine  # noqa: E402
 from rbdl_edu.lab.env import GAIT_ACTION, MouseEnv  # noqa: E402
 
 ZERO = np.zeros(len(GAIT_ACTION), np.float32)
@@ -42,6 +47,33 @@ def one_mouse(engine, steps):
         env.step(ZERO)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return steps / wall, steps / max(cpu, 1e-9), env
+
+
+class StepClock:
+    """``engine`` with a CPU clock around its ``step``: ``seconds`` is the time spent inside it."""
+
+    def __init__(self, engine):
+        self.engine, self.seconds = get_engine(engine), 0.0
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+    def step(self, model, data):
+        t = time.process_time()
+        self.engine.step(model, data)
+        self.seconds += time.process_time() - t
+
+
+def inside_step(engine, steps):
+    """The share of one MouseEnv's CPU time spent inside ``engine.step``."""
+    clock = StepClock(engine)
+    env = MouseEnv(engine=clock, episode_seconds=1e6)
+    env.reset(seed=0)
+    env.step(ZERO)
+    clock.seconds, cpu = 0.0, time.process_time()
+    for _ in range(steps):
+        env.step(ZERO)
+    return clock.seconds / max(time.process_time() - cpu, 1e-9)
 
 
 def vector(engine, n, steps):
@@ -79,10 +111,12 @@ def main():
     parser.add_argument("--no-ray", action="store_true")
     args = parser.parse_args()
     print(f"robot mouse, MouseEnv on flat ground, 0.1 s per environment step; {os.cpu_count()} CPUs")
-    print(f"{'one mouse':32s} {'env steps / wall s':>19s} {'env steps / CPU s':>18s}")
+    print(f"{'one mouse':32s} {'env steps / wall s':>19s} {'env steps / CPU s':>18s} {'in engine.step':>15s}")
     for engine, steps in (("rbdl_edu", 10), ("mujoco", 1000)):
         wall, cpu, env = one_mouse(engine, steps)
-        print(f"{engine:32s} {wall:19.1f} {cpu:18.1f}   ({steps} steps, x = {env._x():.3f} m)", flush=True)
+        inside = inside_step(engine, steps)
+        print(f"{engine:32s} {wall:19.1f} {cpu:18.1f} {100 * inside:14.1f}%   ({steps} steps, x = {env._x():.3f} m)",
+              flush=True)
     print(f"{'vector of mice (async)':32s} {'env steps / wall s':>19s}")
     for engine, sizes, steps in (("mujoco", (1, 2, 4), 400), ("rbdl_edu", (1, 2), 6)):
         for n in sizes:

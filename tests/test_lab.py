@@ -204,6 +204,21 @@ def test_spine_mode_and_gait_changes():
     assert trot.step == round(40 / 133 * 200)
 
 
+def test_the_running_gait_keeps_its_table():
+    # MouseEnv sets the gait every environment step: an equal gait is not computed again,
+    # and the controller is then as if it had been
+    model = rbd.load_model(scene_path("mouse"))
+    gait = gait_from_action(np.full(len(GAIT_ACTION), 0.3))
+    trot = TrotController(model, gait)
+    table = trot.table
+    trot.step = 3 * trot.steps_per_period + 17
+    trot.set_gait(dataclasses.replace(gait))                        # equal, not the same object
+    assert trot.table is table and trot.step == 17 and trot.gait == gait
+    np.testing.assert_array_equal(table, TrotController(model, gait).table)
+    trot.set_gait(gait_from_action(np.full(len(GAIT_ACTION), 0.2)))   # another gait: a new table
+    assert trot.table is not table and not np.array_equal(trot.table, table)
+
+
 def test_gaits_out_of_range_are_refused():
     model = rbd.load_model(scene_path("mouse"))
     with pytest.raises(ValueError, match="out of reach"):
@@ -395,6 +410,16 @@ def test_env_refuses_what_it_cannot_do():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="shape"):
         env.step(np.zeros(3))
+
+
+def test_env_refuses_a_mouse_without_the_sensors_it_reads(tmp_path):
+    text = scene_path("mouse").read_text()
+    line = '<framepos name="com_pos" objtype="site" objname="imu"/>'
+    assert text.count(line) == 1
+    (tmp_path / "mouse.xml").write_text(text.replace(line, ""))
+    (tmp_path / "scene.xml").write_text(scene_path("flat").read_text())
+    with pytest.raises(ValueError, match="no sensor 'com_pos'"):
+        MouseEnv(scene=str(tmp_path / "scene.xml"), engine=MUJOCO)
 
 
 def test_env_runs_on_rbdl_edu_by_default():

@@ -158,6 +158,12 @@ class MouseEnv(gymnasium.Env):
         m = self.model
         self.sensor_slices = {n: slice(int(m.sensor_adr[s]), int(m.sensor_adr[s] + m.sensor_dim[s]))
                               for s, n in enumerate(m.sensor_names)}
+        missing = [n for n in ("com_pos", "com_quat") if n not in self.sensor_slices]
+        if missing:
+            raise ValueError(f"scene {first!r} has no sensor {missing[0]!r}: MouseEnv's reward and termination "
+                             f"read it (the lab's mouse has it; this model's sensors: {sorted(self.sensor_slices)})")
+        # where reward and termination read ``sensordata`` (the same in every scene, checked)
+        self._com_x, self._com_quat = self.sensor_slices["com_pos"].start, self.sensor_slices["com_quat"]
         self.observation_space = gymnasium.spaces.Box(-np.inf, np.inf, (m.nsensordata,), np.float64)
         n_act = len(GAIT_ACTION) if action == "gait" else m.nu if action == "joints" else len(self.trot.ids)
         self.action_space = gymnasium.spaces.Box(-1.0, 1.0, (n_act,), np.float32)
@@ -189,9 +195,10 @@ class MouseEnv(gymnasium.Env):
                 raise ValueError(f"scene {scene!r} has other sensors than {self.scenes[0]!r}: "
                                  "the observation would change size or meaning between episodes")
             n_sub = max(1, round(self.control_dt / model.opt.timestep))
-            self._loaded[scene] = (model, self.engine.Data(model), TrotController(model, Gait()), n_sub)
+            ctrlrange = np.array(model.actuator_ctrlrange, dtype=float).T       # (2, nu): low, high
+            self._loaded[scene] = (model, self.engine.Data(model), TrotController(model, Gait()), n_sub, ctrlrange)
         self.scene = scene
-        self.model, self.data, self.trot, self.n_substeps = self._loaded[scene]
+        self.model, self.data, self.trot, self.n_substeps, (self._lo, self._hi) = self._loaded[scene]
         self.max_steps = round(self.episode_seconds / (self.n_substeps * self.model.opt.timestep))
 
     # -- helpers -------------------------------------------------------------------------------
@@ -199,10 +206,10 @@ class MouseEnv(gymnasium.Env):
         return np.array(self.data.sensordata, dtype=np.float64)
 
     def _x(self):
-        return float(self.data.sensor("com_pos").data[0])
+        return float(self.data.sensordata[self._com_x])           # sensor "com_pos", x
 
     def _upright(self):
-        w, x, y, z = self.data.sensor("com_quat").data
+        w, x, y, z = self.data.sensordata[self._com_quat]         # sensor "com_quat"
         return 1 - 2 * (x * x + y * y) > 0            # the body's z axis, seen from the world, points up
 
     def _info(self):
@@ -263,12 +270,14 @@ class MouseEnv(gymnasium.Env):
             i = int(np.argmax(~(np.abs(action) <= 1)))
             raise ValueError(f"action[{i}] = {float(action[i])!r} is outside the action box [-1, 1] "
                              "(MouseEnv clips nothing: clip or squash the policy's output)")
-        lo, hi = np.asarray(m.actuator_ctrlrange, dtype=float).T
+        lo, hi = self._lo, self._hi
+        ids = self.trot.ids
         if self.action_kind == "gait":
             self.trot.set_gait(gait_from_action(action))
         elif self.action_kind == "joints":
             ctrl = lo + (action + 1) / 2 * (hi - lo)
-        ids = self.trot.ids
+        else:                                          # the same correction every simulation step
+            correction, lo_ids, hi_ids = self.residual_scale * action, lo[ids], hi[ids]
         x0 = self._x()
         for _ in range(self.n_substeps):
             if self.action_kind == "gait":
@@ -277,9 +286,12 @@ class MouseEnv(gymnasium.Env):
                 d.ctrl[:] = ctrl
             else:                                      # the trot, corrected
                 self.trot(d)
-                d.ctrl[ids] = np.clip(d.ctrl[ids] + self.residual_scale * action, lo[ids], hi[ids])
+                # kept in ctrlrange (np.clip's arithmetic; its Python wrapper costs more than the arithmetic)
+                d.ctrl[ids] = np.minimum(np.maximum(d.ctrl[ids] + correction, lo_ids), hi_ids)
             e.step(m, d)
-        e.forward(m, d)                                # sensors at the new state
+        # sensors at the new state (a step computes them at the state it starts from): one
+        # forward more per environment step, on rbdl_edu about 1/21 of the step's time
+        e.forward(m, d)
         self._steps += 1
         reward = self._x() - x0
         terminated = not self._upright()

@@ -101,7 +101,7 @@ def leg_ik(x, z, knee=+1, leg=LEG):
     r2 = x**2 + z**2
     rmin, rmax = abs(l1 - l2), l1 + l2
     bad = ~((r2 >= rmin**2 - 1e-15) & (r2 <= rmax**2 + 1e-15))      # NaN is bad too
-    if np.any(bad):
+    if bad.any():
         k = np.unravel_index(np.argmax(bad), bad.shape) if bad.ndim else ()
         raise ValueError(f"foot target (x, z) = ({x[k]:.6g}, {z[k]:.6g}) is out of reach: its distance "
                          f"{np.sqrt(r2[k]):.6g} from the hip is not in [{rmin:.6g}, {rmax:.6g}]")

@@ -175,13 +175,20 @@ class TrotController:
         names = [f"{j}_{leg_}" for leg_ in LEGS for j in ("hip", "knee")] + ["spine", "tail", "neck", "head"]
         self.names = tuple(names)
         self.ids = np.array([model.id("actuator", n) for n in names])
+        # each target's actuator range (model constants, read once): low, high, limited
+        self._lo, self._hi = np.array(model.actuator_ctrlrange, dtype=float)[self.ids].T
+        self._limited = np.asarray(model.actuator_ctrllimited, bool)[self.ids]
         self.step = 0
         self.set_gait(gait)
 
     def set_gait(self, gait):
         """Switch to ``gait`` at the same fraction of the period (the legs do not jump in
         phase); check a whole period of its targets against the legs' reach and the
-        actuators' ranges. A gait that fails leaves the controller as it was."""
+        actuators' ranges. A gait that fails leaves the controller as it was. The gait it
+        already runs (a constant action, every environment step) keeps its table."""
+        if gait == getattr(self, "gait", None):      # equal parameters: the same period of targets
+            self.step %= self.steps_per_period
+            return
         before = dict(self.__dict__)
         old = getattr(self, "steps_per_period", None)
         self.gait = gait
@@ -230,11 +237,10 @@ class TrotController:
         self.step = 0
 
     def _check_ranges(self):
-        lo, hi = self.model.actuator_ctrlrange[self.ids].T
-        limited = np.asarray(self.model.actuator_ctrllimited, bool)[self.ids]
+        lo, hi, limited = self._lo, self._hi, self._limited
         q = self.table                                               # a whole period
         out = limited[:, None] & ((q < lo[:, None] - 1e-12) | (q > hi[:, None] + 1e-12))
-        if np.any(out):
+        if out.any():
             i, k = np.unravel_index(np.argmax(out), out.shape)
             raise ValueError(f"gait {self.gait}: the target {np.degrees(q[i, k]):.4g} deg of actuator "
                              f"{self.names[i]!r} at step {k} of the period is outside its ctrlrange "
