@@ -2,6 +2,8 @@
 and a gait-search sweep on a local Ray.
 
 1. **One mouse**: ``MouseEnv(engine=...)`` on flat ground, the lab's trot (zero gait action),
+   on rbdl_edu, rbdl_edu accelerated (the smooth half compiled with JAX; the compile falls
+   in the first, untimed step) and MuJoCo:
    steps of 0.1 s (20 simulation steps each): environment steps per wall and per CPU second,
    and (in a second pass, the engine's ``step`` under a CPU clock) the share of an environment
    step spent inside the engine's ``step``; the rest is the lab's (controller, observation,
@@ -112,7 +114,7 @@ def main():
     args = parser.parse_args()
     print(f"robot mouse, MouseEnv on flat ground, 0.1 s per environment step; {os.cpu_count()} CPUs")
     print(f"{'one mouse':32s} {'env steps / wall s':>19s} {'env steps / CPU s':>18s} {'in engine.step':>15s}")
-    for engine, steps in (("rbdl_edu", 10), ("mujoco", 1000)):
+    for engine, steps in (("rbdl_edu", 10), ("rbdl_edu-accelerated", 20), ("mujoco", 1000)):
         wall, cpu, env = one_mouse(engine, steps)
         inside = inside_step(engine, steps)
         print(f"{engine:32s} {wall:19.1f} {cpu:18.1f} {100 * inside:14.1f}%   ({steps} steps, x = {env._x():.3f} m)",

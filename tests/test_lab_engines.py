@@ -27,12 +27,12 @@ ZERO = np.zeros(len(GAIT_ACTION), np.float32)
 
 
 def test_engines_by_name():
-    assert ENGINES == ("rbdl_edu", "mujoco")
+    assert ENGINES == ("rbdl_edu", "rbdl_edu-accelerated", "mujoco")
     assert get_engine("rbdl_edu") is rbd and get_engine(None) is rbd and get_engine(rbd) is rbd
     assert get_engine("mujoco") is MUJOCO and get_engine(MUJOCO) is MUJOCO
     assert simulates_contacts("mujoco") and simulates_contacts("rbdl_edu")
     for bad in ("MuJoCo", "bullet", 3, object()):
-        with pytest.raises(ValueError, match="'rbdl_edu' and 'mujoco'"):
+        with pytest.raises(ValueError, match="'rbdl_edu', 'rbdl_edu-accelerated' and 'mujoco'"):
             get_engine(bad)
 
 
@@ -51,6 +51,7 @@ def test_both_engines_trot_alike():
     assert a.shape == b.shape == (400, 3)
     assert a[-1, 0] - a[0, 0] > 0.2                                 # it walked (0.29 m)
     np.testing.assert_allclose(a, b, rtol=0, atol=PATH_TOL)
+    np.testing.assert_allclose(paths["rbdl_edu-accelerated"], a, rtol=0, atol=PATH_TOL)
 
 
 @pytest.mark.parametrize("obstacle", [None, "plank"])

@@ -19,9 +19,11 @@ them by asking it (a ball pressed into a floor must be pushed back), and
 :func:`require_contacts` refuses to walk the mouse on an engine that would let it sink
 through the ground (rbdl_edu with ``<flag contact="disable"/>``, say).
 
-**Two engines.** The lab ships two, named by :data:`ENGINES`: ``"rbdl_edu"`` (this package)
-and ``"mujoco"`` (MuJoCo 4.0 behind the same interface, :mod:`rbdl_edu.lab.mujoco_engine`,
-imported only when asked for). :func:`get_engine` turns a name into the engine; everything
+**Three engines.** The lab ships three, named by :data:`ENGINES`: ``"rbdl_edu"`` (this
+package), ``"rbdl_edu-accelerated"`` (the same, every model it loads accelerated: the smooth
+half of each step compiled with JAX, :mod:`rbdl_edu.simulation.accelerated`; the numbers are
+rbdl_edu's to round-off) and ``"mujoco"`` (MuJoCo 4.0 behind the same interface,
+:mod:`rbdl_edu.lab.mujoco_engine`); the last two are imported only when asked for. :func:`get_engine` turns a name into the engine; everything
 in the lab that takes an ``engine`` takes a name too. Any other object with the interface
 passes through unchanged.
 
@@ -36,12 +38,13 @@ True
 from __future__ import annotations
 
 import functools
+import os
 import time as _time
 
 import rbdl_edu
 
 #: the engines the lab ships, by name
-ENGINES = ("rbdl_edu", "mujoco")
+ENGINES = ("rbdl_edu", "rbdl_edu-accelerated", "mujoco")
 
 _PROBE = """<mujoco><option timestep="0.002"/><worldbody><geom type="plane" size="1 1 0.1"/>
   <body pos="0 0 0.09"><freejoint/><geom size="0.1" mass="1"/></body></worldbody></mujoco>"""
@@ -55,18 +58,47 @@ def get_engine(engine=None):
     >>> get_engine("bullet")
     Traceback (most recent call last):
     ...
-    ValueError: unknown engine 'bullet': the lab's engines are 'rbdl_edu' and 'mujoco' (or pass an object with load_model, Data, forward, step, reset)
+    ValueError: unknown engine 'bullet': the lab's engines are 'rbdl_edu', 'rbdl_edu-accelerated' and 'mujoco' (or pass an object with load_model, Data, forward, step, reset)
     """
     if engine is None or engine == "rbdl_edu":
         return rbdl_edu
+    if engine == "rbdl_edu-accelerated":
+        return _accelerated()
     if engine == "mujoco":
         from rbdl_edu.lab.mujoco_engine import MUJOCO    # MuJoCo: an optional dependency
         return MUJOCO
     missing = [f for f in ("load_model", "Data", "forward", "step", "reset") if not hasattr(engine, f)]
     if isinstance(engine, str) or missing:
-        raise ValueError(f"unknown engine {engine!r}: the lab's engines are 'rbdl_edu' and 'mujoco' "
-                         "(or pass an object with load_model, Data, forward, step, reset)")
+        raise ValueError(f"unknown engine {engine!r}: the lab's engines are 'rbdl_edu', 'rbdl_edu-accelerated' "
+                         "and 'mujoco' (or pass an object with load_model, Data, forward, step, reset)")
     return engine
+
+
+class AcceleratedEngine:
+    """rbdl_edu with every model it loads accelerated
+    (:func:`rbdl_edu.simulation.accelerated.accelerate`); the rest is rbdl_edu's own. A file
+    loaded again (unchanged) gives the same model, compiled once: environments made one after
+    another do not compile it again."""
+    __name__ = "rbdl_edu-accelerated"
+    Data, forward, step, reset = (staticmethod(f) for f in (rbdl_edu.Data, rbdl_edu.forward, rbdl_edu.step,
+                                                            rbdl_edu.reset))
+
+    def __init__(self, accelerate):
+        self.accelerate, self.loaded = accelerate, {}
+
+    def load_model(self, path_or_xml_text, **kwargs):
+        source = os.fspath(path_or_xml_text)
+        key = (source, os.stat(source).st_mtime_ns if os.path.isfile(source) else None, repr(sorted(kwargs.items())))
+        if key not in self.loaded:
+            self.loaded[key] = self.accelerate(rbdl_edu.load_model(path_or_xml_text, **kwargs))
+        return self.loaded[key]
+
+
+@functools.lru_cache(maxsize=None)
+def _accelerated():
+    """The one :class:`AcceleratedEngine` (so that :func:`simulates_contacts` asks it once)."""
+    from rbdl_edu.simulation.accelerated import accelerate    # JAX: an optional dependency
+    return AcceleratedEngine(accelerate)
 
 
 @functools.lru_cache(maxsize=None)
