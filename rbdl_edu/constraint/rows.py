@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
+from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, contact_row_count, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance
 from rbdl_edu.constraint.island import body_treeid
 from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
@@ -88,6 +88,16 @@ class Rows:
             self.nf += n
         elif kind in (CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON):
             self.nl += n
+
+    def add_contacts(self, J, pos, margin, kind, k):
+        """Append the rows ``J (n, nv)`` of contacts, all at once: per row its ``pos``,
+        ``margin``, ``kind`` and contact ``k``, each ``(n,)`` (contact rows are always kept)."""
+        self.J.append(J)
+        self.pos += pos.tolist()
+        self.margin += margin.tolist()
+        self.frictionloss += [0.0] * len(J)
+        self.type += kind.tolist()
+        self.id += k.tolist()
 
 
 def make_constraint(model, data):
@@ -323,27 +333,36 @@ def contact_rows(model, data, rows):
     if not live:
         return
     # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame
+    k = np.array([k for k, _ in live])
+    dim = np.array([con.dim for _, con in live])
     points = np.array([con.pos for _, con in live])
     frame = np.array([con.frame for _, con in live])
     (Jp1, Jr1), (Jp2, Jr2) = (point_jacobians(m, data, m.geom_bodyid[[getattr(con, g) for _, con in live]], points)
                               for g in ("geom1", "geom2"))
-    Jt, Jr = frame @ (Jp2 - Jp1), frame @ (Jr2 - Jr1)
-    for (k, con), Jt_k, Jr_k in zip(live, Jt, Jr):
-        con.efc_address = len(rows.type)
-        dim = con.dim
-        J = Jt_k[:min(dim, 3)] if dim <= 3 else np.concatenate([Jt_k, Jr_k[:dim - 3]])
-        if dim == 1:
-            rows.add(J, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
-        elif elliptic:
-            pos, margin = np.zeros(dim), np.zeros(dim)
-            pos[0], margin[0] = con.dist, con.includemargin
-            rows.add(J, pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
-        else:
-            # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
-            muJ = con.friction[:dim - 1, None] * J[1:]
-            edges = np.empty((2 * (dim - 1), m.nv))
-            edges[0::2], edges[1::2] = J[0] + muJ, J[0] - muJ
-            rows.add(edges, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
+    # the six directions of each contact, (ncon, 6, nv): normal, tangents, spin, rolling
+    J = np.concatenate([frame @ (Jp2 - Jp1), frame @ (Jr2 - Jr1)], axis=1)
+    if elliptic:
+        # the first dim directions
+        kind = np.where(dim == 1, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_ELLIPTIC)
+        candidates = J
+    else:
+        # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k (frictionless: J_n)
+        kind = np.where(dim == 1, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL)
+        muJ = np.array([con.friction for _, con in live])[:, :, None] * J[:, 1:]
+        candidates = np.empty((len(live), 10, m.nv))
+        candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+        candidates[dim == 1, 0] = J[dim == 1, 0]
+    n = contact_row_count(m, dim)                    # each contact's rows: its first n candidates
+    first = len(rows.type) + np.cumsum(n) - n
+    for (_, con), a in zip(live, first.tolist()):
+        con.efc_address = a
+    dist = np.repeat([con.dist for _, con in live], n)
+    margin = np.repeat([con.includemargin for _, con in live], n)
+    if elliptic:                                     # the position is the normal row's alone
+        normal = np.arange(len(dist)) == np.repeat(first - first[0], n)
+        dist, margin = np.where(normal, dist, 0.0), np.where(normal, margin, 0.0)
+    rows.add_contacts(candidates[np.arange(candidates.shape[1]) < n[:, None]], dist, margin,
+                      np.repeat(kind, n), np.repeat(k, n))
 
 
 def point_jacobians(model, data, bodies, points):

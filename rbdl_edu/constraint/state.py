@@ -52,6 +52,7 @@ class SolverState:
                                   by its first row, its cost's Hessian ``(dim, dim)`` in the
                                   row residuals (MuJoCo's ``contact.H``; set by
                                   :func:`~rbdl_edu.constraint.cost.update`)
+    ``efc_AR``                    :func:`dual_matrix`, once made (the dual solvers), or None
     ============================  ==========================================================
     """
     contact: list
@@ -76,22 +77,34 @@ class SolverState:
     solver_niter: int = 0
     solver: list = field(default_factory=list)
     cone_H: dict = field(default_factory=dict)
+    efc_AR: np.ndarray | None = None
 
 
-def subproblem(data, dofs, rows):
+def subproblem(data, dofs, rows, AR=None):
     """The :class:`SolverState` of one island: ``data``'s fields restricted to its ``dofs`` and
-    ``rows``."""
-    rows_of = {name: getattr(data, name)[rows] for name in (
-        "efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")}
-    dofs_of = {name: getattr(data, name)[dofs] for name in ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint")}
+    ``rows``. ``AR``: the whole problem's :func:`dual_matrix`, if made already (the dual
+    solvers read ``efc_AR``; an island's own block of it is computed afresh)."""
+    if len(dofs) == len(data.qacc) and len(rows) == data.nefc:
+        # one island of everything: data's own arrays (the solvers replace their results,
+        # they write into none of these)
+        return SolverState(contact=data.contact, qM=data.qM, efc_J=data.efc_J, nefc=data.nefc, ne=data.ne,
+                           nf=data.nf, efc_AR=AR, **{name: getattr(data, name) for name in _ROWS + _DOFS})
+    rows_of = {name: getattr(data, name)[rows] for name in _ROWS}
+    dofs_of = {name: getattr(data, name)[dofs] for name in _DOFS}
     return SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)], efc_J=data.efc_J[np.ix_(rows, dofs)],
                        nefc=len(rows), ne=int(np.sum(rows < data.ne)),
                        nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
 
 
+_ROWS = ("efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")
+_DOFS = ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint")
+
+
 def dual_matrix(model, data):
     r""":math:`A + R = J M^{-1} J^T + \mathrm{diag}(R)`, ``(nefc, nefc)`` (MuJoCo's ``efc_AR``),
-    the dual problem's matrix."""
+    the dual problem's matrix (a :class:`SolverState`'s ``efc_AR`` if it has it already)."""
+    if getattr(data, "efc_AR", None) is not None:
+        return data.efc_AR
     return data.efc_J @ np.linalg.solve(data.qM, data.efc_J.T) + np.diag(data.efc_R)
 
 
