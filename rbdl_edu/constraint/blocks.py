@@ -57,32 +57,9 @@ def row_count(model, data, i):
 
 
 def contact_row_count(model, dim):
-    """The number of rows of contacts of dimension ``dim`` (an int or an array): 1 normal
-    row for ``dim`` 1, ``dim`` rows for an elliptic cone, :math:`2(\text{dim} - 1)` edges for a
-    pyramid."""
-    return dim if model.opt.cone == "elliptic" else np.where(dim == 1, 1, 2 * (dim - 1))
-
-
-class ContactBlocks(NamedTuple):
-    """The contacts' rows, all at once (they come last in ``efc_*``): ``cons`` the contacts
-    with rows, in row order; their first rows ``adr`` and row counts ``n`` ``(c,)``; and per
-    contact row ``(nrow,)``, its contact ``which`` (an index into ``cons``) and its place ``j``
-    in that contact's block."""
-    cons: list
-    adr: np.ndarray
-    n: np.ndarray
-    which: np.ndarray
-    j: np.ndarray
-
-
-def contact_blocks(model, data):
-    """The :class:`ContactBlocks` of ``data`` (a ``Data`` whose rows are made)."""
-    cons = [con for con in data.contact if con.efc_address >= 0]
-    adr = np.array([con.efc_address for con in cons], dtype=int)
-    n = np.asarray(contact_row_count(model, np.array([con.dim for con in cons], dtype=int)), dtype=int)
-    which = np.repeat(np.arange(len(cons)), n)
-    first = adr[0] if len(cons) else 0                  # the first contact row
-    return ContactBlocks(cons, adr, n, which, first + np.arange(len(which)) - adr[which])
+    """The number of rows of a contact of dimension ``dim``: its normal alone for ``dim`` 1,
+    ``dim`` rows for an elliptic cone, the :math:`2(\text{dim} - 1)` edges of a pyramid."""
+    return dim if dim == 1 or model.opt.cone == "elliptic" else 2 * (dim - 1)
 
 
 def blocks(model, data, first=0):

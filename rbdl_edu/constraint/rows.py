@@ -89,16 +89,6 @@ class Rows:
         elif kind in (CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON):
             self.nl += n
 
-    def add_contacts(self, J, pos, margin, kind, k):
-        """Append the rows ``J (n, nv)`` of contacts, all at once: per row its ``pos``,
-        ``margin``, ``kind`` and contact ``k``, each ``(n,)`` (contact rows are always kept)."""
-        self.J.append(J)
-        self.pos += pos.tolist()
-        self.margin += margin.tolist()
-        self.frictionloss += [0.0] * len(J)
-        self.type += kind.tolist()
-        self.id += k.tolist()
-
 
 def make_constraint(model, data):
     """Fill the ``efc_*`` rows of the module docstring at the current poses and contacts,
@@ -332,48 +322,40 @@ def contact_rows(model, data, rows):
     live = [(k, con) for k, con in enumerate(data.contact) if not con.exclude]
     if not live:
         return
-    # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame
-    k = np.array([k for k, _ in live])
-    dim = np.array([con.dim for _, con in live])
-    points = np.array([con.pos for _, con in live])
-    frame = np.array([con.frame for _, con in live])
-    (Jp1, Jr1), (Jp2, Jr2) = (point_jacobians(m, data, m.geom_bodyid[[getattr(con, g) for _, con in live]], points)
-                              for g in ("geom1", "geom2"))
-    # the six directions of each contact, (ncon, 6, nv): normal, tangents, spin, rolling
-    J = np.concatenate([frame @ (Jp2 - Jp1), frame @ (Jr2 - Jr1)], axis=1)
-    if elliptic:
-        # the first dim directions
-        kind = np.where(dim == 1, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_ELLIPTIC)
-        candidates = J
-    else:
-        # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k (frictionless: J_n)
-        kind = np.where(dim == 1, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL)
+    # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame,
+    # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
+    points, frame = np.array([con.pos for _, con in live]), np.array([con.frame for _, con in live])
+    bodies = m.geom_bodyid[[con.geom1 for _, con in live] + [con.geom2 for _, con in live]]
+    J = point_jacobians(m, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
+    J = (frame[:, None] @ (J[len(live):] - J[:len(live)]).reshape(len(live), 2, 3, m.nv)).reshape(len(live), 6, m.nv)
+    if not elliptic:
+        # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
         muJ = np.array([con.friction for _, con in live])[:, :, None] * J[:, 1:]
-        candidates = np.empty((len(live), 10, m.nv))
-        candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
-        candidates[dim == 1, 0] = J[dim == 1, 0]
-    n = contact_row_count(m, dim)                    # each contact's rows: its first n candidates
-    first = len(rows.type) + np.cumsum(n) - n
-    for (_, con), a in zip(live, first.tolist()):
-        con.efc_address = a
-    dist = np.repeat([con.dist for _, con in live], n)
-    margin = np.repeat([con.includemargin for _, con in live], n)
-    if elliptic:                                     # the position is the normal row's alone
-        normal = np.arange(len(dist)) == np.repeat(first - first[0], n)
-        dist, margin = np.where(normal, dist, 0.0), np.where(normal, margin, 0.0)
-    rows.add_contacts(candidates[np.arange(candidates.shape[1]) < n[:, None]], dist, margin,
-                      np.repeat(kind, n), np.repeat(k, n))
+        edges = np.empty((len(live), 10, m.nv))
+        edges[:, 0::2], edges[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+    for i, (k, con) in enumerate(live):
+        con.efc_address = len(rows.type)
+        n = contact_row_count(m, con.dim)
+        if con.dim == 1:
+            rows.add(J[i, :1], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
+        elif elliptic:
+            # the first dim directions; the position is the normal row's alone
+            pos, margin = [con.dist] + [0.0] * (n - 1), [con.includemargin] + [0.0] * (n - 1)
+            rows.add(J[i, :n], pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
+        else:
+            rows.add(edges[i, :n], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
 
 
 def point_jacobians(model, data, bodies, points):
-    r"""``(jacp, jacr)``, each ``(n, 3, nv)``: the Jacobians of the world points ``points (n, 3)``
-    moving with ``bodies (n,)`` (MuJoCo's ``mj_jac`` for n points at once). With
-    :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c) on the path from the
-    world to the body: :math:`J_r = [\omega_j]`, :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
+    r"""``(n, 6, nv)``: the Jacobians of the world points ``points (n, 3)`` moving with
+    ``bodies (n,)``, translation (rows 0-2) over rotation (3-5) (MuJoCo's ``mj_jac`` for n
+    points at once). With :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c)
+    on the path from the world to the body: :math:`J_r = [\omega_j]`,
+    :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
     on = path_mask(model)[bodies][:, :, None]                       # (n, nv, 1)
     w, v = np.where(on, data.cdof[:, :3], 0.0), np.where(on, data.cdof[:, 3:], 0.0)
     r = points - data.subtree_com[model.body_rootid[bodies]]
-    return (v + cross(w, r[:, None, :])).transpose(0, 2, 1), w.transpose(0, 2, 1)
+    return np.concatenate([v + cross(w, r[:, None, :]), w], axis=2).transpose(0, 2, 1)
 
 
 @per_model
