@@ -8,6 +8,7 @@ The solvers of :mod:`rbdl_edu.constraint.pgs`, :mod:`rbdl_edu.constraint.primal`
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -112,6 +113,12 @@ def scale(data):
     """:math:`1/\\mathrm{tr}(M)`: how MuJoCo 4.0 scales the solvers' improvement and gradient
     before comparing them with ``tolerance``."""
     return 1 / max(MINVAL, float(np.trace(data.qM)))
+
+
+def norm(x):
+    """:math:`|x|` of a vector of numbers: ``np.linalg.norm(x)``, the same sum, without its
+    dispatch (the solvers take several per iteration)."""
+    return math.sqrt(x.dot(x))
 
 
 def nactive(data):
