@@ -199,8 +199,9 @@ class LineCost:
         xs, vs, Ds, cost0 = self.one_sided
         x = xs + alpha * vs
         Don = np.where(x < 0, Ds, 0.0)                 # D on the rows that push, else 0
-        cost += float((0.5 * Don * x * x).sum() - cost0)
-        d1 += float((Don * x * vs).sum())
+        Dx = Don * x
+        cost += float(0.5 * (Dx * x).sum() - cost0)
+        d1 += float((Dx * vs).sum())
         d2 += float((Don * vs * vs).sum())
         for cone in self.cones:
             c, e1, e2 = _cone_along(alpha, *cone[2:])
