@@ -53,6 +53,7 @@ from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTION
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON,
                                   CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_JOINT, EQ_WELD,
                                   MINVAL)
+from rbdl_edu.model.frozen import plain
 
 MINIMP, MAXIMP = 1e-4, 0.9999      # mjMINIMP, mjMAXIMP: the impedance stays strictly in (0, 1)
 
@@ -194,7 +195,7 @@ def diag_approx(model, data):
     equality's one or two objects; the dof, joint or tendon of a friction loss or limit; a
     contact's two bodies (translation for the normal and sliding rows, rotation for spin and
     roll; a pyramidal edge :math:`n \pm \mu_k t_k` adds :math:`\mu_k^2` times its tangent's)."""
-    m, bw = model, model.body_invweight0
+    m, bw = plain(model), plain(model).body_invweight0
     out = np.zeros(data.nefc)
     for i, n, kind, k in blocks(model, data):
         if kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
@@ -288,7 +289,7 @@ def surface_velocity(model, data):
     at the contact point :math:`x`; in the contact frame only the tangential and the spin
     components count (no push along the normal, no rolling drive). A pyramid's edge
     :math:`\pm k` sees :math:`\pm\mu_k` times component :math:`k`."""
-    sv = model.geom_surfacevel
+    sv = plain(model).geom_surfacevel
     if not np.any(sv):
         return
     for con in data.contact:

@@ -52,8 +52,9 @@ def solve_primal(model, data, newton=True):
     small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
     small_gradient = s * norm(grad) < tol
     done = small_gap and (not newton or small_gradient)
+    factor = HessianFactor(model, data)
     if not done and newton:
-        Mgrad = newton_step(hessian(model, data), grad)
+        Mgrad = factor.newton_step(grad)
         done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
     search = -Mgrad
     it = 0
@@ -67,7 +68,7 @@ def solve_primal(model, data, newton=True):
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = newton_step(hessian(model, data), grad) if newton else np.linalg.solve(M, grad)
+        Mgrad = factor.newton_step(grad) if newton else np.linalg.solve(M, grad)
         improvement, gradient = s * improvement, s * norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
                                       np.count_nonzero(data.efc_state != oldstate), neval))
@@ -97,6 +98,23 @@ def hessian(model, data):
             Jc = data.efc_J[i:i + n]
             H = H + Jc.T @ data.cone_H[i] @ Jc
     return H
+
+
+class HessianFactor:
+    """The Cholesky factor of the cost's Hessian (:func:`hessian`) at the solver's current
+    state, made again only when it can have changed: when a row changed zone, or when an
+    elliptic cone is on its cone's side (its Hessian moves with :math:`a`)."""
+
+    def __init__(self, model, data):
+        self.model, self.data, self.state, self.L = model, data, None, None
+
+    def newton_step(self, g):
+        """:math:`H^{-1} g` at the current state (:func:`newton_step`)."""
+        data = self.data
+        if self.L is None or data.cone_H or not np.array_equal(self.state, data.efc_state):
+            self.state, self.L = data.efc_state, cholesky_floored(hessian(self.model, data))
+        x, _ = scipy.linalg.lapack.dpotrs(self.L, g, lower=1)
+        return x
 
 
 def newton_step(H, g):

@@ -52,6 +52,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FR
                                   CNSTR_CONTACT_PYRAMIDAL, CNSTR_EQUALITY, CNSTR_FRICTION_DOF,
                                   CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT,
                                   EQ_JOINT, EQ_WELD, HINGE, MINVAL, OBJ_BODY, SLIDE)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
 from rbdl_edu.smooth.comframe import jac, path_dofs, posed, to_cframe
@@ -95,7 +96,7 @@ def make_constraint(model, data):
     then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
-    asleep = data.tree_asleep[body_treeid(model)[model.dof_bodyid]] >= 0
+    asleep = data.tree_asleep[body_treeid(model)[plain(model).dof_bodyid]] >= 0
     rows = Rows(~asleep if asleep.any() else None)
     for con in data.contact:
         con.efc_address = -1
@@ -240,7 +241,7 @@ def anchored_equalities(model, data):
 def friction_rows(model, data, rows):
     """A row per dof with ``frictionloss`` (a unit Jacobian) and per tendon with one (its
     Jacobian), no position."""
-    m = model
+    m = plain(model)
     if m.opt.disabled("frictionloss"):
         return
     for i in np.flatnonzero(m.dof_frictionloss != 0):
@@ -265,7 +266,7 @@ def limit_rows(model, data, rows):
     >>> rows.J[0], round(float(rows.pos[0]), 6)        # pushes back about -x: 0.076 rad too far
     (array([[-1., -0., -0.]]), -0.076401)
     """
-    m = model
+    m = plain(model)
     if m.opt.disabled("limit"):
         return
     for j in np.flatnonzero(m.jnt_limited):
@@ -315,7 +316,7 @@ def ball_rotation(quat):
 def contact_rows(model, data, rows):
     """The rows of each contact closer than its margin (module docstring); sets each
     contact's ``efc_address``."""
-    m = model
+    m = plain(model)
     if m.opt.disabled("contact") or m.nv == 0:
         return
     elliptic = m.opt.cone == "elliptic"
@@ -326,7 +327,7 @@ def contact_rows(model, data, rows):
     # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
     points, frame = np.array([con.pos for _, con in live]), np.array([con.frame for _, con in live])
     bodies = m.geom_bodyid[[con.geom1 for _, con in live] + [con.geom2 for _, con in live]]
-    J = point_jacobians(m, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
+    J = point_jacobians(model, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
     J = (frame[:, None] @ (J[len(live):] - J[:len(live)]).reshape(len(live), 2, 3, m.nv)).reshape(len(live), 6, m.nv)
     if not elliptic:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
@@ -335,7 +336,7 @@ def contact_rows(model, data, rows):
         edges[:, 0::2], edges[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
     for i, (k, con) in enumerate(live):
         con.efc_address = len(rows.type)
-        n = contact_row_count(m, con.dim)
+        n = contact_row_count(model, con.dim)
         if con.dim == 1:
             rows.add(J[i, :1], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
         elif elliptic:
@@ -354,7 +355,7 @@ def point_jacobians(model, data, bodies, points):
     :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
     on = path_mask(model)[bodies][:, :, None]                       # (n, nv, 1)
     w, v = np.where(on, data.cdof[:, :3], 0.0), np.where(on, data.cdof[:, 3:], 0.0)
-    r = points - data.subtree_com[model.body_rootid[bodies]]
+    r = points - data.subtree_com[plain(model).body_rootid[bodies]]
     return np.concatenate([v + cross(w, r[:, None, :]), w], axis=2).transpose(0, 2, 1)
 
 
