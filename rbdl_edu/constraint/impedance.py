@@ -236,7 +236,7 @@ def make_impedance(model, data):
         solref, solreffriction, solimp = row_params(model, data, i)
         d, dd = impedance(solimp, violation(model, data, block), margin[i])
         # R = (1 - d)/d * diagA, for all the rows of the block
-        R_block = [max(MINVAL, (1 - d) * a / d) for a in diagA[i:i + n]]
+        R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
         k, b = stiffness_damping(solref, solimp[1])
         KBIP_block = [(k, b, d, dd)] * n
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):

@@ -325,14 +325,16 @@ def contact_rows(model, data, rows):
         return
     # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame,
     # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
+    ncon = len(live)
     points, frame = np.array([con.pos for _, con in live]), np.array([con.frame for _, con in live])
     bodies = m.geom_bodyid[[con.geom1 for _, con in live] + [con.geom2 for _, con in live]]
     J = point_jacobians(model, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
-    J = (frame[:, None] @ (J[len(live):] - J[:len(live)]).reshape(len(live), 2, 3, m.nv)).reshape(len(live), 6, m.nv)
+    # J_2 - J_1, its translation rows and its rotation rows each turned into the contact frame
+    J = (frame[:, None] @ (J[ncon:] - J[:ncon]).reshape(ncon, 2, 3, m.nv)).reshape(ncon, 6, m.nv)
     if not elliptic:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
         muJ = np.array([con.friction for _, con in live])[:, :, None] * J[:, 1:]
-        edges = np.empty((len(live), 10, m.nv))
+        edges = np.empty((ncon, 10, m.nv))
         edges[:, 0::2], edges[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
     for i, (k, con) in enumerate(live):
         con.efc_address = len(rows.type)
