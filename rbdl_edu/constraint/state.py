@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from rbdl_edu.constraint.blocks import one_sided_rows
 from rbdl_edu.model.enums import CNSTRSTATE_SATISFIED, MINVAL
 
 
@@ -54,6 +55,7 @@ class SolverState:
                                   row residuals (MuJoCo's ``contact.H``; set by
                                   :func:`~rbdl_edu.constraint.cost.update`)
     ``efc_AR``                    :func:`dual_matrix`, once made (the dual solvers), or None
+    ``one_sided``                 the rows that can only push (:func:`~rbdl_edu.constraint.blocks.one_sided_rows`)
     ============================  ==========================================================
     """
     contact: list
@@ -79,6 +81,7 @@ class SolverState:
     solver: list = field(default_factory=list)
     cone_H: dict = field(default_factory=dict)
     efc_AR: np.ndarray | None = None
+    one_sided: np.ndarray | None = None
 
 
 def subproblem(data, dofs, rows, AR=None):
@@ -88,13 +91,16 @@ def subproblem(data, dofs, rows, AR=None):
     if len(dofs) == len(data.qacc) and len(rows) == data.nefc:
         # one island of everything: data's own arrays (the solvers replace their results,
         # they write into none of these)
-        return SolverState(contact=data.contact, qM=data.qM, efc_J=data.efc_J, nefc=data.nefc, ne=data.ne,
-                           nf=data.nf, efc_AR=AR, **{name: getattr(data, name) for name in _ROWS + _DOFS})
-    rows_of = {name: getattr(data, name)[rows] for name in _ROWS}
-    dofs_of = {name: getattr(data, name)[dofs] for name in _DOFS}
-    return SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)], efc_J=data.efc_J[np.ix_(rows, dofs)],
-                       nefc=len(rows), ne=int(np.sum(rows < data.ne)),
-                       nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
+        state = SolverState(contact=data.contact, qM=data.qM, efc_J=data.efc_J, nefc=data.nefc, ne=data.ne,
+                            nf=data.nf, efc_AR=AR, **{name: getattr(data, name) for name in _ROWS + _DOFS})
+    else:
+        rows_of = {name: getattr(data, name)[rows] for name in _ROWS}
+        dofs_of = {name: getattr(data, name)[dofs] for name in _DOFS}
+        state = SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)],
+                            efc_J=data.efc_J[np.ix_(rows, dofs)], nefc=len(rows), ne=int(np.sum(rows < data.ne)),
+                            nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
+    state.one_sided = one_sided_rows(state)
+    return state
 
 
 _ROWS = ("efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")
