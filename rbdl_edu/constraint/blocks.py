@@ -56,6 +56,12 @@ def row_count(model, data, i):
     return 1
 
 
+def contact_row_count(model, dim):
+    """The number of rows of a contact of dimension ``dim``: its normal alone for ``dim`` 1,
+    ``dim`` rows for an elliptic cone, the :math:`2(\text{dim} - 1)` edges of a pyramid."""
+    return dim if dim == 1 or model.opt.cone == "elliptic" else 2 * (dim - 1)
+
+
 def blocks(model, data, first=0):
     """Each constraint's :class:`Block`, in row order, from row ``first`` (the first row of a
     constraint: ``data.ne + data.nf`` starts at the limits and contacts)."""
@@ -79,7 +85,9 @@ def elliptic_cones(model, data):
 def one_sided_rows(data):
     r"""The rows whose force can only push, :math:`f \ge 0`, each on its own: limits,
     frictionless contacts and pyramid edges (the rows after the friction loss that are not
-    an elliptic cone's), as an index array."""
+    an elliptic cone's), as an index array (a solver state's ``one_sided``, made once)."""
+    if getattr(data, "one_sided", None) is not None:
+        return data.one_sided
     rows = np.arange(data.ne + data.nf, data.nefc)
     return rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
 

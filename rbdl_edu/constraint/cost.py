@@ -36,7 +36,7 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
     force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
-    s = 0.5 * float(D[:ne] @ jar[:ne] ** 2)
+    s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
         fr = slice(ne, ne + nf)
@@ -50,7 +50,8 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     rows = one_sided_rows(data)
     x = jar[rows]
     s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
-    force[rows[x >= 0]], state[rows[x >= 0]] = 0.0, CNSTRSTATE_SATISFIED
+    satisfied = rows[x >= 0]
+    force[satisfied], state[satisfied] = 0.0, CNSTRSTATE_SATISFIED
     if cone_hessian:
         data.cone_H = {}
     for (adr, n, _, k), con in elliptic_cones(model, data):

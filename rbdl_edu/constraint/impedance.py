@@ -42,6 +42,8 @@ stages are float-only (NumPy).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rbdl_edu.arrays import put
@@ -51,6 +53,7 @@ from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTION
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON,
                                   CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_JOINT, EQ_WELD,
                                   MINVAL)
+from rbdl_edu.model.frozen import plain
 
 MINIMP, MAXIMP = 1e-4, 0.9999      # mjMINIMP, mjMAXIMP: the impedance stays strictly in (0, 1)
 
@@ -136,16 +139,25 @@ def stiffness_damping(solref, dwidth):
 
 def row_params(model, data, i):
     """``(solref, solreffriction, solimp)`` of row ``i`` from the object it constrains (MuJoCo's
-    ``getsolparam``), after :func:`safe_solref` and :func:`clamp_solimp`."""
+    ``getsolparam``), after :func:`safe_solref` and :func:`clamp_solimp`, as tuples of numbers."""
     kind, k = int(data.efc_type[i]), int(data.efc_id[i])
     if kind not in CONTACT_TYPES:
         return object_params(model, kind, k)
     con = data.contact[k]
-    what = f"contact of geoms {con.geom1} and {con.geom2}"
-    solreffriction = con.solreffriction
-    solreffriction = safe_solref(model, solreffriction, what + " (solreffriction)") if np.any(solreffriction) \
-        else solreffriction
-    return safe_solref(model, con.solref, what), solreffriction, clamp_solimp(con.solimp)
+    try:
+        return contact_params(model, tuple(con.solref.tolist()), tuple(con.solreffriction.tolist()),
+                              tuple(con.solimp.tolist()))
+    except ValueError as error:
+        raise ValueError(f"contact of geoms {con.geom1} and {con.geom2}{error}") from None
+
+
+@per_model
+def contact_params(model, solref, solreffriction, solimp):
+    """:func:`row_params` of a contact with these numbers (the geoms' or a ``<pair>``'s: few
+    different ones per model, each worked out once)."""
+    if any(solreffriction):
+        solreffriction = safe_solref(model, solreffriction, " (solreffriction)").tolist()
+    return tuple(safe_solref(model, solref, "").tolist()), tuple(solreffriction), clamp_solimp(solimp)
 
 
 @per_model
@@ -163,7 +175,7 @@ def object_params(model, kind, k):
         solref, solimp, what = m.tendon_solref_lim[k], m.tendon_solimp_lim[k], f"tendon {m.tendon_names[k] or k}"
     else:
         solref, solimp, what = m.tendon_solref_fri[k], m.tendon_solimp_fri[k], f"tendon {m.tendon_names[k] or k}"
-    return safe_solref(model, solref, what), np.zeros(2), clamp_solimp(solimp)
+    return tuple(safe_solref(model, solref, what).tolist()), (0.0, 0.0), clamp_solimp(solimp)
 
 
 def violation(model, data, block):
@@ -173,7 +185,7 @@ def violation(model, data, block):
     rows = slice(block.adr, block.adr + block.n)
     if block.type == CNSTR_EQUALITY and model.eq_type[block.id] in (EQ_CONNECT, EQ_WELD):
         return float(np.linalg.norm(data.efc_pos[rows]))
-    return data.efc_pos[block.adr]
+    return float(data.efc_pos[block.adr])
 
 
 def diag_approx(model, data):
@@ -183,7 +195,7 @@ def diag_approx(model, data):
     equality's one or two objects; the dof, joint or tendon of a friction loss or limit; a
     contact's two bodies (translation for the normal and sliding rows, rotation for spin and
     roll; a pyramidal edge :math:`n \pm \mu_k t_k` adds :math:`\mu_k^2` times its tangent's)."""
-    m, bw = model, model.body_invweight0
+    m, bw = plain(model), plain(model).body_invweight0
     out = np.zeros(data.nefc)
     for i, n, kind, k in blocks(model, data):
         if kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
@@ -218,40 +230,43 @@ def make_impedance(model, data):
     r"""``efc_R``, ``efc_D = 1/R``, ``efc_KBIP`` and each contact's ``mu`` from ``solref``,
     ``solimp`` and ``efc_diagA`` (MuJoCo's ``mj_makeImpedance``; the module docstring); then
     ``efc_diagA`` is reset to :math:`R\,d/(1-d)`, the estimate these :math:`R` imply."""
-    nefc = data.nefc
-    R, KBIP = np.zeros(nefc), np.zeros((nefc, 4))
+    diagA, margin, R, KBIP = data.efc_diagA.tolist(), data.efc_margin.tolist(), [], []
     for block in blocks(model, data):
         i, n, kind = block.adr, block.n, block.type
         solref, solreffriction, solimp = row_params(model, data, i)
-        d, dd = impedance(solimp, violation(model, data, block), data.efc_margin[i])
+        d, dd = impedance(solimp, violation(model, data, block), margin[i])
         # R = (1 - d)/d * diagA, for all the rows of the block
-        R[i:i + n] = np.maximum(MINVAL, (1 - d) * data.efc_diagA[i:i + n] / d)
-        KBIP[i:i + n] = (*stiffness_damping(solref, solimp[1]), d, dd)
+        R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
+        k, b = stiffness_damping(solref, solimp[1])
+        KBIP_block = [(k, b, d, dd)] * n
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
-            KBIP[i, 0] = 0.0                      # friction has no position to return to
+            KBIP_block[0] = (0.0, b, d, dd)              # friction has no position to return to
         elif kind == CNSTR_CONTACT_ELLIPTIC:
             # the friction rows: no position either, their own solref if given
-            _, b = stiffness_damping(solreffriction if np.any(solreffriction) else solref, solimp[1])
-            KBIP[i + 1:i + n, :2] = 0.0, b
+            _, b = stiffness_damping(solreffriction if any(solreffriction) else solref, solimp[1])
+            KBIP_block[1:] = [(0.0, b, d, dd)] * (n - 1)
         if kind in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
-            friction_regularizer(model, data.contact[block.id], kind, R[i:i + n])
+            friction_regularizer(model, data.contact[block.id], kind, R_block)
+        R += R_block
+        KBIP += KBIP_block
+    R, KBIP = np.array(R, dtype=float), np.array(KBIP, dtype=float).reshape(data.nefc, 4)
     data.efc_R, data.efc_D, data.efc_KBIP = R, 1 / R, KBIP
     data.efc_diagA = R * KBIP[:, 2] / (1 - KBIP[:, 2])
 
 
 def friction_regularizer(model, con, kind, R):
-    r"""A frictional contact's ``R`` (its rows', in place, from :math:`R_0` of the normal) and
-    ``con.mu``: :math:`R_1 = R_0/\text{impratio}`, the regularized cone's
+    r"""A frictional contact's ``R`` (its rows', a list, in place, from :math:`R_0` of the
+    normal) and ``con.mu``: :math:`R_1 = R_0/\text{impratio}`, the regularized cone's
     :math:`\mu = \mu_1 \sqrt{R_1/R_0}`; an elliptic cone's :math:`R_j \mu_j^2 = R_1 \mu_1^2` in
     every friction direction; a pyramid's one :math:`R = 2\mu^2 R_0` for all its edges,
     matching the elliptic cone's resistance to sliding."""
     R[1] = R[0] / max(MINVAL, model.opt.impratio)
-    con.mu = con.friction[0] * np.sqrt(R[1] / R[0])
+    con.mu = con.friction[0] * math.sqrt(R[1] / R[0])
     if kind == CNSTR_CONTACT_ELLIPTIC:
         for j in range(1, con.dim - 1):
             R[j + 1] = R[1] * con.friction[0] ** 2 / con.friction[j] ** 2
     else:
-        R[:] = 2 * con.mu ** 2 * R[0]
+        R[:] = [2 * con.mu ** 2 * R[0]] * len(R)
 
 
 def reference(model, data, jdotv=None):
@@ -277,7 +292,7 @@ def surface_velocity(model, data):
     at the contact point :math:`x`; in the contact frame only the tangential and the spin
     components count (no push along the normal, no rolling drive). A pyramid's edge
     :math:`\pm k` sees :math:`\pm\mu_k` times component :math:`k`."""
-    sv = model.geom_surfacevel
+    sv = plain(model).geom_surfacevel
     if not np.any(sv):
         return
     for con in data.contact:

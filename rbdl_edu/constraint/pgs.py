@@ -42,7 +42,7 @@ def solve_pgs(model, data):
     steps = []
     for adr, n, kind, _ in blocks(model, data):
         steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
-    sets = ForceSets(model, data)               # each row's set, once for the whole solve
+    sets = ForceSets(model, data, AR)           # each row's set, once for the whole solve
     orders = sweep_orders(len(steps), model.opt.iterations)
     s, f_prev, k = scale(data), f.copy(), 0
     for it in range(model.opt.iterations):
@@ -68,9 +68,10 @@ class ForceSets:
     r"""Where each force may lie, read once per solve: the scalar rows' bounds ``lo <= f_i <= hi``
     (free for equalities, :math:`\pm` frictionloss for friction loss, :math:`\ge 0` for
     limits and pyramid edges), the one-sided rows, and each elliptic contact's block with its
-    contact (:func:`~rbdl_edu.constraint.blocks.elliptic_cones`)."""
+    contact (:func:`~rbdl_edu.constraint.blocks.elliptic_cones`). With the dual matrix ``AR``,
+    also what every sweep reads of it and of ``b`` (as Python numbers and rows)."""
 
-    def __init__(self, model, data):
+    def __init__(self, model, data, AR=None):
         ne, nf, floss = data.ne, data.nf, data.efc_frictionloss
         lo, hi = np.full(data.nefc, -np.inf), np.full(data.nefc, np.inf)
         lo[ne:ne + nf], hi[ne:ne + nf] = -floss[ne:ne + nf], floss[ne:ne + nf]
@@ -78,12 +79,14 @@ class ForceSets:
         self.lo, self.hi = lo.tolist(), hi.tolist()
         self.one_sided = one_sided_rows(data)
         self.cones = list(elliptic_cones(model, data))
+        if AR is not None:
+            self.b, self.diag, self.AR_rows = data.efc_b.tolist(), AR.diagonal().tolist(), list(AR)
 
 
 def sweep(data, AR, f, steps, sets):
     """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
-    b, diag, lo, hi, AR_rows = data.efc_b.tolist(), AR.diagonal().tolist(), sets.lo, sets.hi, list(AR)
+    b, diag, lo, hi, AR_rows = sets.b, sets.diag, sets.lo, sets.hi, sets.AR_rows
     improvement = 0.0
     for i, n in steps:
         if n == 1:

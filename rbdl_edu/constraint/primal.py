@@ -30,7 +30,7 @@ import scipy.linalg.lapack
 
 from rbdl_edu.constraint.blocks import elliptic_cones, one_sided_rows
 from rbdl_edu.constraint.cost import cone_zone, update
-from rbdl_edu.constraint.state import SolverStat, nactive, scale
+from rbdl_edu.constraint.state import SolverStat, nactive, norm, scale
 from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED, MINVAL
 
 
@@ -50,10 +50,11 @@ def solve_primal(model, data, newton=True):
     Mgrad = np.linalg.solve(M, grad)
     # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
     small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
-    small_gradient = s * np.linalg.norm(grad) < tol
+    small_gradient = s * norm(grad) < tol
     done = small_gap and (not newton or small_gradient)
+    factor = HessianFactor(model, data)
     if not done and newton:
-        Mgrad = newton_step(hessian(model, data), grad)
+        Mgrad = factor.newton_step(grad)
         done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
     search = -Mgrad
     it = 0
@@ -61,16 +62,16 @@ def solve_primal(model, data, newton=True):
         ls = LineCost(model, data, a, Ma, Jaref, search)
         alpha, improvement, neval, slope = line_search(ls, tol * opt.ls_tolerance, opt.ls_iterations, s)
         # the cost stops improving: no lower cost on the line, or a step too small to change q̈
-        if alpha == 0 or (newton and alpha * ls.search_norm <= EPS * np.linalg.norm(a)):
+        if alpha == 0 or (newton and alpha * ls.search_norm <= EPS * norm(a)):
             break
         a, Ma, Jaref = a + alpha * search, Ma + alpha * ls.Mv, Jaref + alpha * ls.Jv
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = newton_step(hessian(model, data), grad) if newton else np.linalg.solve(M, grad)
-        improvement, gradient = s * improvement, s * np.linalg.norm(grad)
+        Mgrad = factor.newton_step(grad) if newton else np.linalg.solve(M, grad)
+        improvement, gradient = s * improvement, s * norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
-                                      int(np.sum(data.efc_state != oldstate)), neval))
+                                      np.count_nonzero(data.efc_state != oldstate), neval))
         decrement = max(0.0, 0.5 * s * grad @ Mgrad) if newton else 0.0
         it += 1
         if 0 < improvement < tol or gradient < tol or (newton and decrement < tol):
@@ -97,6 +98,23 @@ def hessian(model, data):
             Jc = data.efc_J[i:i + n]
             H = H + Jc.T @ data.cone_H[i] @ Jc
     return H
+
+
+class HessianFactor:
+    """The Cholesky factor of the cost's Hessian (:func:`hessian`) at the solver's current
+    state, made again only when it can have changed: when a row changed zone, or when an
+    elliptic cone is on its cone's side (its Hessian moves with :math:`a`)."""
+
+    def __init__(self, model, data):
+        self.model, self.data, self.state, self.L = model, data, None, None
+
+    def newton_step(self, g):
+        """:math:`H^{-1} g` at the current state (:func:`newton_step`)."""
+        data = self.data
+        if self.L is None or data.cone_H or not np.array_equal(self.state, data.efc_state):
+            self.state, self.L = data.efc_state, cholesky_floored(hessian(self.model, data))
+        x, _ = scipy.linalg.lapack.dpotrs(self.L, g, lower=1)
+        return x
 
 
 def newton_step(H, g):
@@ -139,7 +157,7 @@ def hager_zhang(p, g, g_old, Mg, Mg_old, eta=0.01):
     if py < MINVAL:
         return 0.0
     beta = (y @ Mg - 2 * (y @ My) / py * (p @ g)) / py
-    return max(-1 / max(MINVAL, np.linalg.norm(p) * min(eta, np.linalg.norm(g))), beta)
+    return max(-1 / max(MINVAL, norm(p) * min(eta, norm(g))), beta)
 
 
 class Point(NamedTuple):
@@ -157,7 +175,7 @@ class LineCost:
     rate :math:`v = (Jp)_i`. :meth:`__call__` gives a :class:`Point` (costs relative to α = 0)."""
 
     def __init__(self, model, data, a, Ma, Jaref, p):
-        self.data, self.n_eval, self.search_norm = data, 0, float(np.linalg.norm(p))
+        self.data, self.n_eval, self.search_norm = data, 0, norm(p)
         self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
         # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
         self.gauss = (p @ Ma - data.qfrc_smooth @ p, 0.5 * p @ self.Mv)
@@ -173,7 +191,8 @@ class LineCost:
         # what does not depend on alpha, once per line: each kind of row's x0, v, D, and
         # its cost at alpha = 0
         x0, v, D, ne, nf = Jaref, self.Jv, data.efc_D, data.ne, data.nf
-        self.q = (self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne]), self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2)
+        self.q = (self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne]), self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2) if ne \
+            else self.gauss
         fr = slice(ne, ne + nf)
         f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
         self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr])) if nf else None
@@ -198,8 +217,9 @@ class LineCost:
         xs, vs, Ds, cost0 = self.one_sided
         x = xs + alpha * vs
         Don = np.where(x < 0, Ds, 0.0)                 # D on the rows that push, else 0
-        cost += float((0.5 * Don * x * x).sum() - cost0)
-        d1 += float((Don * x * vs).sum())
+        Dx = Don * x
+        cost += float(0.5 * (Dx * x).sum() - cost0)
+        d1 += float((Dx * vs).sum())
         d2 += float((Don * vs * vs).sum())
         for cone in self.cones:
             c, e1, e2 = _cone_along(alpha, *cone[2:])

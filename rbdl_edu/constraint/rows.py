@@ -45,13 +45,14 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, equality_bodies
+from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, contact_row_count, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance
 from rbdl_edu.constraint.island import body_treeid
 from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
                                   CNSTR_CONTACT_PYRAMIDAL, CNSTR_EQUALITY, CNSTR_FRICTION_DOF,
                                   CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT,
                                   EQ_JOINT, EQ_WELD, HINGE, MINVAL, OBJ_BODY, SLIDE)
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
 from rbdl_edu.smooth.comframe import jac, path_dofs, posed, to_cframe
@@ -95,7 +96,7 @@ def make_constraint(model, data):
     then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
-    asleep = data.tree_asleep[body_treeid(model)[model.dof_bodyid]] >= 0
+    asleep = data.tree_asleep[body_treeid(model)[plain(model).dof_bodyid]] >= 0
     rows = Rows(~asleep if asleep.any() else None)
     for con in data.contact:
         con.efc_address = -1
@@ -240,7 +241,7 @@ def anchored_equalities(model, data):
 def friction_rows(model, data, rows):
     """A row per dof with ``frictionloss`` (a unit Jacobian) and per tendon with one (its
     Jacobian), no position."""
-    m = model
+    m = plain(model)
     if m.opt.disabled("frictionloss"):
         return
     for i in np.flatnonzero(m.dof_frictionloss != 0):
@@ -265,7 +266,7 @@ def limit_rows(model, data, rows):
     >>> rows.J[0], round(float(rows.pos[0]), 6)        # pushes back about -x: 0.076 rad too far
     (array([[-1., -0., -0.]]), -0.076401)
     """
-    m = model
+    m = plain(model)
     if m.opt.disabled("limit"):
         return
     for j in np.flatnonzero(m.jnt_limited):
@@ -315,46 +316,49 @@ def ball_rotation(quat):
 def contact_rows(model, data, rows):
     """The rows of each contact closer than its margin (module docstring); sets each
     contact's ``efc_address``."""
-    m = model
+    m = plain(model)
     if m.opt.disabled("contact") or m.nv == 0:
         return
     elliptic = m.opt.cone == "elliptic"
     live = [(k, con) for k, con in enumerate(data.contact) if not con.exclude]
     if not live:
         return
-    # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame
-    points = np.array([con.pos for _, con in live])
-    frame = np.array([con.frame for _, con in live])
-    (Jp1, Jr1), (Jp2, Jr2) = (point_jacobians(m, data, m.geom_bodyid[[getattr(con, g) for _, con in live]], points)
-                              for g in ("geom1", "geom2"))
-    Jt, Jr = frame @ (Jp2 - Jp1), frame @ (Jr2 - Jr1)
-    for (k, con), Jt_k, Jr_k in zip(live, Jt, Jr):
+    # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame,
+    # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
+    ncon = len(live)
+    points, frame = np.array([con.pos for _, con in live]), np.array([con.frame for _, con in live])
+    bodies = m.geom_bodyid[[con.geom1 for _, con in live] + [con.geom2 for _, con in live]]
+    J = point_jacobians(model, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
+    # J_2 - J_1, its translation rows and its rotation rows each turned into the contact frame
+    J = (frame[:, None] @ (J[ncon:] - J[:ncon]).reshape(ncon, 2, 3, m.nv)).reshape(ncon, 6, m.nv)
+    if not elliptic:
+        # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
+        muJ = np.array([con.friction for _, con in live])[:, :, None] * J[:, 1:]
+        edges = np.empty((ncon, 10, m.nv))
+        edges[:, 0::2], edges[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+    for i, (k, con) in enumerate(live):
         con.efc_address = len(rows.type)
-        dim = con.dim
-        J = Jt_k[:min(dim, 3)] if dim <= 3 else np.concatenate([Jt_k, Jr_k[:dim - 3]])
-        if dim == 1:
-            rows.add(J, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
+        n = contact_row_count(model, con.dim)
+        if con.dim == 1:
+            rows.add(J[i, :1], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
         elif elliptic:
-            pos, margin = np.zeros(dim), np.zeros(dim)
-            pos[0], margin[0] = con.dist, con.includemargin
-            rows.add(J, pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
+            # the first dim directions; the position is the normal row's alone
+            pos, margin = [con.dist] + [0.0] * (n - 1), [con.includemargin] + [0.0] * (n - 1)
+            rows.add(J[i, :n], pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
         else:
-            # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
-            muJ = con.friction[:dim - 1, None] * J[1:]
-            edges = np.empty((2 * (dim - 1), m.nv))
-            edges[0::2], edges[1::2] = J[0] + muJ, J[0] - muJ
-            rows.add(edges, con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
+            rows.add(edges[i, :n], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
 
 
 def point_jacobians(model, data, bodies, points):
-    r"""``(jacp, jacr)``, each ``(n, 3, nv)``: the Jacobians of the world points ``points (n, 3)``
-    moving with ``bodies (n,)`` (MuJoCo's ``mj_jac`` for n points at once). With
-    :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c) on the path from the
-    world to the body: :math:`J_r = [\omega_j]`, :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
+    r"""``(n, 6, nv)``: the Jacobians of the world points ``points (n, 3)`` moving with
+    ``bodies (n,)``, translation (rows 0-2) over rotation (3-5) (MuJoCo's ``mj_jac`` for n
+    points at once). With :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c)
+    on the path from the world to the body: :math:`J_r = [\omega_j]`,
+    :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
     on = path_mask(model)[bodies][:, :, None]                       # (n, nv, 1)
     w, v = np.where(on, data.cdof[:, :3], 0.0), np.where(on, data.cdof[:, 3:], 0.0)
-    r = points - data.subtree_com[model.body_rootid[bodies]]
-    return (v + cross(w, r[:, None, :])).transpose(0, 2, 1), w.transpose(0, 2, 1)
+    r = points - data.subtree_com[plain(model).body_rootid[bodies]]
+    return np.concatenate([v + cross(w, r[:, None, :]), w], axis=2).transpose(0, 2, 1)
 
 
 @per_model

@@ -76,7 +76,7 @@ def fwd_constraint(model, data):
     solver = model.opt.solver
     if solver not in ("PGS", "CG", "Newton"):
         raise ValueError(f"unknown solver {solver!r}; expected PGS, CG or Newton")
-    warmstart(model, data)
+    AR = warmstart(model, data)
     if model.opt.disabled("island"):
         parts = [(np.arange(model.nv), np.arange(data.nefc))]
     else:
@@ -85,7 +85,7 @@ def fwd_constraint(model, data):
     force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
     noslip = model.opt.noslip_iterations > 0
     for dofs, rows in parts:
-        sub = subproblem(data, dofs, rows)
+        sub = subproblem(data, dofs, rows, AR)
         if solver == "PGS":
             solve_pgs(model, sub)
         else:
@@ -116,24 +116,25 @@ def warmstart(model, data):
     ``warmstart``): for ``Newton`` and ``CG`` the one with the lower total cost; for ``PGS``
     the forces at ``qacc_warmstart`` unless their dual cost :math:`f^T b + \frac12 f^T (A+R) f`
     is positive (then zero forces). ``<flag warmstart="disable"/>``: ``qacc_smooth`` and zero
-    forces."""
+    forces. Returns the dual matrix :math:`A + R` if it made it (PGS), else None."""
     if model.opt.disabled("warmstart"):
         data.qacc = data.qacc_smooth.copy()
         data.efc_force, data.efc_state = np.zeros(data.nefc), np.zeros(data.nefc, dtype=int)
-        return
+        return None
     a = data.qacc_warmstart
     data.qacc = a.copy()
     cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
     if model.opt.solver == "PGS":
-        f = data.efc_force
-        if f @ data.efc_b + 0.5 * f @ (dual_matrix(model, data) @ f) > 0:
+        f, AR = data.efc_force, dual_matrix(model, data)
+        if f @ data.efc_b + 0.5 * f @ (AR @ f) > 0:
             data.efc_force = np.zeros(data.nefc)
             data.qfrc_constraint = np.zeros(model.nv)
-        return
+        return AR
     # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
     cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)
     if cost_warmstart > update(model, data, data.efc_b, cost=True):
         data.qacc = data.qacc_smooth.copy()
+    return None
 
 
 def dual_finish(model, data):

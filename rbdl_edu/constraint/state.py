@@ -8,11 +8,13 @@ The solvers of :mod:`rbdl_edu.constraint.pgs`, :mod:`rbdl_edu.constraint.primal`
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
+from rbdl_edu.constraint.blocks import one_sided_rows
 from rbdl_edu.model.enums import CNSTRSTATE_SATISFIED, MINVAL
 
 
@@ -52,6 +54,8 @@ class SolverState:
                                   by its first row, its cost's Hessian ``(dim, dim)`` in the
                                   row residuals (MuJoCo's ``contact.H``; set by
                                   :func:`~rbdl_edu.constraint.cost.update`)
+    ``efc_AR``                    :func:`dual_matrix`, once made (the dual solvers), or None
+    ``one_sided``                 the rows that can only push (:func:`~rbdl_edu.constraint.blocks.one_sided_rows`)
     ============================  ==========================================================
     """
     contact: list
@@ -76,22 +80,38 @@ class SolverState:
     solver_niter: int = 0
     solver: list = field(default_factory=list)
     cone_H: dict = field(default_factory=dict)
+    efc_AR: np.ndarray | None = None
+    one_sided: np.ndarray | None = None
 
 
-def subproblem(data, dofs, rows):
+def subproblem(data, dofs, rows, AR=None):
     """The :class:`SolverState` of one island: ``data``'s fields restricted to its ``dofs`` and
-    ``rows``."""
-    rows_of = {name: getattr(data, name)[rows] for name in (
-        "efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")}
-    dofs_of = {name: getattr(data, name)[dofs] for name in ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint")}
-    return SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)], efc_J=data.efc_J[np.ix_(rows, dofs)],
-                       nefc=len(rows), ne=int(np.sum(rows < data.ne)),
-                       nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
+    ``rows``. ``AR``: the whole problem's :func:`dual_matrix`, if made already (the dual
+    solvers read ``efc_AR``; an island's own block of it is computed afresh)."""
+    if len(dofs) == len(data.qacc) and len(rows) == data.nefc:
+        # one island of everything: data's own arrays (the solvers replace their results,
+        # they write into none of these)
+        state = SolverState(contact=data.contact, qM=data.qM, efc_J=data.efc_J, nefc=data.nefc, ne=data.ne,
+                            nf=data.nf, efc_AR=AR, **{name: getattr(data, name) for name in _ROWS + _DOFS})
+    else:
+        rows_of = {name: getattr(data, name)[rows] for name in _ROWS}
+        dofs_of = {name: getattr(data, name)[dofs] for name in _DOFS}
+        state = SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)],
+                            efc_J=data.efc_J[np.ix_(rows, dofs)], nefc=len(rows), ne=int(np.sum(rows < data.ne)),
+                            nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
+    state.one_sided = one_sided_rows(state)
+    return state
+
+
+_ROWS = ("efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")
+_DOFS = ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint")
 
 
 def dual_matrix(model, data):
     r""":math:`A + R = J M^{-1} J^T + \mathrm{diag}(R)`, ``(nefc, nefc)`` (MuJoCo's ``efc_AR``),
-    the dual problem's matrix."""
+    the dual problem's matrix (a :class:`SolverState`'s ``efc_AR`` if it has it already)."""
+    if getattr(data, "efc_AR", None) is not None:
+        return data.efc_AR
     return data.efc_J @ np.linalg.solve(data.qM, data.efc_J.T) + np.diag(data.efc_R)
 
 
@@ -99,6 +119,12 @@ def scale(data):
     """:math:`1/\\mathrm{tr}(M)`: how MuJoCo 4.0 scales the solvers' improvement and gradient
     before comparing them with ``tolerance``."""
     return 1 / max(MINVAL, float(np.trace(data.qM)))
+
+
+def norm(x):
+    """:math:`|x|` of a vector of numbers: ``np.linalg.norm(x)``, the same sum, without its
+    dispatch (the solvers take several per iteration)."""
+    return math.sqrt(x.dot(x))
 
 
 def nactive(data):
