@@ -43,9 +43,17 @@ class Contact:
     solreffriction (2,)
         ``solref`` of the friction rows of an elliptic cone (a ``<pair>``'s
         ``solreffriction``); ``(0, 0)``: as ``solref``.
+    adhesion : float
+        The force with which the contact pulls (MuJoCo 4.0's geom ``adhesion``; the geoms'
+        sum or the pair's, :func:`~rbdl_edu.collision.pair_params.mix_adhesion`): a passive
+        pull along the normal and a shifted reference acceleration of its normal row
+        (:func:`~rbdl_edu.smooth.adhesion.adhesion_forces`,
+        :func:`~rbdl_edu.constraint.impedance.adhesion_reference`).
     exclude : bool
         True when ``dist >= includemargin`` (inside the gap ``[includemargin, includemargin
-        + gap)``: reported, but no constraint; MuJoCo 4 detects up to ``margin + gap``).
+        + gap)``: reported, but no constraint; MuJoCo 4 detects up to ``margin + gap``),
+        unless the contact is adhesive: then it keeps rows in the gap, the normal one only
+        (``dim = 1``, set by the driver), and pulls across it.
 
     Filled when the constraint rows are made (:mod:`rbdl_edu.constraint.rows`):
 
@@ -71,6 +79,7 @@ class Contact:
     solreffriction: np.ndarray = field(default_factory=lambda: np.zeros(2))
     efc_address: int = -1
     mu: float = 0.0
+    adhesion: float = 0.0
 
     @property
     def normal(self) -> np.ndarray:
@@ -79,7 +88,7 @@ class Contact:
 
     @property
     def exclude(self) -> bool:
-        return self.dist >= self.includemargin
+        return self.dist >= self.includemargin and not self.adhesion
 
     def __repr__(self):
         return (f"Contact(geom1={self.geom1}, geom2={self.geom2}, dist={self.dist:.6g}, "

@@ -36,7 +36,7 @@ from rbdl_edu.collision.filters import (boxes_apart, contact_pairs, exclude_sign
                                         user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.midphase import tree_pairs, uses_midphase
-from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
+from rbdl_edu.collision.pair_params import assign, mix_adhesion, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
 from rbdl_edu.model.frozen import plain
@@ -161,13 +161,17 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
         return []
     if pair is None:
         condim, friction, solref, solreffriction, solimp = geom_pair_params(model, g1, g2)
+        adhesion = mix_adhesion(model, g1, g2)
     else:
         condim, friction = pair["condim"], pair["friction"]
         solref, solimp = pair["solref"], pair["solimp"]
         solreffriction = pair["solreffriction"] if np.any(pair["solreffriction"] != 0) else np.zeros(2)
         friction, solref, solreffriction, solimp = assign(model, friction, solref, solreffriction, solimp)
+        adhesion = pair["adhesion"]
+    # an adhesive contact in the gap keeps its normal row only: no surface, no friction
     return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(), solref.copy(),
-                    solimp.copy(), margin, gap, condim, solreffriction.copy())
+                    solimp.copy(), margin, gap, 1 if adhesion and dist >= margin else condim,
+                    solreffriction.copy(), adhesion=adhesion)
             for dist, pos, n, t in raw]
 
 

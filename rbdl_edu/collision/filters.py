@@ -107,7 +107,8 @@ def contact_pairs(model):
                  signature=int(model.pair_signature[p]), condim=int(model.pair_dim[p]),
                  friction=model.pair_friction[p], solref=model.pair_solref[p],
                  solreffriction=model.pair_solreffriction[p], solimp=model.pair_solimp[p],
-                 margin=float(model.pair_margin[p]), gap=float(model.pair_gap[p]))
+                 margin=float(model.pair_margin[p]), gap=float(model.pair_gap[p]),
+                 adhesion=float(model.pair_adhesion[p]))
             for p in range(model.npair)]     # (once per model: the caller reads, never writes)
 
 

@@ -13,11 +13,14 @@ Rules, in order:
 3. **margin** and **gap** add: ``margin = margin1 + margin2``, ``gap = gap1 + gap2``.
    A contact is generated when ``dist < margin + gap`` and is active (a constraint) when
    ``dist < margin`` (MuJoCo 4.0 semantics).
-4. The 3 friction coefficients (slide, spin, roll) become MuJoCo's 5:
+4. **adhesion** adds, ``adhesion = adhesion1 + adhesion2`` (each surface pulls with its own
+   force), or is the higher-priority geom's alone (:func:`mix_adhesion`). An adhesive
+   contact stays active in the gap: it has rows there (normal only, ``dim = 1``).
+5. The 3 friction coefficients (slide, spin, roll) become MuJoCo's 5:
    ``[slide, slide, spin, roll, roll]``.
 
 An explicit ``<pair>`` replaces all of this by its own values (its ``solreffriction`` too,
-when not zero).
+when not zero; its ``adhesion``).
 
 Then, as MuJoCo's ``mj_setContact``: every friction coefficient is at least
 ``MINMU = 1e-5``, and with ``<flag override="enable"/>`` the option's ``o_solref``,
@@ -65,6 +68,23 @@ def mix_params(model, g1, g2):
         fri = np.maximum(m.geom_friction[g1], m.geom_friction[g2])
     friction = np.array([fri[0], fri[0], fri[1], fri[2], fri[2]])
     return condim, friction, solref, solimp
+
+
+def mix_adhesion(model, g1, g2):
+    """The adhesion of a contact between geoms ``g1`` and ``g2``: the sum of theirs, or the
+    higher-priority geom's (MuJoCo's ``mj_contactParam``).
+
+    >>> from rbdl_edu.model.spec import ModelSpec
+    >>> s = ModelSpec(); b = s.add_body(0)
+    >>> _ = s.add_geom(b, "sphere", [1], adhesion=2); _ = s.add_geom(b, "sphere", [1], adhesion=3)
+    >>> mix_adhesion(s.compile(), 0, 1)
+    5.0
+    """
+    m = model
+    p1, p2 = m.geom_priority[g1], m.geom_priority[g2]
+    if p1 != p2:
+        return float(m.geom_adhesion[g1 if p1 > p2 else g2])
+    return float(m.geom_adhesion[g1] + m.geom_adhesion[g2])
 
 
 def assign(model, friction, solref, solreffriction, solimp):

@@ -30,6 +30,11 @@ at ``qpos0`` (``body_invweight0``, ``dof_invweight0``, ``tendon_invweight0``).
   ``solreffriction`` when it is not zero, and :math:`R_1 = R_0/\text{impratio}`; a
   pyramidal cone's rows all share :math:`R = 2\mu^2 R_0` (so both cones resist sliding alike).
 
+An adhesive contact (geom ``adhesion`` :math:`\delta`) adds :math:`R\,\delta` to its normal
+row's :math:`a_{ref}` (shared equally by a pyramid's edges): with the passive pull
+:math:`-\delta J^T` this is the friction cone translated by :math:`\delta`
+(:func:`adhesion_reference`).
+
 Connect and weld rows also subtract :math:`\dot J \dot q` from :math:`a_{ref}` (MuJoCo 4.0):
 :math:`J\ddot q + \dot J\dot q` is the true acceleration of the constraint.
 
@@ -280,9 +285,30 @@ def reference(model, data, jdotv=None):
     surface_velocity(model, data)
     K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]
     aref = -B * data.efc_vel - K * d * (data.efc_pos - data.efc_margin)
+    if model.flg_adhesion:
+        aref = aref + adhesion_reference(model, data)
     if jdotv is not None:
         aref = put(aref, slice(0, data.ne), aref[:data.ne] - jdotv)
     data.efc_aref = aref
+
+
+def adhesion_reference(model, data):
+    r"""``(nefc,)``: the bias :math:`R\,\delta` of adhesive contacts' rows (MuJoCo's
+    ``mj_adhesionRef``): on the normal row of a frictionless or elliptic contact, and
+    :math:`R_j\,\delta / (2(\mathrm{dim}-1))` on each edge of a pyramid. With it the net
+    force :math:`f - \delta` obeys the unbiased equations: the resting penetration does not
+    depend on the adhesion."""
+    bias = np.zeros(data.nefc)
+    for con in data.contact:
+        if not con.adhesion or con.efc_address < 0:
+            continue
+        a, dim = con.efc_address, con.dim
+        if dim == 1 or model.opt.cone == "elliptic":
+            bias[a] = data.efc_R[a] * con.adhesion
+        else:
+            n = 2 * (dim - 1)
+            bias[a:a + n] = data.efc_R[a:a + n] * (con.adhesion / n)
+    return bias
 
 
 def surface_velocity(model, data):

@@ -375,7 +375,8 @@ def contact_force(model, data, k):
     rolling torques (zeros beyond ``dim``; all zero without rows). An elliptic cone's
     forces are its rows'; a pyramid's edge forces :math:`f_{k\pm}` give the normal force
     :math:`\sum (f_{k+} + f_{k-})` and the friction :math:`\mu_k (f_{k+} - f_{k-})`
-    (MuJoCo's ``mj_contactForce``).
+    (MuJoCo's ``mj_contactForce``). An adhesive contact reports the net force: its normal
+    component less the adhesion :math:`\delta` (negative when it pulls).
 
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
@@ -390,8 +391,9 @@ def contact_force(model, data, k):
         return out
     if con.dim == 1 or model.opt.cone == "elliptic":
         out[:con.dim] = data.efc_force[a:a + con.dim]
-        return out
-    f = data.efc_force[a:a + 2 * (con.dim - 1)]
-    out[0] = f.sum()
-    out[1:con.dim] = (f[0::2] - f[1::2]) * con.friction[:con.dim - 1]
+    else:
+        f = data.efc_force[a:a + 2 * (con.dim - 1)]
+        out[0] = f.sum()
+        out[1:con.dim] = (f[0::2] - f[1::2]) * con.friction[:con.dim - 1]
+    out[0] -= con.adhesion
     return out

@@ -27,7 +27,7 @@ from rbdl_edu.io.xmlread import MAX_ELEMENTS, FileAccess, Node, parse_xml, read_
 
 _ORIENT = {"quat", "axisangle", "euler", "xyaxes", "zaxis"}
 _CONTACT = {"contype", "conaffinity", "condim", "priority", "friction", "solmix", "solref",
-            "solimp", "margin", "gap"}
+            "solimp", "margin", "gap", "adhesion"}
 _ACTUATOR = {"name", "class", "group", "ctrllimited", "forcelimited", "actlimited", "ctrlrange",
              "forcerange", "actrange", "lengthrange", "gear", "cranklength", "joint",
              "jointinparent", "tendon", "site", "body", "refsite", "cranksite", "slidersite",
@@ -99,7 +99,7 @@ SCHEMA = {
                | {"resistance", "motorconst", "nominal", "inductance", "thermal", "saturation", "cogging",
                   "lugre", "input", "controller"},
     "pair": {"name", "class", "geom1", "geom2", "condim", "friction", "solref", "solreffriction",
-             "solimp", "gap", "margin"},
+             "solimp", "gap", "margin", "adhesion"},
     "exclude": {"name", "body1", "body2"},
     "connect": {"name", "class", "body1", "body2", "site1", "site2", "anchor", "active",
                 "solref", "solimp"},

@@ -101,7 +101,8 @@ def read_geom(c, raw, cls, fpos, fquat):
                 margin=g.float("margin", 0.0), gap=g.float("gap", 0.0), group=group,
                 mesh=dataid if kind == "mesh" else None, hfield=dataid if kind == "hfield" else None,
                 material=material(c, g), fluid=fluid_constants(c, g, geom_cls, raw, kind, size),
-                surfacevel=c.vector(raw, geom_cls, "surfacevel", np.zeros(6)))
+                surfacevel=c.vector(raw, geom_cls, "surfacevel", np.zeros(6)),
+                adhesion=g.float("adhesion", 0.0))
     lo, hi = c.settings.inertiagrouprange
     part = (m, pos, quat, inertia) if lo <= group <= hi and m > MJEPS else None
     return dict(node=g, spec=spec, part=part)

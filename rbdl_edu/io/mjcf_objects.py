@@ -128,7 +128,8 @@ def _contacts(c):
                                 solref=c.vector(raw, cls, "solref", D.SOLREF),
                                 solreffriction=c.vector(raw, cls, "solreffriction", [0.0, 0.0]),
                                 solimp=c.vector(raw, cls, "solimp", D.SOLIMP),
-                                margin=p.float("margin", 0.0), gap=p.float("gap", 0.0))
+                                margin=p.float("margin", 0.0), gap=p.float("gap", 0.0),
+                                adhesion=p.float("adhesion", 0.0))
         else:
             raise raw.error(f"<{raw.tag}> is not supported inside <contact>")
 

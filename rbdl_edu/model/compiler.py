@@ -198,7 +198,7 @@ def _geoms_sites(G, S, nbody):
                               ("group", (), int), ("priority", (), int), ("solmix", (), float),
                               ("solref", (2,), float), ("solimp", (5,), float), ("size", (3,), float),
                               ("pos", (3,), float), ("quat", (4,), float), ("friction", (3,), float),
-                              ("margin", (), float), ("gap", (), float), ("fluid", (12,), float),
+                              ("margin", (), float), ("gap", (), float), ("adhesion", (), float), ("fluid", (12,), float),
                               ("rgba", (4,), float), ("surfacevel", (6,), float)):
         out["geom_" + key] = _stack(G, key, shape, dtype)
     for key, shape, dtype in (("type", (), int), ("matid", (), int), ("group", (), int),
@@ -243,7 +243,8 @@ def _pairs(P, G):
     for key, shape, dtype in (("dim", (), int), ("geom1", (), int), ("geom2", (), int),
                               ("signature", (), int), ("solref", (2,), float),
                               ("solreffriction", (2,), float), ("solimp", (5,), float),
-                              ("margin", (), float), ("gap", (), float), ("friction", (5,), float)):
+                              ("margin", (), float), ("gap", (), float), ("adhesion", (), float),
+                              ("friction", (5,), float)):
         out["pair_" + key] = _stack(rows, key, shape, dtype)
     return out
 

@@ -61,7 +61,7 @@ class Data:
                                   (:mod:`rbdl_edu.constraint.rows`, :mod:`rbdl_edu.constraint.impedance`)
     velocity                      ``qfrc_bias (nv,)`` (Coriolis, centrifugal, gravity)
     passive                       ``qfrc_spring``, ``qfrc_damper``, ``qfrc_gravcomp``,
-                                  ``qfrc_fluid``, ``qfrc_passive (nv,)``
+                                  ``qfrc_fluid``, ``qfrc_adhesion``, ``qfrc_passive (nv,)``
     actuation                     ``act_dot (na,)``, ``actuator_force (nactuator,)``, ``qfrc_actuator (nv,)``
     acceleration                  ``qfrc_smooth``, ``qacc_smooth``; the constraint solver's
                                   ``efc_b``, ``efc_force``, ``efc_state``, ``qfrc_constraint``,
@@ -146,6 +146,7 @@ class Data:
         self.qfrc_bias = np.zeros(m.nv)
         self.qfrc_spring, self.qfrc_damper = np.zeros(m.nv), np.zeros(m.nv)
         self.qfrc_gravcomp, self.qfrc_fluid = np.zeros(m.nv), np.zeros(m.nv)
+        self.qfrc_adhesion = np.zeros(m.nv)
         self.qfrc_passive = np.zeros(m.nv)
         self.act_dot, self.actuator_force = np.zeros(m.na), np.zeros(m.nactuator)
         self.qfrc_actuator = np.zeros(m.nv)

@@ -59,7 +59,7 @@ def spec_from_model(spec, model):
                       m.geom_solmix[g], m.geom_solref[g], m.geom_solimp[g], m.geom_margin[g],
                       m.geom_gap[g], -1 if hfield is not None else int(m.geom_dataid[g]), m.geom_group[g],
                       int(m.geom_matid[g]), m.geom_fluid[g], hfield=hfield,
-                      surfacevel=m.geom_surfacevel[g])
+                      surfacevel=m.geom_surfacevel[g], adhesion=m.geom_adhesion[g])
     for s in range(m.nsite):
         spec.add_site(int(m.site_bodyid[s]), m.site_names[s], m.site_pos[s], m.site_quat[s],
                       m.site_size[s], int(m.site_type[s]), m.site_group[s], m.site_rgba[s],

@@ -169,6 +169,7 @@ class Model(ModelRecords):
     geom_friction: np.ndarray = _a(("ngeom", 3), "sliding, torsional, rolling friction")
     geom_margin: np.ndarray = _a(("ngeom",), "contacts are active closer than this")
     geom_gap: np.ndarray = _a(("ngeom",), "contacts are generated but inactive within the gap")
+    geom_adhesion: np.ndarray = _a(("ngeom",), "adhesive pull of its contacts (a force; pairs sum them)")
     geom_fluid: np.ndarray = _a(("ngeom", 12), "ellipsoid fluid model: flag and coefficients")
     geom_surfacevel: np.ndarray = _a(("ngeom", 6), "velocity of the surface seen by contacts: "
                                      "linear, angular, in the geom frame")
@@ -230,6 +231,7 @@ class Model(ModelRecords):
     pair_solimp: np.ndarray = _a(("npair", 5), "softness: solimp")
     pair_margin: np.ndarray = _a(("npair",), "margin")
     pair_gap: np.ndarray = _a(("npair",), "gap")
+    pair_adhesion: np.ndarray = _a(("npair",), "adhesive pull (replaces the geoms')")
     pair_friction: np.ndarray = _a(("npair", 5), "slide, slide, spin, roll, roll")
     exclude_names: tuple = _names("nexclude")
     exclude_signature: np.ndarray = _a(("nexclude",), "(body1 << 16) + body2", I)
@@ -362,6 +364,11 @@ class Model(ModelRecords):
         while i >= 0:
             depth, i = depth + 1, int(self.dof_parentid[i])
         return int(self.dof_Madr[-1]) + depth
+
+    @property
+    def flg_adhesion(self) -> bool:
+        """True if a geom or a pair has adhesion (MuJoCo's ``flg_adhesion``)."""
+        return bool(np.any(self.geom_adhesion != 0) or np.any(self.pair_adhesion != 0))
 
     @property
     def is_symbolic(self) -> bool:

@@ -54,6 +54,11 @@ def _finite(a, what):
     return a
 
 
+def _number(x, what):
+    """``x`` as one finite float."""
+    return float(_finite(np.asarray(float(x)), what))
+
+
 def _fill(values, n, base=0.0, finite=True):
     """``values`` (at most ``n``) filled up to ``n`` numbers from ``base`` (checked finite)."""
     v = np.full(n, base, dtype=float) if np.isscalar(base) else np.array(base, dtype=float)
@@ -208,7 +213,7 @@ class ModelSpec:
                  contype=D.GEOM_CONTYPE, conaffinity=D.GEOM_CONAFFINITY, condim=D.GEOM_CONDIM,
                  priority=0, friction=D.GEOM_FRICTION, solmix=D.GEOM_SOLMIX, solref=D.SOLREF,
                  solimp=D.SOLIMP, margin=0.0, gap=0.0, mesh=None, group=0, material=None,
-                 fluid=None, hfield=None, surfacevel=None):
+                 fluid=None, hfield=None, surfacevel=None, adhesion=0.0):
         """Add a geom (``"plane"``, ``"hfield"``, ``"sphere"``, ``"capsule"``, ``"ellipsoid"``,
         ``"cylinder"``, ``"box"``, ``"mesh"``) with MuJoCo's ``size`` convention; returns its
         id. Geoms here carry no mass: the body's inertial fields are what the dynamics uses.
@@ -216,7 +221,8 @@ class ModelSpec:
         :meth:`add_hfield`, :meth:`add_material`). A height field geom takes its size from its
         height field, as MuJoCo's compiler does: ``(radius_x, radius_y, elevation_z / 4 +
         base_z / 2)``; the ``size`` given is ignored. ``surfacevel``: the velocity of the
-        surface as contacts see it (linear, angular; geom frame), a conveyor belt's."""
+        surface as contacts see it (linear, angular; geom frame), a conveyor belt's.
+        ``adhesion``: the force with which its contacts pull (MuJoCo 4.0's geom adhesion)."""
         code = _code(GEOM_NAMES, type, "geom type")
         if (code == HFIELD) != (hfield is not None and hfield != -1) or \
                 (code == HFIELD and mesh is not None and mesh != -1):
@@ -236,6 +242,7 @@ class ModelSpec:
             solref=_fill(solref, 2), solimp=_fill(solimp, 5, D.SOLIMP), margin=float(margin),
             gap=float(gap), dataid=dataid, matid=self.id("mat", material),
             group=int(group), surfacevel=_fill(surfacevel if surfacevel is not None else [], 6),
+            adhesion=_number(adhesion, f"geom {name!r}: adhesion"),
             # (a flat geom on the world may carry MuJoCo's NaN added mass: it never moves)
             fluid=_fill(fluid if fluid is not None else [], 12, finite=self.id("body", body) != 0)))
 
@@ -299,15 +306,17 @@ class ModelSpec:
 
     # -- contacts, equalities, tendons -----------------------------------------------------------
     def add_pair(self, geom1, geom2, name=None, condim=D.GEOM_CONDIM, friction=D.PAIR_FRICTION,
-                 solref=D.SOLREF, solreffriction=(0.0, 0.0), solimp=D.SOLIMP, margin=0.0, gap=0.0):
-        """Add an explicit contact pair with its own parameters (``friction`` has 5 numbers)."""
+                 solref=D.SOLREF, solreffriction=(0.0, 0.0), solimp=D.SOLIMP, margin=0.0, gap=0.0,
+                 adhesion=0.0):
+        """Add an explicit contact pair with its own parameters (``friction`` has 5 numbers;
+        ``adhesion`` replaces the sum of the geoms')."""
         if condim not in (1, 3, 4, 6):
             raise ValueError(f"condim must be 1, 3, 4 or 6, not {condim}")
         return self._add("pair", dict(
             name=name, geom1=self.id("geom", geom1), geom2=self.id("geom", geom2), dim=int(condim),
             friction=_fill(friction, 5, D.PAIR_FRICTION), solref=_fill(solref, 2),
             solreffriction=_fill(solreffriction, 2), solimp=_fill(solimp, 5, D.SOLIMP),
-            margin=float(margin), gap=float(gap)))
+            margin=float(margin), gap=float(gap), adhesion=_number(adhesion, f"pair {name!r}: adhesion")))
 
     def add_exclude(self, body1, body2, name=None):
         """No contacts between any geom of ``body1`` and any geom of ``body2``."""

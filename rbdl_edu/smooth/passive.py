@@ -11,6 +11,8 @@ Forces that the mechanism makes by itself, from its state alone, all as joint fo
 ``qfrc_gravcomp``  :math:`\sum_i J_i^T (-\,\mathrm{gravcomp}_i\, m_i\, g)`: a lift at each
                    body's center of mass that cancels (part of) its weight
 ``qfrc_fluid``     the fluid's drag and lift (:mod:`rbdl_edu.smooth.fluid`)
+``qfrc_adhesion``  the pull of adhesive contacts along their normals
+                   (:func:`~rbdl_edu.smooth.adhesion.adhesion_forces`; needs the contacts)
 ``qfrc_passive``   their sum; gravity compensation only on the joints that do not take it
                    from their actuators (``jnt_actgravcomp``)
 =================  ===================================================================
@@ -56,6 +58,7 @@ from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_conj, quat_log, quat_mul, quat_normalize
+from rbdl_edu.smooth.adhesion import adhesion_forces
 from rbdl_edu.smooth.comframe import jac
 from rbdl_edu.smooth.fluid import fluid_wrenches
 
@@ -82,7 +85,7 @@ def passive(model, data):
     array([19.62])
     """
     m, opt = model, model.opt
-    for name in ("qfrc_spring", "qfrc_damper", "qfrc_gravcomp", "qfrc_fluid", "qfrc_passive"):
+    for name in ("qfrc_spring", "qfrc_damper", "qfrc_gravcomp", "qfrc_fluid", "qfrc_adhesion", "qfrc_passive"):
         setattr(data, name, np.zeros(m.nv))
     spring, damper = not opt.disabled("spring"), not opt.disabled("damper")
     if opt.disabled("passive") or not (spring or damper):
@@ -93,9 +96,11 @@ def passive(model, data):
     data.qfrc_gravcomp = gravity_compensation(m, data)
     data.qfrc_fluid = sum((apply_ft(m, data, f, t, p, b) for b, p, f, t in fluid_wrenches(m, data)),
                           np.zeros(m.nv))
+    if m.flg_adhesion and not opt.disabled("contact"):
+        data.qfrc_adhesion = adhesion_forces(m, data)
     # gravity compensation counts as passive on the joints that do not route it through actuators
     passive_gravcomp = ~plain(m).jnt_actgravcomp[plain(m).dof_jntid]
-    data.qfrc_passive = (data.qfrc_spring + data.qfrc_damper + data.qfrc_fluid
+    data.qfrc_passive = (data.qfrc_spring + data.qfrc_damper + data.qfrc_fluid + data.qfrc_adhesion
                          + np.where(passive_gravcomp, data.qfrc_gravcomp, 0.0))
 
 
