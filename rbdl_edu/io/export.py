@@ -135,6 +135,8 @@ def _geom(model, g):
     fluid = f' fluidshape="ellipsoid" fluidcoef="{f(fluid[1:6])}"' if fluid[0] > 0 else ""
     if np.any(model.geom_surfacevel[g]):                 # a conveyor's surface (MuJoCo 4.0)
         fluid += f' surfacevel="{f(model.geom_surfacevel[g])}"'
+    if model.geom_adhesion[g]:                           # sticky contacts (MuJoCo 4.0)
+        fluid += f' adhesion="{f(model.geom_adhesion[g])}"'
     return (f'<geom name="{name_of(model, "geom", g)}" type="{kind}"{data} '
             f'size="{f(model.geom_size[g])}" pos="{f(pos)}" quat="{f(quat)}" '
             f'contype="{model.geom_contype[g]}" conaffinity="{model.geom_conaffinity[g]}" '

@@ -42,7 +42,7 @@ def _contact(model):
                    f'geom2="{name_of(model, "geom", model.pair_geom2[p])}" condim="{int(model.pair_dim[p])}" '
                    f'friction="{f(model.pair_friction[p])}" {_soft(model, "pair_", p)} '
                    f'solreffriction="{f(model.pair_solreffriction[p])}" margin="{f(model.pair_margin[p])}" '
-                   f'gap="{f(model.pair_gap[p])}"/>')
+                   f'gap="{f(model.pair_gap[p])}" adhesion="{f(model.pair_adhesion[p])}"/>')
     for sig in model.exclude_signature:
         out.append(f'<exclude body1="{name_of(model, "body", int(sig) >> 16)}" '
                    f'body2="{name_of(model, "body", int(sig) & 0xFFFF)}"/>')

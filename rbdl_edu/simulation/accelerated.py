@@ -24,7 +24,8 @@ True
 
 What it refuses (a :class:`ValueError` naming the feature), because there the two halves
 are not independent: sleeping (``<flag sleep="enable"/>``: contacts wake trees), adhesion
-actuators and body transmissions (their force follows the contacts); and where the compiled
+actuators and body transmissions, geom and pair ``adhesion`` (their force follows the
+contacts); and where the compiled
 half cannot take the input: mocap bodies (their poses are part of the model's body frames)
 and symbolic models.
 The first step compiles (seconds for a robot; once per model).
@@ -77,6 +78,9 @@ def refuse(model):
     if np.any(np.asarray(model.actuator_trntype) == TRN_BODY):
         raise ValueError("accelerate: a body transmission (adhesion) takes its moment arm from the contacts; "
                          "simulate this model with the NumPy pipeline")
+    if model.flg_adhesion:
+        raise ValueError("accelerate: geom or pair adhesion — its passive pull (qfrc_adhesion) follows the "
+                         "contacts; simulate this model with the NumPy pipeline")
 
 
 class SmoothHalf:
