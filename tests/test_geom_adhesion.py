@@ -16,9 +16,10 @@ from mujoco_oracle import compare_fields
 
 import rbdl_edu as rbd
 from rbdl_edu.constraint.rows import contact_force
-from rbdl_edu.io.export import to_mjcf
 from rbdl_edu.io.errors import ModelError
+from rbdl_edu.io.export import to_mjcf
 from rbdl_edu.simulation.accelerated import accelerate
+from rbdl_edu.simulation.rne_post import rne_post_constraint
 
 FAST = bool(os.environ.get("RBDL_EDU_FAST"))
 
@@ -198,3 +199,35 @@ def test_bad_adhesion_is_refused():
         spec.add_geom(0, "plane", [1, 1, 0.1], adhesion=float("nan"))
     with pytest.raises(ValueError, match="adhesion"):
         accelerate(rbd.load_model(_xml("pyramidal", floor='adhesion="2"')))
+
+
+SENSED = """<mujoco><option cone="{cone}"/><worldbody>
+  <geom name="floor" type="plane" size="1 1 .1" adhesion="2" gap=".05"/>
+  <body name="ball" pos="0 0 {z}"><freejoint/><geom size=".1" adhesion="1"/><site name="s" size=".2"/></body>
+  <body name="box" pos=".5 0 .0995"><freejoint/><geom type="box" size=".1 .1 .1"/><site name="t" size=".3"/></body>
+  </worldbody><sensor><touch site="s"/><touch site="t"/>
+  <contact geom1="floor" data="found force torque dist normal" num="2"/></sensor></mujoco>"""
+
+
+@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
+@pytest.mark.parametrize("z", [".099", ".12"])
+def test_sensors_inverse_and_cfrc_ext_see_the_net_force(cone, z):
+    """Touch and contact sensors, ``cfrc_ext`` and ``mj_inverse`` read the net contact force
+    (the solver's less the adhesion) as MuJoCo's: a ball pulled across the gap touches
+    nothing and feels a pull of 3 N."""
+    xml = SENSED.format(cone=cone, z=z)
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    mujoco.mj_forward(m, d)
+    mujoco.mj_rnePostConstraint(m, d)
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    rbd.forward(model, data)
+    rne_post_constraint(model, data)
+    np.testing.assert_allclose(data.sensordata, d.sensordata, atol=1e-9)
+    np.testing.assert_allclose(data.cfrc_ext, d.cfrc_ext, atol=1e-9)
+    if z == ".12":
+        assert data.sensordata[0] == 0 and data.cfrc_ext[1, 5] == pytest.approx(-3.0)
+    mujoco.mj_inverse(m, d)
+    rbd.inverse(model, data)
+    np.testing.assert_allclose(data.qfrc_inverse, d.qfrc_inverse, atol=1e-9)
