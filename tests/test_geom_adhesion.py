@@ -231,3 +231,22 @@ def test_sensors_inverse_and_cfrc_ext_see_the_net_force(cone, z):
     mujoco.mj_inverse(m, d)
     rbd.inverse(model, data)
     np.testing.assert_allclose(data.qfrc_inverse, d.qfrc_inverse, atol=1e-9)
+
+
+MIXED = """<mujoco><option cone="{cone}" solver="{solver}" noslip_iterations="{noslip}"/><worldbody>
+  <geom name="floor" type="plane" size="1 1 .1" adhesion="3" gap=".01" condim="{condim}"/>
+  <body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .08 .1" condim="{condim}" adhesion="1"/></body>
+  <body name="c" pos=".5 0 .12"><freejoint/><geom type="capsule" size=".05 .1" euler="0 90 0" condim="{condim}"/></body>
+  </worldbody><actuator><adhesion body="c" ctrlrange="0 1" gain="10"/></actuator></mujoco>"""
+
+
+@pytest.mark.parametrize("cone,solver,noslip,condim,integrator", [
+    ("pyramidal", "Newton", 0, 6, "Euler"), ("elliptic", "Newton", 0, 6, "implicitfast"),
+    ("pyramidal", "PGS", 0, 3, "implicitfast"), ("elliptic", "CG", 0, 4, "Euler"),
+    ("pyramidal", "Newton", 5, 3, "Euler"), ("elliptic", "PGS", 3, 3, "implicitfast")])
+def test_every_cone_solver_and_condim(cone, solver, noslip, condim, integrator):
+    """A box with 4 sticky contacts and a capsule held by an adhesion actuator across the gap
+    of an adhesive floor: pyramid edges share the bias, every solver and noslip take it, and
+    the actuator's moment reads the gap contacts' normal rows, as MuJoCo 4.0."""
+    check(MIXED.format(cone=cone, solver=solver, noslip=noslip, condim=condim), integrator, nstate=2, nskip=10,
+          qvel=0.1, ctrl=lambda rng, m: rng.uniform(0, 1, m.nu))
