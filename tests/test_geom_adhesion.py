@@ -250,3 +250,24 @@ def test_every_cone_solver_and_condim(cone, solver, noslip, condim, integrator):
     the actuator's moment reads the gap contacts' normal rows, as MuJoCo 4.0."""
     check(MIXED.format(cone=cone, solver=solver, noslip=noslip, condim=condim), integrator, nstate=2, nskip=10,
           qvel=0.1, ctrl=lambda rng, m: rng.uniform(0, 1, m.nu))
+
+
+def test_a_sleeping_box_keeps_its_pull():
+    """With ``<flag sleep="enable"/>`` a box on a sticky floor falls asleep (its contacts are
+    left out); its dofs keep the passive forces of their last awake step (MuJoCo's passive
+    stage skips them): ``qfrc_adhesion`` still holds the 4 contacts' 12 N, as MuJoCo's."""
+    xml = """<mujoco><option><flag sleep="enable"/></option><worldbody>
+      <geom type="plane" size="1 1 .1" adhesion="2" gap=".01"/>
+      <body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .1 .1" adhesion="1"/></body></worldbody></mujoco>"""
+    m = mujoco.MjModel.from_xml_string(xml)
+    d = mujoco.MjData(m)
+    model = rbd.load_model(xml)
+    data = rbd.Data(model)
+    for _ in range(60):
+        mujoco.mj_step(m, d)
+        rbd.step(model, data)
+    assert d.tree_asleep[0] >= 0 and data.tree_asleep[0] >= 0 and data.ncon == d.ncon == 0
+    np.testing.assert_allclose(data.qpos, d.qpos, atol=1e-12)
+    for name in ("qfrc_adhesion", "qfrc_passive"):
+        np.testing.assert_allclose(getattr(data, name), getattr(d, name), atol=1e-12, err_msg=name)
+    assert data.qfrc_adhesion[2] == pytest.approx(-12.0)

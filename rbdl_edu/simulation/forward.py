@@ -208,8 +208,15 @@ def solve_M(model, data, f):
 
 def velocity(model, data, sensors=True):
     r"""Tendon and actuator velocities; ``cvel`` and ``qfrc_bias`` from one RNEA pass at
-    :math:`\ddot q = 0`; passive forces; velocity sensors."""
+    :math:`\ddot q = 0`; passive forces; velocity sensors. A sleeping dof keeps its
+    ``qfrc_adhesion`` (MuJoCo's passive stage skips it): the pull of the adhesive contacts it
+    had when it fell asleep, whose contacts are now left out."""
+    held = data.qfrc_adhesion
     P = smooth_velocity(model, data)
+    if model.opt.enabled("sleep") and model.flg_adhesion:
+        pull = data.qfrc_adhesion
+        hold_dofs(model, data, dict(qfrc_adhesion=held))
+        data.qfrc_passive = data.qfrc_passive + data.qfrc_adhesion - pull
     # a_ref = -b J q̇ - k d r (and -J̇q̇ on connect and weld rows, from the same RNEA pass)
     reference(model, data, jdotv(model, data, P))
     if sensors:
