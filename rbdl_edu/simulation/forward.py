@@ -92,7 +92,7 @@ def stages(model, data, sensors=True):
     leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip`` with ``skipsensor``): RK4's
     inner stages, so that after a step the sensors read the state the step started from; as
     there, a stage state that is not finite goes through (the next step's checks reset it)."""
-    compiled = data.model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
+    compiled = model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
     if compiled is not None:              # rbdl_edu.simulation.accelerated: the smooth half compiled
         compiled(data)
         constrained(model, data, sensors)
