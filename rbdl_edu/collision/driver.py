@@ -21,6 +21,8 @@
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from rbdl_edu.cache import per_model
@@ -30,12 +32,13 @@ from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
+from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import (boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter,
-                                        user_contact_filter)
+from rbdl_edu.collision.filters import (bitmask_rejects, boxes_apart, contact_pairs, exclude_signatures,
+                                        geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
-from rbdl_edu.collision.midphase import tree_pairs, uses_midphase
+from rbdl_edu.collision.midphase import node_margin, body_trees, descent_paths, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
@@ -139,6 +142,118 @@ def candidate_pairs(model, gpos, gmat, log=None, contact_filter=None):
     return out
 
 
+class PassPlan(NamedTuple):
+    """What the model alone decides about the geom pairs of a list of body pairs (see
+    :func:`pass_plan`): per geom pair examined ``geom1``, ``geom2`` (``geom1`` on the first
+    body), ``ordered`` ``(P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
+    ``boxed`` (whether the oriented-box test decides: a midphase leaf pair or an iterating
+    collider); per node-box test on a midphase descent ``node_body (T, 2)``, ``node_box (T, 2, 6)``
+    (center, half-sizes), ``node_margin (T,)``; ``on_way (E, 2)``: (geom pair, node test) for
+    each test on the way to a leaf pair."""
+    geom1: np.ndarray
+    geom2: np.ndarray
+    ordered: np.ndarray
+    margin: np.ndarray
+    boxed: np.ndarray
+    node_body: np.ndarray
+    node_box: np.ndarray
+    node_margin: np.ndarray
+    on_way: np.ndarray
+
+
+def _static_reason(model, g1, g2):
+    """The reason a dynamic geom pair is dropped whatever the poses (bitmask, two planes, no
+    collider), else ``None`` -- :func:`~rbdl_edu.collision.filters.geom_pair_filter` without
+    explicit pairs, contact filter and bounding spheres."""
+    t, ct, ca = plain(model).geom_type, model.geom_contype, model.geom_conaffinity
+    if bitmask_rejects(ct[g1], ca[g1], ct[g2], ca[g2]):
+        return "bitmask"
+    if t[g1] == PLANE and t[g2] == PLANE or (min(t[g1], t[g2]), max(t[g1], t[g2])) not in COLLIDERS:
+        return "no collider"
+    return None
+
+
+@per_model
+def pair_plan(model, b1, b2):
+    """:class:`PassPlan` of one body pair that is not ``<exclude>`` d (a model without explicit
+    ``<pair>`` s), once per model: the geom pairs :func:`candidate_pairs` examines that no rule
+    of the model alone drops, in the order it hands them on -- the midphase's leaves sorted as
+    MuJoCo, with the node tests on each one's way down
+    (:func:`~rbdl_edu.collision.midphase.descent_paths`), else all pairs."""
+    types, geoms_of = plain(model).geom_type, geoms_of_bodies(model)
+    midphase = uses_midphase(model, b1, b2)
+    if midphase:
+        leaves = sorted(descent_paths(model, b1, b2), key=lambda leaf: _ordered(model, *leaf[:2]))
+    else:
+        leaves = [(g1, g2, ()) for g1 in geoms_of[b1] for g2 in geoms_of[b2]]
+    leaves = [leaf for leaf in leaves if _static_reason(model, *leaf[:2]) is None]
+    tests = sorted({t for leaf in leaves for t in leaf[2]})
+    trees, index = body_trees(model), {t: k for k, t in enumerate(tests)}
+    ordered = [_ordered(model, g1, g2) for g1, g2, _ in leaves]
+    return PassPlan(
+        np.array([leaf[0] for leaf in leaves], dtype=int), np.array([leaf[1] for leaf in leaves], dtype=int),
+        np.array(ordered, dtype=int).reshape(-1, 2),
+        np.array([sum(pair_margin_gap(model, g1, g2)) for g1, g2 in ordered], dtype=float),
+        np.array([midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE for g1, g2 in ordered], dtype=bool),
+        np.tile([b1, b2], (len(tests), 1)),
+        np.array([[trees[b1].aabb[n1], trees[b2].aabb[n2]] for n1, n2 in tests]).reshape(-1, 2, 6),
+        np.full(len(tests), node_margin(model, b1, b2) if tests else 0.0, dtype=float),
+        np.array([(k, index[t]) for k, leaf in enumerate(leaves) for t in leaf[2]], dtype=int).reshape(-1, 2))
+
+
+_PLANS_KEPT = 16        # body-pair lists whose joined plan is remembered (per model)
+
+
+@per_model
+def _joined_plans(model):
+    return {}
+
+
+def pass_plan(model, body_pairs):
+    """The :class:`PassPlan` of a list of body pairs: their :func:`pair_plan` s joined (the
+    last few lists remembered: a scene's broadphase gives the same list step after step)."""
+    key, kept = tuple(body_pairs), _joined_plans(model)
+    if key in kept:
+        return kept[key]
+    plans = [pair_plan(model, b1, b2) for b1, b2 in key]
+    P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
+    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... and node test
+    joined = PassPlan(*(np.concatenate([getattr(p, f) for p in plans]) for f in PassPlan._fields))
+    joined = joined._replace(on_way=np.concatenate([p.on_way + [P[k], T[k]] for k, p in enumerate(plans)]))
+    if len(kept) >= _PLANS_KEPT:
+        kept.clear()
+    kept[key] = joined
+    return joined
+
+
+def near_pairs(model, gpos, gmat, body_pairs):
+    """The geom pairs ``[(g1, g2, None), ...]`` that :func:`candidate_pairs` hands on and whose
+    oriented boxes :func:`collide` finds touching (only iterating colliders ask), for a model
+    without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
+    same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`)."""
+    body_pairs = [bp for bp in body_pairs if (bp[0] << 16) + bp[1] not in exclude_set(model)]
+    if not body_pairs:
+        return []
+    plan = pass_plan(model, body_pairs)
+    g1, g2, m = plan.geom1, plan.geom2, plan.margin
+    out = spheres_apart(model, gpos, gmat, geom_rbound(model), g1, g2, m)
+    out |= plan.boxed & obbs_apart(model, gpos, gmat, geom_aabb(model), g1, g2, m)
+    if len(plan.node_margin):
+        x, R = inertial_frames(model, gpos, gmat)
+        b1, b2 = plan.node_body[:, 0], plan.node_body[:, 1]
+        box1, box2 = plan.node_box[:, 0], plan.node_box[:, 1]
+        apart = nodes_apart(x[b1], R[b1], box1[:, :3], box1[:, 3:], x[b2], R[b2], box2[:, :3], box2[:, 3:],
+                            plan.node_margin)
+        out |= np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
+
+
+@per_model
+def exclude_set(model):
+    """The ``<exclude>`` signatures as a set (once per model)."""
+    return frozenset(exclude_signatures(model))
+
+
 def narrowphase(model, gpos, gmat, g1, g2, pair=None):
     """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``), with the
     explicit ``pair``'s parameters if given, else the mixed ones.
@@ -214,6 +329,11 @@ def collide(model, data):
     contact_filter = user_contact_filter(model, data)       # (checked even when contacts are off)
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
+        return data.contact
+    if contact_filter is None and not model.npair and type(gpos) is np.ndarray:     # (the common case)
+        rbound, aabb = geom_rbound(model), geom_aabb(model)
+        for g1, g2, pair in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, rbound, aabb)):
+            data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat, contact_filter=contact_filter):
