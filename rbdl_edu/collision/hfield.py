@@ -12,7 +12,9 @@ with ``hfield_size = (a, b, e, d)`` (half-extents, elevation, base depth), the s
 :math:`y = -b + 2b\,r/(n_{row}-1)`. Cell ``(r, c)`` (between columns ``c - 1`` and ``c``)
 holds the triangles ``(c-1, r+1), (c-1, r), (c, r+1)`` and ``(c-1, r), (c, r+1), (c, r)``.
 
-Collision with a convex geom ``g2`` then takes three steps, in the height field's frame:
+Collision with a convex geom ``g2`` then takes three steps, in the height field's frame
+(a quick look at ``g2``'s oriented bounding box first: where even the box's sub-grid (step 2)
+has no vertex high enough, there is nothing to do):
 
 1. **Bounds.** ``g2``'s bounding box along the height field's axes comes from its support
    function, :math:`[e_k\cdot s(-e_k),\ e_k\cdot s(e_k)]`; if it misses the height field's
@@ -51,6 +53,7 @@ import numpy as np
 
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision.convex import core_distance, core_radius, support
+from rbdl_edu.collision.geometry import geom_aabb
 from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
 MAXCONPAIR = 50      # MuJoCo's mjMAXCONPAIR: contacts kept per geom pair
@@ -84,6 +87,17 @@ def local_bounds(model, gpos, gmat, g1, g2):
     hi = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, R1[:, k]) - x1) for k in range(3)])
     lo = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, -R1[:, k]) - x1) for k in range(3)])
     return lo, hi
+
+
+def box_bounds(model, gpos, gmat, g1, g2):
+    """Bounds ``(lo, hi)`` of geom ``g2``'s oriented bounding box
+    (:func:`~rbdl_edu.collision.geometry.geom_aabb`) along the axes of geom ``g1``, in
+    ``g1``'s frame, a hair wider: the box holds the geom, so they hold :func:`local_bounds`.
+    With the box's center :math:`c` and half-sizes :math:`h`: :math:`R_1^T(c - x_1) \mp |R_1^T R_2|\,h`."""
+    R1, R2, box = gmat[g1], gmat[g2], geom_aabb(model)[g2]
+    center = (gpos[g2] + R2 @ box[:3] - gpos[g1]) @ R1
+    half = np.abs(R1.T @ R2) @ box[3:] + 1e-9 * (1 + np.abs(center))       # (round-off: wider)
+    return center - half, center + half
 
 
 def subgrid(model, h, lo, hi, margin):
@@ -198,12 +212,18 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     """
     h = model.geom_dataid[g1]
     a, b, e, d = model.hfield_size[h]
+    x, y, z = hfield_grid(model, h)
+    # 0. first the geom's oriented box (cheap): where even its cells (step 2) have no corner
+    # high enough, the geom's own (within the box's) have none either: no prism to visit
+    box_lo, box_hi = box_bounds(model, gpos, gmat, g1, g2)
+    rmin, rmax, cmin, cmax = subgrid(model, h, box_lo, box_hi, margin)
+    if rmax <= rmin or cmax <= cmin or z[rmin:rmax + 1, cmin:cmax + 1].max() + margin < box_lo[2]:
+        return []
     lo, hi = local_bounds(model, gpos, gmat, g1, g2)
     # 1. the bounding boxes, grown by the margin, must overlap
     if np.any(lo - margin > [a, b, e]) or np.any(hi + margin < [-a, -b, -d]):
         return []
     rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
-    x, y, z = hfield_grid(model, h)
     # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
     # cells with a corner at least that high are visited
     high = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
