@@ -7,7 +7,8 @@ arrays of pairs, so that a pass costs a few NumPy operations instead of Python c
 
 * :func:`inertial_frames`: every body's inertial frame, recovered from one of its geoms as
   :func:`~rbdl_edu.collision.midphase.tree_pairs` does;
-* :func:`nodes_apart`: the midphase's node-box test on node pairs of many body pairs;
+* :func:`relative_frames`, :func:`nodes_apart`: the midphase's node-box test on node pairs
+  of many body pairs;
 * :func:`spheres_apart`: rule 8 (:func:`~rbdl_edu.collision.filters.bounding_sphere_rejects`);
 * :func:`obbs_apart`: the oriented-box test (:func:`~rbdl_edu.collision.filters.boxes_apart`).
 
@@ -51,22 +52,29 @@ def inertial_frames(model, gpos, gmat):
     return gpos[g0] - np.einsum("bij,bj->bi", Ri, p), Ri
 
 
-def nodes_apart(x1, R1, c1, h1, x2, R2, c2, h2, margin):
-    r"""``(T,)`` bool: node box 1 (center ``c1``, half-sizes ``h1``, in frame ``x1, R1``) and
-    node box 2, grown by ``margin``, are apart -- row by row, the test of
-    :func:`~rbdl_edu.collision.midphase.tree_pairs`: with :math:`R = R_1^T R_2`,
-    :math:`C = |R|` and :math:`d = R_1^T(x_2 - x_1) + R\,c_2 - c_1`,
+def nodes_apart(t, R, c1, h1, c2, h2, margin):
+    r"""``(T,)`` bool: node box 1 (center ``c1``, half-sizes ``h1``) and node box 2, grown by
+    ``margin``, are apart -- row by row, the test of
+    :func:`~rbdl_edu.collision.midphase.tree_pairs`, with box 2's frame given in box 1's
+    (:math:`t = R_1^T(x_2 - x_1)`, :math:`R = R_1^T R_2`, per body pair: :func:`relative_frames`):
+    with :math:`C = |R|` and :math:`d = t + R\,c_2 - c_1`,
 
     .. math:: |d| > h_1 + C h_2 + m \quad\text{or}\quad |R^T d| > C^T h_1 + h_2 + m
 
     in some component.
     """
-    R = R1.transpose(0, 2, 1) @ R2
     C = np.abs(R)
-    d = (np.einsum("ti,tij->tj", x2 - x1, R1) + np.einsum("tj,tij->ti", c2, R)) - c1
+    d = (t + np.einsum("tj,tij->ti", c2, R)) - c1
     Ch2 = np.einsum("tj,tij->ti", h2, C) + margin[:, None]          # each box's reach along
     Ch1 = np.einsum("ti,tij->tj", h1, C) + margin[:, None]          # the other's axes
     return (np.abs(d) > h1 + Ch2).any(axis=1) | (np.abs(np.einsum("ti,tij->tj", d, R)) > Ch1 + h2).any(axis=1)
+
+
+def relative_frames(x, R, b1, b2):
+    """Body ``b2[k]``'s inertial frame in body ``b1[k]``'s, from the frames ``x, R`` of
+    :func:`inertial_frames`: ``t (K, 3)`` :math:`= R_1^T(x_2 - x_1)`, ``R (K, 3, 3)`` :math:`= R_1^T R_2`."""
+    R1 = R[b1]
+    return np.einsum("ti,tij->tj", x[b2] - x[b1], R1), R1.transpose(0, 2, 1) @ R[b2]
 
 
 def spheres_apart(model, gpos, gmat, rbound, g1, g2, margin):

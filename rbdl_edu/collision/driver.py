@@ -32,13 +32,13 @@ from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
-from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, spheres_apart
+from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
 from rbdl_edu.collision.filters import (bitmask_rejects, boxes_apart, contact_pairs, exclude_signatures,
                                         geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
-from rbdl_edu.collision.midphase import node_margin, body_trees, descent_paths, tree_pairs, uses_midphase
+from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
@@ -147,15 +147,17 @@ class PassPlan(NamedTuple):
     :func:`pass_plan`): per geom pair examined ``geom1``, ``geom2`` (``geom1`` on the first
     body), ``ordered`` ``(P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
     ``boxed`` (whether the oriented-box test decides: a midphase leaf pair or an iterating
-    collider); per node-box test on a midphase descent ``node_body (T, 2)``, ``node_box (T, 2, 6)``
-    (center, half-sizes), ``node_margin (T,)``; ``on_way (E, 2)``: (geom pair, node test) for
-    each test on the way to a leaf pair."""
+    collider, without a plane, which no box holds); ``bodies (K, 2)``: the body pairs with node-box tests; per node-box test on a
+    midphase descent ``node_pair (T,)`` (its row of ``bodies``), ``node_box (T, 2, 6)`` (center,
+    half-sizes), ``node_margin (T,)``; ``on_way (E, 2)``: (geom pair, node test) for each test
+    on the way to a leaf pair."""
     geom1: np.ndarray
     geom2: np.ndarray
     ordered: np.ndarray
     margin: np.ndarray
     boxed: np.ndarray
-    node_body: np.ndarray
+    bodies: np.ndarray
+    node_pair: np.ndarray
     node_box: np.ndarray
     node_margin: np.ndarray
     on_way: np.ndarray
@@ -194,8 +196,9 @@ def pair_plan(model, b1, b2):
         np.array([leaf[0] for leaf in leaves], dtype=int), np.array([leaf[1] for leaf in leaves], dtype=int),
         np.array(ordered, dtype=int).reshape(-1, 2),
         np.array([sum(pair_margin_gap(model, g1, g2)) for g1, g2 in ordered], dtype=float),
-        np.array([midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE for g1, g2 in ordered], dtype=bool),
-        np.tile([b1, b2], (len(tests), 1)),
+        np.array([(midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE) and PLANE not in (types[g1], types[g2])
+                  for g1, g2 in ordered], dtype=bool),
+        np.array([(b1, b2)] if tests else [], dtype=int).reshape(-1, 2), np.zeros(len(tests), dtype=int),
         np.array([[trees[b1].aabb[n1], trees[b2].aabb[n2]] for n1, n2 in tests]).reshape(-1, 2, 6),
         np.full(len(tests), node_margin(model, b1, b2) if tests else 0.0, dtype=float),
         np.array([(k, index[t]) for k, leaf in enumerate(leaves) for t in leaf[2]], dtype=int).reshape(-1, 2))
@@ -210,16 +213,21 @@ def _joined_plans(model):
 
 
 def pass_plan(model, body_pairs):
-    """The :class:`PassPlan` of a list of body pairs: their :func:`pair_plan` s joined (the
-    last few lists remembered: a scene's broadphase gives the same list step after step)."""
+    """The :class:`PassPlan` of a list of body pairs: the :func:`pair_plan` s of those not
+    ``<exclude>`` d, joined (the last few lists remembered: a scene's broadphase gives the
+    same list step after step); ``None`` if there is none."""
     key, kept = tuple(body_pairs), _joined_plans(model)
     if key in kept:
         return kept[key]
-    plans = [pair_plan(model, b1, b2) for b1, b2 in key]
+    plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
+    if not plans:                                           # (every body pair excluded)
+        return None
     P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
-    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... and node test
+    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... node test ...
+    K = np.cumsum([0] + [len(p.bodies) for p in plans])         # ... and body pair with tests
     joined = PassPlan(*(np.concatenate([getattr(p, f) for p in plans]) for f in PassPlan._fields))
-    joined = joined._replace(on_way=np.concatenate([p.on_way + [P[k], T[k]] for k, p in enumerate(plans)]))
+    joined = joined._replace(on_way=np.concatenate([p.on_way + [P[k], T[k]] for k, p in enumerate(plans)]),
+                             node_pair=np.concatenate([p.node_pair + K[k] for k, p in enumerate(plans)]))
     if len(kept) >= _PLANS_KEPT:
         kept.clear()
     kept[key] = joined
@@ -231,27 +239,22 @@ def near_pairs(model, gpos, gmat, body_pairs):
     oriented boxes :func:`collide` finds touching (only iterating colliders ask), for a model
     without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
     same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`)."""
-    body_pairs = [bp for bp in body_pairs if (bp[0] << 16) + bp[1] not in exclude_set(model)]
-    if not body_pairs:
-        return []
     plan = pass_plan(model, body_pairs)
+    if plan is None:
+        return []
     g1, g2, m = plan.geom1, plan.geom2, plan.margin
-    out = spheres_apart(model, gpos, gmat, geom_rbound(model), g1, g2, m)
-    out |= plan.boxed & obbs_apart(model, gpos, gmat, geom_aabb(model), g1, g2, m)
-    if len(plan.node_margin):
-        x, R = inertial_frames(model, gpos, gmat)
-        b1, b2 = plan.node_body[:, 0], plan.node_body[:, 1]
-        box1, box2 = plan.node_box[:, 0], plan.node_box[:, 1]
-        apart = nodes_apart(x[b1], R[b1], box1[:, :3], box1[:, 3:], x[b2], R[b2], box2[:, :3], box2[:, 3:],
-                            plan.node_margin)
-        out |= np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    out = np.zeros(len(g1), dtype=bool)         # apart: each test only on the pairs left
+    if len(plan.node_margin):                   # 1. a node pair apart on the way down
+        t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
+        k, box1, box2 = plan.node_pair, plan.node_box[:, 0], plan.node_box[:, 1]
+        apart = nodes_apart(t[k], R[k], box1[:, :3], box1[:, 3:], box2[:, :3], box2[:, 3:], plan.node_margin)
+        out = np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    left = np.flatnonzero(~out)                 # 2. the bounding spheres
+    out[left] = spheres_apart(model, gpos, gmat, geom_rbound(model), g1[left], g2[left], m[left])
+    left = np.flatnonzero(plan.boxed & ~out)    # 3. the oriented boxes
+    if len(left):
+        out[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
     return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
-
-
-@per_model
-def exclude_set(model):
-    """The ``<exclude>`` signatures as a set (once per model)."""
-    return frozenset(exclude_signatures(model))
 
 
 def narrowphase(model, gpos, gmat, g1, g2, pair=None):

@@ -90,7 +90,7 @@ def local_bounds(model, gpos, gmat, g1, g2):
 
 
 def box_bounds(model, gpos, gmat, g1, g2):
-    """Bounds ``(lo, hi)`` of geom ``g2``'s oriented bounding box
+    r"""Bounds ``(lo, hi)`` of geom ``g2``'s oriented bounding box
     (:func:`~rbdl_edu.collision.geometry.geom_aabb`) along the axes of geom ``g1``, in
     ``g1``'s frame, a hair wider: the box holds the geom, so they hold :func:`local_bounds`.
     With the box's center :math:`c` and half-sizes :math:`h`: :math:`R_1^T(c - x_1) \mp |R_1^T R_2|\,h`."""
