@@ -35,8 +35,8 @@ from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import (bitmask_rejects, boxes_apart, contact_pairs, exclude_signatures,
-                                        geom_pair_filter, user_contact_filter)
+from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
+                                        exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
@@ -205,6 +205,7 @@ def pair_plan(model, b1, b2):
 
 
 _PLANS_KEPT = 16        # body-pair lists whose joined plan is remembered (per model)
+_FEW = 6                # geom pairs (without node tests) that near_pairs tests one by one
 
 
 @per_model
@@ -238,11 +239,18 @@ def near_pairs(model, gpos, gmat, body_pairs):
     """The geom pairs ``[(g1, g2, None), ...]`` that :func:`candidate_pairs` hands on and whose
     oriented boxes :func:`collide` finds touching (only iterating colliders ask), for a model
     without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
-    same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`)."""
+    same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`) --
+    or, for a few pairs without a midphase (a box on a plane), one pair at a time."""
     plan = pass_plan(model, body_pairs)
     if plan is None:
         return []
     g1, g2, m = plan.geom1, plan.geom2, plan.margin
+    if len(g1) <= _FEW and not len(plan.node_margin):    # a few pairs: one at a time is cheaper
+        rbound, aabb = geom_rbound(model), geom_aabb(model)
+        return [(o1, o2, None) for a, b, mg, boxed, (o1, o2) in zip(g1.tolist(), g2.tolist(), m.tolist(),
+                                                                  plan.boxed.tolist(), plan.ordered.tolist())
+                if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
+                and not (boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
     out = np.zeros(len(g1), dtype=bool)         # apart: each test only on the pairs left
     if len(plan.node_margin):                   # 1. a node pair apart on the way down
         t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
