@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_collision_midphase import scene
 
 import rbdl_edu as rbd
 from rbdl_edu.collision import candidate_pairs
@@ -27,8 +28,6 @@ from rbdl_edu.kinematics import kinematics
 from rbdl_edu.lab import scene_path
 from rbdl_edu.model.enums import FREE
 from rbdl_edu.model.frozen import plain
-
-from test_collision_midphase import scene
 
 SCENES = ("flat", "ellipsoids", "capsules", "boards", "arc", "slope", "terrain")
 
@@ -68,7 +67,8 @@ def test_array_tests_equal_one_pair_tests():
     hits = 0
     for data in random_poses(model, rng, 4):
         gpos, gmat = data.geom_xpos, data.geom_xmat
-        sph, obb = spheres_apart(model, gpos, gmat, rbound, g1, g2, margin), obbs_apart(model, gpos, gmat, aabb, g1, g2, margin)
+        sph = spheres_apart(model, gpos, gmat, rbound, g1, g2, margin)
+        obb = obbs_apart(model, gpos, gmat, aabb, g1, g2, margin)
         for k in range(len(g1)):
             assert sph[k] == bounding_sphere_rejects(model, gpos, gmat, rbound, g1[k], g2[k], margin[k])
             assert obb[k] == boxes_apart(model, gpos, gmat, aabb, g1[k], g2[k], margin[k])

@@ -30,7 +30,8 @@ def frame_geoms(model):
     geom's (:class:`~rbdl_edu.collision.midphase.BoxTree` ``frame``): ``g0 (nbody,)``,
     ``p (nbody, 3)``, ``R (nbody, 3, 3)`` (geom 0 and the identity for a body without a
     tree), once per model."""
-    g0, p, R = np.zeros(model.nbody, dtype=int), np.zeros((model.nbody, 3)), np.tile(np.eye(3), (model.nbody, 1, 1))
+    g0, p = np.zeros(model.nbody, dtype=int), np.zeros((model.nbody, 3))
+    R = np.tile(np.eye(3), (model.nbody, 1, 1))
     for b, tree in enumerate(body_trees(model)):
         if tree is not None:
             g0[b], p[b], R[b] = tree.frame
@@ -103,7 +104,8 @@ def obbs_apart(model, gpos, gmat, aabb, g1, g2, margin):
     Planes are unbounded: never apart.
     """
     R1, R2, h1, h2, m = gmat[g1], gmat[g2], aabb[g1, 3:], aabb[g2, 3:], margin[:, None]
-    d = gpos[g2] + np.einsum("pij,pj->pi", R2, aabb[g2, :3]) - gpos[g1] - np.einsum("pij,pj->pi", R1, aabb[g1, :3])
+    d = (gpos[g2] + np.einsum("pij,pj->pi", R2, aabb[g2, :3])
+         - gpos[g1] - np.einsum("pij,pj->pi", R1, aabb[g1, :3]))
     C = np.abs(R1.transpose(0, 2, 1) @ R2)
     apart = (np.abs(np.einsum("pi,pij->pj", d, R1)) > h1 + np.einsum("pij,pj->pi", C, h2) + m).any(axis=1) | \
         (np.abs(np.einsum("pi,pij->pj", d, R2)) > np.einsum("pi,pij->pj", h1, C) + h2 + m).any(axis=1)

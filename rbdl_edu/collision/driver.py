@@ -18,6 +18,13 @@
    (:func:`~rbdl_edu.collision.filters.boxes_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
    mixed parameters.
+
+:func:`candidate_pairs` runs steps 2-3 as written, one pair at a time (with a log of every
+verdict). :func:`collide` gets the same pairs cheaper (:func:`near_pairs`, for models without
+``<pair>`` s and passes without a contact filter): what the model alone decides about a body
+pair -- which geom pairs survive the bit masks, their margins, the node-box tests on the
+midphase's way down to each leaf pair -- is worked out once (:func:`pair_plan`), and a pass
+runs the tests that depend on the poses on arrays of pairs (:mod:`~rbdl_edu.collision.batch`).
 """
 from __future__ import annotations
 
@@ -144,13 +151,13 @@ def candidate_pairs(model, gpos, gmat, log=None, contact_filter=None):
 
 class PassPlan(NamedTuple):
     """What the model alone decides about the geom pairs of a list of body pairs (see
-    :func:`pass_plan`): per geom pair examined ``geom1``, ``geom2`` (``geom1`` on the first
-    body), ``ordered`` ``(P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
+    :func:`pass_plan`). Per geom pair examined: ``geom1``, ``geom2`` (``geom1`` on the first
+    body), ``ordered (P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
     ``boxed`` (whether the oriented-box test decides: a midphase leaf pair or an iterating
-    collider, without a plane, which no box holds); ``bodies (K, 2)``: the body pairs with node-box tests; per node-box test on a
-    midphase descent ``node_pair (T,)`` (its row of ``bodies``), ``node_box (T, 2, 6)`` (center,
-    half-sizes), ``node_margin (T,)``; ``on_way (E, 2)``: (geom pair, node test) for each test
-    on the way to a leaf pair."""
+    collider, without a plane, which no box holds). ``bodies (K, 2)``: the body pairs with
+    node-box tests. Per node-box test on a midphase descent: ``node_pair (T,)`` (its row of
+    ``bodies``), ``node_box (T, 2, 6)`` (center, half-sizes), ``node_margin (T,)``.
+    ``on_way (E, 2)``: (geom pair, node test) for each test on the way down to a leaf pair."""
     geom1: np.ndarray
     geom2: np.ndarray
     ordered: np.ndarray
@@ -196,8 +203,8 @@ def pair_plan(model, b1, b2):
         np.array([leaf[0] for leaf in leaves], dtype=int), np.array([leaf[1] for leaf in leaves], dtype=int),
         np.array(ordered, dtype=int).reshape(-1, 2),
         np.array([sum(pair_margin_gap(model, g1, g2)) for g1, g2 in ordered], dtype=float),
-        np.array([(midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE) and PLANE not in (types[g1], types[g2])
-                  for g1, g2 in ordered], dtype=bool),
+        np.array([(midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE)
+                  and PLANE not in (types[g1], types[g2]) for g1, g2 in ordered], dtype=bool),
         np.array([(b1, b2)] if tests else [], dtype=int).reshape(-1, 2), np.zeros(len(tests), dtype=int),
         np.array([[trees[b1].aabb[n1], trees[b2].aabb[n2]] for n1, n2 in tests]).reshape(-1, 2, 6),
         np.full(len(tests), node_margin(model, b1, b2) if tests else 0.0, dtype=float),
