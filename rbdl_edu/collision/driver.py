@@ -15,7 +15,8 @@
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
    to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
    (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
-   (:func:`~rbdl_edu.collision.filters.boxes_apart`);
+   (:func:`~rbdl_edu.collision.filters.boxes_apart`) and, ours, not MuJoCo's, so do capsules
+   that hold the geoms (:func:`~rbdl_edu.collision.filters.capsules_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
    mixed parameters.
 
@@ -42,8 +43,8 @@ from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
-                                        exclude_signatures, geom_pair_filter, user_contact_filter)
+from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, capsules_apart,
+                                        contact_pairs, exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
@@ -286,6 +287,8 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
     m = plain(model)                # (the model's arrays without FrozenArray's dispatch)
     margin, gap = pair_margin_gap(model, g1, g2, pair)
     f = COLLIDERS[(m.geom_type[g1], m.geom_type[g2])]
+    if f in ITERATIVE and capsules_apart(model, gpos, gmat, g1, g2, margin + gap):
+        return []                   # (no contact possible: not worth an iteration)
     if f in CONVEX:
         raw = f(model, gpos, gmat, g1, g2, margin + gap)
     else:
