@@ -79,7 +79,8 @@ def best_ms(f, n=20, repeats=5):
 
 
 def main(rows):
-    print(f"{'row':14s} {'book loop ms':>13s} {'collide ms':>11s} {'ratio':>6s} {'pairs':>6s} {'contacts':>9s}")
+    print(f"{'row':14s} {'book loop ms':>13s} {'collide ms':>11s} {'ratio':>6s} {'pairs':>6s} "
+          f"{'contacts':>9s}")
     for name in rows:
         loop, fast, pairs, contacts = [], [], [], []
         for model, data in poses(*ROWS[name]):

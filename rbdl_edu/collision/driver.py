@@ -44,7 +44,8 @@ from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, r
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
 from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, capsules_apart,
-                                        contact_pairs, exclude_signatures, geom_pair_filter, user_contact_filter)
+                                        contact_pairs, exclude_signatures, geom_pair_filter,
+                                        user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
 from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_params, pair_margin_gap
