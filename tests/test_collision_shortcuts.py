@@ -3,7 +3,8 @@
 * GJK's early exit (MuJoCo's cutoff): a convex pair farther apart than the margin is dropped
   as soon as a support point proves it, and the answer is unchanged everywhere else.
 * The oriented-bounding-box test before the narrowphase (MuJoCo's midphase) skips only
-  pairs without contacts, and does skip separated ones.
+  pairs without contacts, and does skip separated ones; so does the bounding-capsule test
+  before an iterating collider (ours), whose capsules hold their geoms.
 
 For random pairs of curved and flat convex geoms and a margin ``c >= 0`` around their distance,
 ``signed_distance`` with ``cutoff=c`` is ``None`` exactly when the full answer's distance
@@ -14,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rbdl_edu.collision.convex import signed_distance
+from rbdl_edu.collision.convex import signed_distance, support
 from rbdl_edu.collision.driver import narrowphase
-from rbdl_edu.collision.filters import boxes_apart
-from rbdl_edu.collision.geometry import geom_aabb
+from rbdl_edu.collision.filters import boxes_apart, capsules_apart, segment_distance
+from rbdl_edu.collision.geometry import geom_aabb, geom_capsule
 from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.model.spec import ModelSpec
 from rbdl_edu.rotation import quat_to_mat
@@ -74,6 +75,33 @@ def test_box_test_skips_only_pairs_without_contacts(t1, t2):
         skipped += apart
         touching += bool(contacts)
     assert skipped >= 10 and touching >= 5, (skipped, touching)
+
+
+@pytest.mark.parametrize("t1,t2", [("capsule", "cylinder"), ("ellipsoid", "cylinder"),
+                                   ("capsule", "ellipsoid"), ("sphere", "box"), ("box", "ellipsoid")])
+def test_capsule_test_skips_only_pairs_without_contacts(t1, t2):
+    """The bounding capsules (ours) hold their geoms: every support point lies within the
+    radius of the segment; a pair whose capsules are apart has no contact, and some are."""
+    spec = ModelSpec()
+    _ = spec.add_geom(0, t1, SHAPES[t1], margin=0.01); _ = spec.add_geom(0, t2, SHAPES[t2])
+    model = spec.compile()
+    axis, half, radius = geom_capsule(model)
+    rng = np.random.default_rng(8)
+    skipped = touching = 0
+    for _ in range(60):
+        gpos, gmat = random_poses(rng, 0.12)
+        for g in (0, 1):                                       # the capsule holds the geom
+            A = gmat[g][:, axis[g]] * half[g]
+            for d in rng.normal(size=(8, 3)):
+                p = support(model, gpos, gmat, g, d)
+                assert segment_distance(p, 0 * A, gpos[g], A) <= radius[g] + 1e-12, (t1, t2, g)
+        margin = sum(pair_margin_gap(model, 0, 1))
+        full = signed_distance(model, gpos, gmat, 0, 1)
+        apart = capsules_apart(model, gpos, gmat, 0, 1, margin)
+        assert not (apart and full[0] < margin), (t1, t2, full[0])
+        skipped += apart
+        touching += full[0] < margin
+    assert skipped >= 5 and touching >= 5, (skipped, touching)
 
 
 def test_sweep_leaves_out_only_bodies_without_partners():

@@ -31,9 +31,11 @@ PACKAGE = Path(__file__).resolve().parents[1] / "rbdl_edu"
 #: that needs it (``rbdl_edu.lab`` hands out its ``MouseEnv`` on first use); so are
 #: ``rbdl_edu.lab.mujoco_engine`` (needs MuJoCo: ``get_engine("mujoco")`` imports it) and the
 #: lab extra's learning libraries (cma, ray, skrl with flax and optax) and ``rbdl_edu.lab.ppo``,
-#: the one module that needs skrl at its top.
+#: the one module that needs skrl at its top; ``rbdl_edu.simulation.accelerated`` needs JAX
+#: (``get_engine("rbdl_edu-accelerated")`` imports it).
 OPTIONAL = frozenset({"jax", "jax.numpy", "pythreejs", "ipywidgets", "IPython", "mujoco", "gymnasium",
-                      "rbdl_edu.lab.env", "rbdl_edu.lab.mujoco_engine", "rbdl_edu.lab.ppo", "cma", "ray", "skrl", "flax", "optax"})
+                      "rbdl_edu.lab.env", "rbdl_edu.lab.mujoco_engine", "rbdl_edu.lab.ppo", "cma", "ray", "skrl", "flax", "optax",
+                      "rbdl_edu.simulation.accelerated"})
 
 #: the floors, ground up. A name is a module (``rbdl_edu.tree``) or a subpackage
 #: (``rbdl_edu.model``: the package and every module in it).

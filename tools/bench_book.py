@@ -10,8 +10,9 @@ measured once, here, on a named machine, and assert the claims they make on it:
 * ``broadphase``: chapter 9 — sweep and prune against all pairs on n spheres filling a cube
   (``benchmarks/bench_broadphase.py``), n = 10 ... 2000;
 * ``mouse-speed``: chapter 11 — one step of the lab's trot (controller and ``step``) on flat
-  ground and beside each obstacle, rbdl_edu against MuJoCo's ``mj_step``
-  (``benchmarks/bench_speed.py``'s mouse rows), and what that is in real time.
+  ground and beside each obstacle, rbdl_edu (NumPy, and accelerated: the smooth half compiled
+  with JAX) against MuJoCo's ``mj_step`` (``benchmarks/bench_speed.py``'s mouse rows), and
+  what that is in real time.
 
 Each time is the median over repeats of a loop long enough to measure, in CPU time of this
 process (one BLAS thread), with the garbage collector off. Run from the repository root:
@@ -157,11 +158,13 @@ def mouse_speed():
     h = rbd.load_model(str(scene_path("flat"))).opt.timestep
     rows = []
     for scene, row in MOUSE_ROWS.items():
-        ours, theirs = bs.ROWS[row]()
-        for engine, f in (("rbdl_edu", ours), ("mujoco", theirs)):
+        ours, theirs = bs.ROWS[row](False)
+        fast, _ = bs.ROWS[row](True)                 # accelerated: the smooth half compiled with JAX
+        fast()                                       # (its first step compiles: not measured)
+        for engine, f in (("rbdl_edu", ours), ("rbdl_edu-accelerated", fast), ("mujoco", theirs)):
             t = cpu_seconds_per_call(f)
             rows.append((scene, engine, t, h / t))
-            print(f"{scene:8s} {engine:9s} {1e3 * t:9.4f} ms per step, {h / t:9.2f}x real time", flush=True)
+            print(f"{scene:8s} {engine:20s} {1e3 * t:9.4f} ms per step, {h / t:9.2f}x real time", flush=True)
     write("mouse-speed", {"title": f"the mouse's trot, seconds per {1e3 * h:g} ms step (book chapter 11)",
                           **machine()},
           ["scene", "engine", "seconds", "real_time_factor"], rows)

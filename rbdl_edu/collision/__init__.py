@@ -5,6 +5,8 @@ Pipeline (one module per stage):
 * :mod:`~rbdl_edu.collision.geometry`: geom poses, bounding spheres and boxes;
 * :mod:`~rbdl_edu.collision.broadphase`: sweep and prune along principal axes;
 * :mod:`~rbdl_edu.collision.filters`: weld/parent/bitmask/exclude/pair/bounding-sphere rules;
+* :mod:`~rbdl_edu.collision.midphase`: a tree of boxes per body; :mod:`~rbdl_edu.collision.batch`:
+  the tests of a pass on arrays of pairs;
 * :mod:`~rbdl_edu.collision.primitives`, :mod:`~rbdl_edu.collision.box`,
   :mod:`~rbdl_edu.collision.capsule_box`, :mod:`~rbdl_edu.collision.convex` (with
   :mod:`~rbdl_edu.collision.polytope`, :mod:`~rbdl_edu.collision.clipping`,

@@ -15,11 +15,21 @@
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
    to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
    (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
-   (:func:`~rbdl_edu.collision.filters.boxes_apart`);
+   (:func:`~rbdl_edu.collision.filters.boxes_apart`) and, ours, not MuJoCo's, so do capsules
+   that hold the geoms (:func:`~rbdl_edu.collision.filters.capsules_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
    mixed parameters.
+
+:func:`candidate_pairs` runs steps 2-3 as written, one pair at a time (with a log of every
+verdict). :func:`collide` gets the same pairs cheaper (:func:`near_pairs`, for models without
+``<pair>`` s and passes without a contact filter): what the model alone decides about a body
+pair -- which geom pairs survive the bit masks, their margins, the node-box tests on the
+midphase's way down to each leaf pair -- is worked out once (:func:`pair_plan`), and a pass
+runs the tests that depend on the poses on arrays of pairs (:mod:`~rbdl_edu.collision.batch`).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,12 +40,14 @@ from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
+from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import (boxes_apart, contact_pairs, exclude_signatures, geom_pair_filter,
+from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, capsules_apart,
+                                        contact_pairs, exclude_signatures, geom_pair_filter,
                                         user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
-from rbdl_edu.collision.midphase import tree_pairs, uses_midphase
+from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import assign, mix_adhesion, mix_params, pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
@@ -139,6 +151,129 @@ def candidate_pairs(model, gpos, gmat, log=None, contact_filter=None):
     return out
 
 
+class PassPlan(NamedTuple):
+    """What the model alone decides about the geom pairs of a list of body pairs (see
+    :func:`pass_plan`). Per geom pair examined: ``geom1``, ``geom2`` (``geom1`` on the first
+    body), ``ordered (P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
+    ``boxed`` (whether the oriented-box test decides: a midphase leaf pair or an iterating
+    collider, without a plane, which no box holds). ``bodies (K, 2)``: the body pairs with
+    node-box tests. Per node-box test on a midphase descent: ``node_pair (T,)`` (its row of
+    ``bodies``), ``node_box (T, 2, 6)`` (center, half-sizes), ``node_margin (T,)``.
+    ``on_way (E, 2)``: (geom pair, node test) for each test on the way down to a leaf pair."""
+    geom1: np.ndarray
+    geom2: np.ndarray
+    ordered: np.ndarray
+    margin: np.ndarray
+    boxed: np.ndarray
+    bodies: np.ndarray
+    node_pair: np.ndarray
+    node_box: np.ndarray
+    node_margin: np.ndarray
+    on_way: np.ndarray
+
+
+def _static_reason(model, g1, g2):
+    """The reason a dynamic geom pair is dropped whatever the poses (bitmask, two planes, no
+    collider), else ``None`` -- :func:`~rbdl_edu.collision.filters.geom_pair_filter` without
+    explicit pairs, contact filter and bounding spheres."""
+    t, ct, ca = plain(model).geom_type, model.geom_contype, model.geom_conaffinity
+    if bitmask_rejects(ct[g1], ca[g1], ct[g2], ca[g2]):
+        return "bitmask"
+    if t[g1] == PLANE and t[g2] == PLANE or (min(t[g1], t[g2]), max(t[g1], t[g2])) not in COLLIDERS:
+        return "no collider"
+    return None
+
+
+@per_model
+def pair_plan(model, b1, b2):
+    """:class:`PassPlan` of one body pair that is not ``<exclude>`` d (a model without explicit
+    ``<pair>`` s), once per model: the geom pairs :func:`candidate_pairs` examines that no rule
+    of the model alone drops, in the order it hands them on -- the midphase's leaves sorted as
+    MuJoCo, with the node tests on each one's way down
+    (:func:`~rbdl_edu.collision.midphase.descent_paths`), else all pairs."""
+    types, geoms_of = plain(model).geom_type, geoms_of_bodies(model)
+    midphase = uses_midphase(model, b1, b2)
+    if midphase:
+        leaves = sorted(descent_paths(model, b1, b2), key=lambda leaf: _ordered(model, *leaf[:2]))
+    else:
+        leaves = [(g1, g2, ()) for g1 in geoms_of[b1] for g2 in geoms_of[b2]]
+    leaves = [leaf for leaf in leaves if _static_reason(model, *leaf[:2]) is None]
+    tests = sorted({t for leaf in leaves for t in leaf[2]})
+    trees, index = body_trees(model), {t: k for k, t in enumerate(tests)}
+    ordered = [_ordered(model, g1, g2) for g1, g2, _ in leaves]
+    return PassPlan(
+        np.array([leaf[0] for leaf in leaves], dtype=int), np.array([leaf[1] for leaf in leaves], dtype=int),
+        np.array(ordered, dtype=int).reshape(-1, 2),
+        np.array([sum(pair_margin_gap(model, g1, g2)) for g1, g2 in ordered], dtype=float),
+        np.array([(midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE)
+                  and PLANE not in (types[g1], types[g2]) for g1, g2 in ordered], dtype=bool),
+        np.array([(b1, b2)] if tests else [], dtype=int).reshape(-1, 2), np.zeros(len(tests), dtype=int),
+        np.array([[trees[b1].aabb[n1], trees[b2].aabb[n2]] for n1, n2 in tests]).reshape(-1, 2, 6),
+        np.full(len(tests), node_margin(model, b1, b2) if tests else 0.0, dtype=float),
+        np.array([(k, index[t]) for k, leaf in enumerate(leaves) for t in leaf[2]], dtype=int).reshape(-1, 2))
+
+
+_PLANS_KEPT = 16        # body-pair lists whose joined plan is remembered (per model)
+_FEW = 6                # geom pairs (without node tests) that near_pairs tests one by one
+
+
+@per_model
+def _joined_plans(model):
+    return {}
+
+
+def pass_plan(model, body_pairs):
+    """The :class:`PassPlan` of a list of body pairs: the :func:`pair_plan` s of those not
+    ``<exclude>`` d, joined (the last few lists remembered: a scene's broadphase gives the
+    same list step after step); ``None`` if there is none."""
+    key, kept = tuple(body_pairs), _joined_plans(model)
+    if key in kept:
+        return kept[key]
+    plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
+    if not plans:                                           # (every body pair excluded)
+        return None
+    P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
+    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... node test ...
+    K = np.cumsum([0] + [len(p.bodies) for p in plans])         # ... and body pair with tests
+    joined = PassPlan(*(np.concatenate([getattr(p, f) for p in plans]) for f in PassPlan._fields))
+    joined = joined._replace(on_way=np.concatenate([p.on_way + [P[k], T[k]] for k, p in enumerate(plans)]),
+                             node_pair=np.concatenate([p.node_pair + K[k] for k, p in enumerate(plans)]))
+    if len(kept) >= _PLANS_KEPT:
+        kept.clear()
+    kept[key] = joined
+    return joined
+
+
+def near_pairs(model, gpos, gmat, body_pairs):
+    """The geom pairs ``[(g1, g2, None), ...]`` that :func:`candidate_pairs` hands on and whose
+    oriented boxes :func:`collide` finds touching (only iterating colliders ask), for a model
+    without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
+    same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`) --
+    or, for a few pairs without a midphase (a box on a plane), one pair at a time."""
+    plan = pass_plan(model, body_pairs)
+    if plan is None:
+        return []
+    g1, g2, m = plan.geom1, plan.geom2, plan.margin
+    if len(g1) <= _FEW and not len(plan.node_margin):    # a few pairs: one at a time is cheaper
+        rbound, aabb = geom_rbound(model), geom_aabb(model)
+        return [(o1, o2, None) for a, b, mg, boxed, (o1, o2) in zip(g1.tolist(), g2.tolist(), m.tolist(),
+                                                                  plan.boxed.tolist(), plan.ordered.tolist())
+                if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
+                and not (boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
+    out = np.zeros(len(g1), dtype=bool)         # apart: each test only on the pairs left
+    if len(plan.node_margin):                   # 1. a node pair apart on the way down
+        t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
+        k, box1, box2 = plan.node_pair, plan.node_box[:, 0], plan.node_box[:, 1]
+        apart = nodes_apart(t[k], R[k], box1[:, :3], box1[:, 3:], box2[:, :3], box2[:, 3:], plan.node_margin)
+        out = np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    left = np.flatnonzero(~out)                 # 2. the bounding spheres
+    out[left] = spheres_apart(model, gpos, gmat, geom_rbound(model), g1[left], g2[left], m[left])
+    left = np.flatnonzero(plan.boxed & ~out)    # 3. the oriented boxes
+    if len(left):
+        out[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
+    return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
+
+
 def narrowphase(model, gpos, gmat, g1, g2, pair=None):
     """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``), with the
     explicit ``pair``'s parameters if given, else the mixed ones.
@@ -153,6 +288,8 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
     m = plain(model)                # (the model's arrays without FrozenArray's dispatch)
     margin, gap = pair_margin_gap(model, g1, g2, pair)
     f = COLLIDERS[(m.geom_type[g1], m.geom_type[g2])]
+    if f in ITERATIVE and capsules_apart(model, gpos, gmat, g1, g2, margin + gap):
+        return []                   # (no contact possible: not worth an iteration)
     if f in CONVEX:
         raw = f(model, gpos, gmat, g1, g2, margin + gap)
     else:
@@ -218,6 +355,11 @@ def collide(model, data):
     contact_filter = user_contact_filter(model, data)       # (checked even when contacts are off)
     data.contact = []
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
+        return data.contact
+    if contact_filter is None and not model.npair and type(gpos) is np.ndarray:     # (the common case)
+        rbound, aabb = geom_rbound(model), geom_aabb(model)
+        for g1, g2, pair in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, rbound, aabb)):
+            data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat, contact_filter=contact_filter):

@@ -7,6 +7,8 @@
   (0 for planes, which are unbounded) -- the *bounding-sphere* filter.
 * ``geom_aabb (ngeom, 6)``: center and half-sizes of a box in the geom frame that holds
   the geom -- the sweep-and-prune boxes are built from it.
+* ``geom_capsule``: a capsule that holds the geom (ours, not MuJoCo's: a last cheap test
+  before an iterating collider, :func:`~rbdl_edu.collision.filters.capsules_apart`).
 
 Both bounds are what MuJoCo's compiler stores in ``mjModel.geom_rbound``/``geom_aabb``.
 """
@@ -69,6 +71,37 @@ def geom_rbound(model):
             a, b, e, d = model.hfield_size[model.geom_dataid[g]]
             r[g] = np.sqrt(a * a + b * b + max(e * e, d * d))
     return r
+
+
+@per_model
+def geom_capsule(model):
+    r"""A capsule that holds each geom: ``axis (ngeom,)`` (the geom-frame axis of its segment),
+    ``half (ngeom,)`` (the segment's half-length), ``radius (ngeom,)`` (``inf`` for planes
+    and height fields: unbounded), once per model.
+
+    sphere: its center, ``r``; capsule, cylinder: their axis, ``h``, ``r``; ellipsoid of
+    semi-axes :math:`a \ge b \ge c`: along :math:`a`, :math:`a - b`, :math:`b` (a point
+    with :math:`|x| > a - b` lies within :math:`b` of the segment's end since
+    :math:`(|x| - a + b)^2 + b^2 (1 - x^2/a^2) \le b^2` for :math:`|x| \le a`); box: along its
+    longest edge, half of it, the half-diagonal of the cross-section; mesh: its bounding sphere.
+
+    >>> from rbdl_edu.model.spec import ModelSpec
+    >>> s = ModelSpec(); b = s.add_body(0); _ = s.add_geom(b, "ellipsoid", [0.1, 0.3, 0.2])
+    >>> [float(x[0]) for x in geom_capsule(s.compile())]
+    [1.0, 0.09999999999999998, 0.2]
+    """
+    axis, half, radius = np.full(model.ngeom, 2), np.zeros(model.ngeom), np.full(model.ngeom, np.inf)
+    for g in range(model.ngeom):
+        t, s = model.geom_type[g], np.asarray(model.geom_size[g], dtype=float)
+        if t in (SPHERE, CAPSULE, CYLINDER):
+            half[g], radius[g] = (0.0 if t == SPHERE else s[1]), s[0]
+        elif t in (ELLIPSOID, BOX):
+            k, m, n = np.argsort(-s[:3], kind="stable")             # longest axis first
+            axis[g] = k
+            half[g], radius[g] = (s[k] - s[m], s[m]) if t == ELLIPSOID else (s[k], np.hypot(s[m], s[n]))
+        elif t == MESH:
+            radius[g] = geom_rbound(model)[g]
+    return axis, half, radius
 
 
 @per_model

@@ -12,7 +12,9 @@ with ``hfield_size = (a, b, e, d)`` (half-extents, elevation, base depth), the s
 :math:`y = -b + 2b\,r/(n_{row}-1)`. Cell ``(r, c)`` (between columns ``c - 1`` and ``c``)
 holds the triangles ``(c-1, r+1), (c-1, r), (c, r+1)`` and ``(c-1, r), (c, r+1), (c, r)``.
 
-Collision with a convex geom ``g2`` then takes three steps, in the height field's frame:
+Collision with a convex geom ``g2`` then takes three steps, in the height field's frame
+(a quick look at ``g2``'s oriented bounding box first: where even the box's sub-grid (step 2)
+has no vertex high enough, there is nothing to do):
 
 1. **Bounds.** ``g2``'s bounding box along the height field's axes comes from its support
    function, :math:`[e_k\cdot s(-e_k),\ e_k\cdot s(e_k)]`; if it misses the height field's
@@ -46,11 +48,13 @@ meshes, ellipsoids and cylinders go through GJK/EPA
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision.convex import core_distance, core_radius, support
+from rbdl_edu.collision.geometry import geom_aabb
 from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
 MAXCONPAIR = 50      # MuJoCo's mjMAXCONPAIR: contacts kept per geom pair
@@ -86,6 +90,17 @@ def local_bounds(model, gpos, gmat, g1, g2):
     return lo, hi
 
 
+def box_bounds(model, gpos, gmat, g1, g2):
+    r"""Bounds ``(lo, hi)`` of geom ``g2``'s oriented bounding box
+    (:func:`~rbdl_edu.collision.geometry.geom_aabb`) along the axes of geom ``g1``, in
+    ``g1``'s frame, a hair wider: the box holds the geom, so they hold :func:`local_bounds`.
+    With the box's center :math:`c` and half-sizes :math:`h`: :math:`R_1^T(c - x_1) \mp |R_1^T R_2|\,h`."""
+    R1, R2, box = gmat[g1], gmat[g2], geom_aabb(model)[g2]
+    center = (gpos[g2] + R2 @ box[:3] - gpos[g1]) @ R1
+    half = np.abs(R1.T @ R2) @ box[3:] + 1e-9 * (1 + np.abs(center))       # (round-off: wider)
+    return center - half, center + half
+
+
 def subgrid(model, h, lo, hi, margin):
     """Rows ``rmin..rmax`` and columns ``cmin..cmax`` of the grid vertices under the box
     ``[lo, hi]`` grown by ``margin`` (clipped to the grid)."""
@@ -98,20 +113,20 @@ def subgrid(model, h, lo, hi, margin):
     return max(0, rmin), min(nrow - 1, rmax), max(0, cmin), min(ncol - 1, cmax)
 
 
-def prism_distance(model, gpos, gmat, g1, top, base, g2, cutoff=np.inf):
-    """``(dist, n, a, b)``: signed distance of geom ``g2`` and the prism of height field geom
-    ``g1`` under the triangle ``top (3, 3)`` down to ``z = -base`` (in ``g1``'s frame), the
-    normal from the prism towards ``g2`` and the witness points on each, in the world.
-    A sphere is its center swollen by its radius (:func:`point_prism`); other geoms go
-    through GJK/EPA on their cores (exact for polytopes, which need no polishing), which
-    stop with ``None`` once the distance is known to exceed ``cutoff``."""
+def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
+    """``(dist, n, a, b)``: signed distance of geom ``g2`` and a prism of height field geom
+    ``g1`` (a :class:`Prism`, in ``g1``'s frame), the normal from the prism towards ``g2``
+    and the witness points on each, in the world. A sphere is its center swollen by its
+    radius (:func:`point_prism`); other geoms go through GJK/EPA on their cores (exact for
+    polytopes, which need no polishing), which stop with ``None`` once the distance is known
+    to exceed ``cutoff``."""
     R1, x1 = gmat[g1], gpos[g1]
     r2 = core_radius(model, g2)
     if model.geom_type[g2] == SPHERE:
-        dist, n, q = point_prism(R1.T @ (gpos[g2] - x1), top, base)
+        dist, n, q = point_prism(R1.T @ (gpos[g2] - x1), prism)
         n, a, b = R1 @ n, x1 + R1 @ q, gpos[g2]
     else:
-        P = x1 + np.concatenate([top * [1.0, 1.0, 0.0] - [0.0, 0.0, base], top]) @ R1.T
+        P = x1 + prism.corners @ R1.T
 
         def supp(d):
             a = P[np.argmax(P @ d)]
@@ -126,31 +141,25 @@ def prism_distance(model, gpos, gmat, g1, top, base, g2, cutoff=np.inf):
     return dist - r2, n, a, b - r2 * n
 
 
-def _in_triangle_xy(q, T):
-    """True if the point ``q`` lies over the triangle ``T (3, 3)`` (in x, y; edges included)."""
-    s = [(T[j, 0] - T[i, 0]) * (q[1] - T[i, 1]) - (T[j, 1] - T[i, 1]) * (q[0] - T[i, 0])
-         for i, j in ((0, 1), (1, 2), (2, 0))]
-    return min(s) >= 0 or max(s) <= 0
+class Prism(NamedTuple):
+    r"""What a prism's distance tests need, from its top triangle alone (:func:`make_prism`):
+    ``top (3, 3)``, ``corners (6, 3)`` (bottom, then top), its five planes
+    :math:`n_f\cdot x \le c_f` (top, bottom, three walls) ``normals (5, 3)``, ``offsets (5,)``,
+    its nine edges :math:`a + t e`: ``A (9, 3)``, ``E (9, 3)``, ``EE (9,)`` (:math:`e\cdot e`), and
+    ``base`` (its bottom at ``z = -base``)."""
+    top: np.ndarray
+    corners: np.ndarray
+    normals: np.ndarray
+    offsets: np.ndarray
+    A: np.ndarray
+    E: np.ndarray
+    EE: np.ndarray
+    base: float
 
 
-def point_prism(p, top, base):
-    r"""Signed distance from the point ``p`` to the prism under the triangle ``top (3, 3)``,
-    down to ``z = -base`` (all in the height field's frame). Returns ``(dist, n, q)``: the
-    distance (negative inside), the unit normal from the prism towards ``p`` and the point
-    ``q`` of the prism's surface that attains it (:math:`p = q + \mathrm{dist}\; n`).
-
-    The prism is the intersection of five half-spaces :math:`n_f\cdot x \le c_f` (top,
-    bottom, three vertical walls). With :math:`s_f = n_f\cdot p - c_f`: inside (all
-    :math:`s_f \le 0`), the nearest face is the one of largest :math:`s_f` and
-    :math:`\mathrm{dist} = s_f`; outside, the nearest point is on a face (where ``p``
-    projects into it) or on one of the nine edges.
-
-    >>> top = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
-    >>> point_prism(np.array([0.2, 0.2, 0.5]), top, 1.0)[:2]
-    (0.5, array([0., 0., 1.]))
-    >>> point_prism(np.array([0.2, 0.2, -0.1]), top, 1.0)[0]      # inside: 0.1 below the top
-    -0.1
-    """
+def make_prism(top, base):
+    """The :class:`Prism` under the triangle ``top (3, 3)``, down to ``z = -base`` (in the
+    height field's frame)."""
     bottom = top * [1.0, 1.0, 0.0] - [0.0, 0.0, base]
     # outward normals and offsets of the five planes
     u, v = top[1] - top[0], top[2] - top[0]
@@ -163,7 +172,54 @@ def point_prism(p, top, base):
         n = -n if n @ (top[k] - top[i]) > 0 else n              # away from the third corner
         normals.append(n)
         offsets.append(n @ top[i])
-    s = np.array(normals) @ p - np.array(offsets)
+    # the nine edges: three on top, three at the bottom, three walls' corners
+    A = np.concatenate([top, bottom, bottom])
+    E = np.concatenate([np.roll(top, -1, axis=0) - top, np.roll(bottom, -1, axis=0) - bottom, top - bottom])
+    return Prism(top, np.concatenate([bottom, top]), np.array(normals), np.array(offsets), A, E,
+                 np.einsum("ij,ij->i", E, E), float(base))
+
+
+def cell_triangles(r, c):
+    """The grid vertices ``(row, column)`` of the two top triangles of cell ``(r, c)``."""
+    return (((r + 1, c - 1), (r, c - 1), (r + 1, c)), ((r, c - 1), (r + 1, c), (r, c)))
+
+
+@per_model
+def cell_prism(model, h, r, c, k):
+    """The :class:`Prism` under triangle ``k`` (0, 1) of cell ``(r, c)`` of height field ``h``
+    (once per model and prism)."""
+    x, y, z = hfield_grid(model, h)
+    top = np.array([[x[j], y[i], z[i, j]] for i, j in cell_triangles(r, c)[k]])
+    return make_prism(top, model.hfield_size[h][3])
+
+
+def _in_triangle_xy(q, T):
+    """True if the point ``q`` lies over the triangle ``T (3, 3)`` (in x, y; edges included)."""
+    s = [(T[j, 0] - T[i, 0]) * (q[1] - T[i, 1]) - (T[j, 1] - T[i, 1]) * (q[0] - T[i, 0])
+         for i, j in ((0, 1), (1, 2), (2, 0))]
+    return min(s) >= 0 or max(s) <= 0
+
+
+def point_prism(p, prism):
+    r"""Signed distance from the point ``p`` to a :class:`Prism` (both in the height field's
+    frame). Returns ``(dist, n, q)``: the distance (negative inside), the unit normal from the
+    prism towards ``p`` and the point ``q`` of the prism's surface that attains it
+    (:math:`p = q + \mathrm{dist}\; n`).
+
+    The prism is the intersection of five half-spaces :math:`n_f\cdot x \le c_f` (top,
+    bottom, three vertical walls). With :math:`s_f = n_f\cdot p - c_f`: inside (all
+    :math:`s_f \le 0`), the nearest face is the one of largest :math:`s_f` and
+    :math:`\mathrm{dist} = s_f`; outside, the nearest point is on a face (where ``p``
+    projects into it) or on one of the nine edges.
+
+    >>> top = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    >>> point_prism(np.array([0.2, 0.2, 0.5]), make_prism(top, 1.0))[:2]
+    (0.5, array([0., 0., 1.]))
+    >>> point_prism(np.array([0.2, 0.2, -0.1]), make_prism(top, 1.0))[0]     # inside: 0.1 below the top
+    -0.1
+    """
+    top, normals, base = prism.top, prism.normals, prism.base
+    s = normals @ p - prism.offsets
     f = int(np.argmax(s))
     if s[f] <= 0:                                               # inside: out through face f
         return float(s[f]), normals[f], p - s[f] * normals[f]
@@ -176,9 +232,8 @@ def point_prism(p, top, base):
         if 0 <= t <= 1 and -base <= q[2] <= top[i, 2] + t * e[2]:
             candidates.append(q)
     # ... and of the nine edges a + t e, with t = (p - a)·e / e·e clamped to [0, 1]
-    A = np.concatenate([top, bottom, bottom])
-    E = np.concatenate([np.roll(top, -1, axis=0) - top, np.roll(bottom, -1, axis=0) - bottom, top - bottom])
-    t = np.clip(np.einsum("ij,ij->i", p - A, E) / np.einsum("ij,ij->i", E, E), 0.0, 1.0)
+    A, E = prism.A, prism.E
+    t = np.clip(np.einsum("ij,ij->i", p - A, E) / prism.EE, 0.0, 1.0)
     Q = np.concatenate([np.reshape(candidates, (-1, 3)), A + t[:, None] * E])
     q = Q[np.argmin(np.linalg.norm(Q - p, axis=1))]
     dist = float(np.linalg.norm(p - q))
@@ -198,12 +253,18 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     """
     h = model.geom_dataid[g1]
     a, b, e, d = model.hfield_size[h]
+    z = hfield_grid(model, h)[2]
+    # 0. first the geom's oriented box (cheap): where even its cells (step 2) have no corner
+    # high enough, the geom's own (within the box's) have none either: no prism to visit
+    box_lo, box_hi = box_bounds(model, gpos, gmat, g1, g2)
+    rmin, rmax, cmin, cmax = subgrid(model, h, box_lo, box_hi, margin)
+    if rmax <= rmin or cmax <= cmin or z[rmin:rmax + 1, cmin:cmax + 1].max() + margin < box_lo[2]:
+        return []
     lo, hi = local_bounds(model, gpos, gmat, g1, g2)
     # 1. the bounding boxes, grown by the margin, must overlap
     if np.any(lo - margin > [a, b, e]) or np.any(hi + margin < [-a, -b, -d]):
         return []
     rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
-    x, y, z = hfield_grid(model, h)
     # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
     # cells with a corner at least that high are visited
     high = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
@@ -212,12 +273,11 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
         for c in range(cmin + 1, cmax + 1):
             if not high[r - rmin:r - rmin + 2, c - cmin - 1:c - cmin + 1].any():
                 continue
-            for tri in (((r + 1, c - 1), (r, c - 1), (r + 1, c)), ((r, c - 1), (r + 1, c), (r, c))):
+            for k, tri in enumerate(cell_triangles(r, c)):
                 if not any(high[i - rmin, j - cmin] for i, j in tri):
                     continue
-                top = np.array([[x[j], y[i], z[i, j]] for i, j in tri])
                 # 3. the prism against the geom
-                res = prism_distance(model, gpos, gmat, g1, top, d, g2, cutoff=margin)
+                res = prism_distance(model, gpos, gmat, g1, cell_prism(model, h, r, c, k), g2, cutoff=margin)
                 if res is None or res[0] >= margin:
                     continue
                 dist, n, wa, wb = res

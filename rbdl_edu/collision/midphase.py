@@ -131,6 +131,57 @@ def _inertial_frame(tree, gpos, gmat):
     return gpos[g0] - Ri @ p, Ri
 
 
+def node_margin(model, b1, b2):
+    """The margin the node boxes of two bodies' trees are grown by: the option's if it
+    overrides, else the sum of the bodies' (:func:`body_margin`)."""
+    return model.opt.o_margin if model.opt.enabled("override") else \
+        body_margin(model)[b1] + body_margin(model)[b2]
+
+
+@per_model
+def tree_shape(model, b):
+    """Per node of body ``b``'s tree: leaf?, a plane's box (never apart)?, box surface (half
+    of it), once per model."""
+    tree = body_trees(model)[b]
+    h = tree.aabb[:, 3:]
+    return (tree.child < 0).all(axis=1), (h >= 1e9).any(axis=1), (h * np.roll(h, 1, axis=1)).sum(1)
+
+
+@per_model
+def descent_paths(model, b1, b2):
+    """The descent of :func:`tree_pairs` with nothing apart: each leaf pair ``(g1, g2)`` with
+    the node pairs ``((n1, n2), ...)`` whose box test lies on its way (planes' nodes, never
+    apart, left out), once per model and body pair.
+
+    Which node opens next depends on the trees alone, so each leaf pair has one way down:
+    :func:`tree_pairs` hands it on exactly when no node pair on its way is apart and the
+    leaf boxes overlap. Testing all those node pairs at once gives the same pairs without a
+    walk (:mod:`~rbdl_edu.collision.batch`).
+
+    >>> from rbdl_edu.model.spec import ModelSpec
+    >>> s = ModelSpec(); _ = s.add_geom(0, "plane", [0, 0, 1])
+    >>> b = s.add_body(0, mass=1, inertia=[1e-3] * 3); _ = s.add_joint(b, "free")
+    >>> for x in (0, 1): _ = s.add_geom(b, "sphere", [0.1], pos=[x, 0, 0])
+    >>> descent_paths(s.compile(), 0, 1)         # a plane's box prunes nothing
+    [(0, 2, ()), (0, 1, ())]
+    """
+    T1, T2 = body_trees(model)[b1], body_trees(model)[b2]
+    (leaf1, huge1, area1), (leaf2, huge2, area2) = tree_shape(model, b1), tree_shape(model, b2)
+    out, stack = [], [(0, 0, ())]
+    while stack:
+        n1, n2, path = stack.pop()
+        if leaf1[n1] and leaf2[n2]:
+            out.append((int(T1.geom[n1]), int(T2.geom[n2]), path))
+            continue
+        if not (huge1[n1] or huge2[n2]):
+            path = path + ((n1, n2),)
+        if not leaf1[n1] and (leaf2[n2] or area1[n1] > area2[n2]):    # open the larger box
+            stack += [(c, n2, path) for c in T1.child[n1] if c != -1]
+        else:
+            stack += [(n1, c, path) for c in T2.child[n2] if c != -1]
+    return out
+
+
 def tree_pairs(model, b1, b2, gpos, gmat, visit=None):
     r"""Geom pairs ``(g1, g2)`` (``g1`` on ``b1``) of two bodies' trees whose leaf boxes overlap,
     in the order the descent meets them. ``visit`` (a list), if given, gets every node pair
@@ -148,16 +199,14 @@ def tree_pairs(model, b1, b2, gpos, gmat, visit=None):
     T1, T2 = body_trees(model)[b1], body_trees(model)[b2]
     x1, R1 = _inertial_frame(T1, gpos, gmat)
     x2, R2 = _inertial_frame(T2, gpos, gmat)
-    margin = model.opt.o_margin if model.opt.enabled("override") else \
-        body_margin(model)[b1] + body_margin(model)[b2]
+    margin = node_margin(model, b1, b2)
     R = R1.T @ R2
     C = np.abs(R)
     c1, h1 = T1.aabb[:, :3], T1.aabb[:, 3:]
     c2, h2 = (x2 - x1) @ R1 + T2.aabb[:, :3] @ R.T, T2.aabb[:, 3:]    # box 2 in frame 1
     Ch2, Ch1 = h2 @ C.T + margin, h1 @ C + margin         # each box's reach along the other's axes
-    huge1, huge2 = (h1 >= 1e9).any(axis=1), (h2 >= 1e9).any(axis=1)   # planes: never apart
-    leaf1, leaf2 = (T1.child < 0).all(axis=1), (T2.child < 0).all(axis=1)
-    area1, area2 = (h1 * np.roll(h1, 1, axis=1)).sum(1), (h2 * np.roll(h2, 1, axis=1)).sum(1)
+    # (a plane's nodes: never apart)
+    (leaf1, huge1, area1), (leaf2, huge2, area2) = tree_shape(model, b1), tree_shape(model, b2)
     aabb, rbound = geom_aabb(model), geom_rbound(model)
     out, stack = [], [(0, 0)]
     while stack:

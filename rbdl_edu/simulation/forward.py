@@ -92,7 +92,7 @@ def stages(model, data, sensors=True):
     leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip`` with ``skipsensor``): RK4's
     inner stages, so that after a step the sensors read the state the step started from; as
     there, a stage state that is not finite goes through (the next step's checks reset it)."""
-    compiled = data.model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
+    compiled = model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
     if compiled is not None:              # rbdl_edu.simulation.accelerated: the smooth half compiled
         compiled(data)
         constrained(model, data, sensors)
@@ -146,9 +146,12 @@ def check_finite(model, data):
     """A ValueError naming the field, index and value if the state holds a NaN or an
     infinity (``step`` resets such a state instead, as MuJoCo; see
     :func:`~rbdl_edu.simulation.step.check`)."""
-    for name in STATE:
-        x = getattr(data, name)
-        if type(x) is np.ndarray and np.isfinite(x).all():     # the common case, asked first
+    fields = [getattr(data, name) for name in STATE]
+    if (all(type(x) is np.ndarray for x in fields)
+            and np.isfinite(np.concatenate([x.ravel() for x in fields])).all()):
+        return                                                  # the common case, asked first
+    for name, x in zip(STATE, fields):
+        if type(x) is np.ndarray and np.isfinite(x).all():
             continue
         bad = np.flatnonzero(~np.isfinite(x))
         if len(bad):
