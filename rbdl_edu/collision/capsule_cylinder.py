@@ -21,14 +21,17 @@ normal :math:`n = -(x^*_x, x^*_y, 0)/\rho(s^*)` from the capsule to the cylinder
   and moving it by :math:`-d` along :math:`-n` clears the side.
 
 The witness points are :math:`x^*` (pushed out by :math:`r` along :math:`n`) and
-:math:`x^* + d\,n` on the side; the contact lies midway, as GJK/EPA would put it. Where the
-segment crosses the axis, reaches a cap or rim, or runs parallel to the axis (every point of
-it equally near), :func:`~rbdl_edu.collision.convex.convex` answers instead.
+:math:`x^* + d\,n` on the side; the contact lies midway, as GJK/EPA would put it. A segment
+parallel to the axis (:math:`a_{xy} = 0`) is equally near along all of it: the contact is a
+line, and :math:`s^*` is the middle of the part that faces the side (:math:`|x_z| \le H`).
+Where the segment crosses the axis or the closest feature is a cap or a rim,
+:func:`~rbdl_edu.collision.convex.convex` answers instead.
 
 MuJoCo 4.0 collides the pair with its general convex collider; its single-shot multi-contact
 path returns one contact on the curved side whatever the capsule's tilt (checked in
-``tests/test_capsule_cylinder.py``), and so does this: the tilts of
-:mod:`~rbdl_edu.collision.multiccd` are not run here.
+``tests/test_capsule_cylinder.py``; along a line contact its point is wherever its EPA
+stopped, ours the middle), and so does this: the tilts of :mod:`~rbdl_edu.collision.multiccd`
+are not run here.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from rbdl_edu.collision.convex import convex
 from rbdl_edu.model.frozen import plain
 
 OVERLAP_SLACK = 1e-9      # relative: nearer a cap than this, the side and the cap tie
+PARALLEL = 1e-24          # (a_x² + a_y²)/|a|² below this: the segment runs along the axis
 
 
 def side_contact(p, a, radius, half_height):
@@ -51,9 +55,16 @@ def side_contact(p, a, radius, half_height):
     (0.09999999999999998, array([0.3, 0. , 0.1]), array([-1., -0.,  0.]))
     """
     axy2 = a[0] * a[0] + a[1] * a[1]
-    s = 0.0 if axy2 == 0 else min(1.0, max(-1.0, -(p[0] * a[0] + p[1] * a[1]) / axy2))
-    if axy2 <= 1e-24 * (a @ a):                         # parallel to the axis: a line contact
-        return None
+    if axy2 > PARALLEL * (a @ a):
+        s = min(1.0, max(-1.0, -(p[0] * a[0] + p[1] * a[1]) / axy2))
+    elif a[2] == 0:                                     # (a capsule of no length: a sphere)
+        s = 0.0
+    else:                                               # parallel to the axis: the middle of
+        ends = sorted(((-half_height - p[2]) / a[2], (half_height - p[2]) / a[2]))     # what
+        lo, hi = max(ends[0], -1.0), min(ends[1], 1.0)  # faces the side (|z| <= H), if any
+        if lo > hi:
+            return None
+        s = (lo + hi) / 2
     x = p + s * a
     rho = math.hypot(x[0], x[1])
     if rho <= 1e-12 * radius:                           # through the axis: no side normal
