@@ -8,7 +8,8 @@ Pipeline (one module per stage):
 * :mod:`~rbdl_edu.collision.midphase`: a tree of boxes per body; :mod:`~rbdl_edu.collision.batch`:
   the tests of a pass on arrays of pairs;
 * :mod:`~rbdl_edu.collision.primitives`, :mod:`~rbdl_edu.collision.box`,
-  :mod:`~rbdl_edu.collision.capsule_box`, :mod:`~rbdl_edu.collision.convex` (with
+  :mod:`~rbdl_edu.collision.capsule_box`, :mod:`~rbdl_edu.collision.capsule_cylinder`,
+  :mod:`~rbdl_edu.collision.convex` (with
   :mod:`~rbdl_edu.collision.polytope`, :mod:`~rbdl_edu.collision.clipping`,
   :mod:`~rbdl_edu.collision.multiccd`), :mod:`~rbdl_edu.collision.ellipsoid`,
   :mod:`~rbdl_edu.collision.hfield`: the narrowphase colliders;
@@ -26,6 +27,10 @@ Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly
   polygon starts (ours starts at its lowest vertex index, as MuJoCo's often does); and
   where a tilted pair's contact is a line or a disk, the points found match MuJoCo's in
   number, but on a disk not in place (its first point is wherever its EPA stopped);
+* capsule-cylinder: on the cylinder's curved side a closed form, one contact, as MuJoCo 4.0's
+  single-shot multi-contact path gives; off the side (caps, rims) GJK/EPA and the tilts, whose
+  count differs from MuJoCo 4.0's where a capsule lies on a cap (MuJoCo: two points, each at
+  its own depth; ours: one) and in a few poses across a rim;
 * plane-mesh: the mesh face at the deepest vertex, its corners within the margin (MuJoCo
   4.0; the 3.x rule of up to three neighbouring vertices is gone);
 * height field against a box or a mesh with zero margin: MuJoCo's EPA stops early on this

@@ -36,6 +36,7 @@ import numpy as np
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision import box as _box
 from rbdl_edu.collision import capsule_box as _capsule_box
+from rbdl_edu.collision import capsule_cylinder as _capsule_cylinder
 from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
@@ -70,6 +71,7 @@ COLLIDERS = {
     (SPHERE, ELLIPSOID): _ellipsoid.sphere_ellipsoid,
     (CAPSULE, CAPSULE): _prim.capsule_capsule,
     (CAPSULE, BOX): _capsule_box.capsule_box,
+    (CAPSULE, CYLINDER): _capsule_cylinder.capsule_cylinder,
     (BOX, BOX): _box.box_box,
 }
 for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
@@ -77,8 +79,10 @@ for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
         if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
             COLLIDERS[(_t1, _t2)] = _convex.convex
     COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
-CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid}
-ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box}     # worth a box test first
+CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid,
+          _capsule_cylinder.capsule_cylinder}
+ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box,     # worth a box test first
+             _capsule_cylinder.capsule_cylinder}                                  # (GJK/EPA off the side)
 
 
 def _ordered(model, g1, g2):
