@@ -4,7 +4,7 @@ and ``mj_fwdActuation``).
 An actuator turns its control ``ctrl`` into a scalar force :math:`f` along a scalar
 **length** :math:`l(q)`: a joint angle, a tendon length, a slider's stroke. The
 transmission gives the length and its gradient, the **moment arm**
-:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nactuator, nv)``), and by
+:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nout, nv)``), and by
 virtual work the joint forces are
 
 .. math:: \tau_{\mathrm{act}} = \mathrm{moment}^T f, \qquad \dot l = \mathrm{moment}\;\dot q .
@@ -34,7 +34,10 @@ servo's (``gaintype="pid"``, :mod:`rbdl_edu.smooth.pid`) are its setpoints' and 
 An actuator may take several controls (MuJoCo 4.0): a PID its position and velocity
 setpoints and a feedforward, a DC motor its controller's inputs and a voltage. Actuator
 ``i``'s are ``ctrl[actuator_ctrladr[i]:][:actuator_ctrlnum[i]]``
-(:mod:`rbdl_edu.model.controls`); every other actuator reads its one control.
+(:mod:`rbdl_edu.model.controls`); every other actuator reads its one control. An
+``<orientation>`` servo gives three forces, a torque vector (:mod:`rbdl_edu.smooth.so3`): the
+per-output arrays (lengths, forces, ...) have ``nout`` rows, actuator ``i``'s from
+``actuator_outadr[i]``.
 
 A position servo is ``gain = kp``, ``bias = -kp l - kv l̇``: :math:`f = k_p (u - l) - k_v \dot l`,
 a PD loop; a velocity servo ``gain = kv``, ``bias = -kv l̇``.
@@ -261,17 +264,11 @@ def so3_outputs(model, data, u, act, force, off):
     """``(nout,)``: the forces ``(nactuator,)`` of the actuators with one output at their
     rows, and each SO(3) servo's torque vector (:mod:`rbdl_edu.smooth.so3`), its norm bounded
     by its force range, at its three."""
-    m = model
-    out = np.zeros(m.nout)
+    m, out = model, np.zeros(model.nout)
     out[m.actuator_outadr] = force
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_SO3):
-        o = m.actuator_outadr[i]
-        if off[i]:
-            out[o:o + 3] = 0.0
-            continue
-        nxt = None
+    for i in np.flatnonzero((m.actuator_gaintype == GAIN_SO3) & ~off):       # (one switched off: zero)
+        o, a, nxt = m.actuator_outadr[i], m.actuator_actadr[i], None
         if m.actuator_actearly[i] and m.actuator_dyntype[i] != DYN_NONE:
-            a = m.actuator_actadr[i]
             nxt = np.array(act, dtype=float)
             nxt[a:a + 3] = [_next(m, i, act[a + k], data.act_dot[a + k], m.opt.timestep, k) for k in range(3)]
         f = so3.so3_force(m, i, data.actuator_length[o:o + 3], data.actuator_velocity[o:o + 3],
