@@ -261,3 +261,20 @@ def test_spec_from_model_keeps_the_servos():
     for name in FIELDS:
         np.testing.assert_array_equal(np.asarray(getattr(again, name), float),
                                       np.asarray(getattr(model, name), float), err_msg=name)
+
+
+def test_a_null_quaternion_target_is_the_identity():
+    """``input="quat"`` with all four controls zero: MuJoCo's target is the identity (its
+    ``mju_normalize4``), and so is ours; an unnormalized one is normalized."""
+    m, model = mujoco.MjModel.from_xml_string(SERVOS), rbd.load_model(SERVOS)
+    d, data = mujoco.MjData(m), rbd.Data(model)
+    a = int(model.actuator_ctrladr[model.id("actuator", "tool")])
+    d.qpos[:] = data.qpos[:] = np.r_[np.sqrt(0.5), np.sqrt(0.5), 0, 0, 0.4, np.sqrt(0.5), 0, 0, np.sqrt(0.5),
+                                     1, 0, .5, 1, 0, 0, 0]
+    o = int(model.actuator_outadr[model.id("actuator", "tool")])
+    for target in ([0.0, 0.0, 0.0, 0.0], [2.0, 0.0, 0.0, 2.0]):
+        d.ctrl[a:a + 4] = data.ctrl[a:a + 4] = target
+        mujoco.mj_forward(m, d)
+        rbd.forward(model, data)
+        assert np.any(d.actuator_force[o:o + 3] != 0)
+        np.testing.assert_allclose(data.actuator_force, d.actuator_force, rtol=0, atol=1e-13)
