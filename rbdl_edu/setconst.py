@@ -308,7 +308,7 @@ def _spring_lengths(model):
 def _dampratio(model, M, moment):
     """``actuator_biasprm`` with every position-like actuator's damping ratio turned into a
     damping, from the mass matrix ``M`` (a :class:`MassMatrix0`) and the moment arms
-    ``moment (nactuator, nv)`` at qpos0 (a PID's ``kp`` is ``-biasprm[1]`` alone)."""
+    ``moment (nout, nv)`` at qpos0 (a PID's ``kp`` is ``-biasprm[1]`` alone)."""
     biasprm = model.actuator_biasprm.copy()
     for k in range(model.nactuator):
         pid = model.actuator_gaintype[k] == GAIN_PID
@@ -317,8 +317,10 @@ def _dampratio(model, M, moment):
         # a position servo (gain kp, bias -kp l) or a PID whose third bias number is a ratio, not -kv
         if not ((pid or gain[0] == -bias[1]) and bias[2] > 0):
             continue
-        # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm
-        inverse_mass = moment[k] @ M.solve(moment[k])
+        # the inertia the actuator feels: m = (J M^-1 J^T)^-1, J its moment arm; an SO(3)
+        # servo's: 3 / trace(J M^-1 J^T) over its three rows
+        o, n = model.actuator_outadr[k], model.actuator_outnum[k]
+        inverse_mass = sum(moment[r] @ M.solve(moment[r]) for r in range(o, o + n)) / n
         mass = 1 / inverse_mass if inverse_mass > MINVAL else 0.0
         biasprm[k, 2] = -bias[2] * 2 * np.sqrt(kp * mass)
     return biasprm

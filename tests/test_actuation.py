@@ -224,8 +224,8 @@ def test_infinite_control_is_clamped_when_limited_and_refused_otherwise():
 
 @pytest.mark.parametrize("attributes, message", [
     ('joint="j" dyntype="user"', 'dyntype="user" is not supported'),
-    ('joint="j" gaintype="so3"', 'gaintype="so3" is not supported'),
-    ('joint="j" biastype="so3"', 'biastype="so3" is not supported'),
+    ('joint="j" gaintype="so3"', "gaintype and biastype must both be 'so3'"),      # (as MuJoCo)
+    ('joint="j" biastype="so3"', "gaintype and biastype must both be 'so3'"),
     ('joint="j" dyntype="pid"', "dyntype 'pid' requires gaintype 'pid'"),
     ('joint="j" biastype="user"', 'biastype="user" is not supported'),
     ('joint="j" dyntype="filter" actdim="2"', "actdim"),

@@ -108,17 +108,6 @@ def test_defaults_match_mujoco(default, actuator):
                                    rtol=1e-12, atol=1e-12, err_msg=name)
 
 
-def test_orientation_servo_is_refused_by_name():
-    """MuJoCo 4.0's ``<orientation>`` (the SO(3) servo) loads in MuJoCo with 3 controls and 3
-    forces for one actuator; here every actuator has one of each, so it is refused, named."""
-    xml = """<mujoco><worldbody><body><joint name="b" type="ball"/><geom size=".1"/></body></worldbody>
-      <actuator><orientation joint="b" kp="3"/></actuator></mujoco>"""
-    m = mujoco.MjModel.from_xml_string(xml)
-    assert (m.nu, m.nactuator, int(m.actuator_outnum[0])) == (3, 1, 3)
-    with pytest.raises(ModelError, match="<orientation> actuators are not supported: MuJoCo 4.0's SO"):
-        rbd.load_model(xml)
-
-
 MULTI = """<mujoco model="dc motor inputs"><option timestep="0.002"/>
   <worldbody>
     <body name="upper"><joint name="shoulder" axis="0 1 0" damping="0.01"/>

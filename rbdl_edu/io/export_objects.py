@@ -14,10 +14,10 @@ import numpy as np
 from rbdl_edu.io.export_text import b, f, name_of
 from rbdl_edu.io.mjcf_sensors import SPECIAL
 from rbdl_edu.model.controls import control_attributes
-from rbdl_edu.model.enums import (BIAS_NAMES, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
-                                  EQ_TENDON, EQ_WELD, GAIN_NAMES, GAIN_PID, OBJ_NAMES, OBJ_SITE, RAYDATA,
+from rbdl_edu.model.enums import (BIAS_NAMES, CHART_QUAT, CONDATA, CONTACT_REDUCE, DYN_NAMES, EQ_CONNECT, EQ_JOINT,
+                                  EQ_TENDON, EQ_WELD, GAIN_NAMES, GAIN_PID, GAIN_SO3, OBJ_NAMES, OBJ_SITE, RAYDATA,
                                   SENSOR_NAMES, SENSORS, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SITE,
-                                  TRN_SLIDERCRANK, TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
+                                  TRN_SLIDERCRANK, TRN_SO3, TRN_TENDON, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE)
 
 
 def object_sections(model) -> list:
@@ -110,7 +110,7 @@ def _tendons(model):
 
 _TARGET = {TRN_JOINT: ("joint", "jnt"), TRN_JOINTINPARENT: ("jointinparent", "jnt"),
            TRN_TENDON: ("tendon", "tendon"), TRN_SITE: ("site", "site"), TRN_BODY: ("body", "body"),
-           TRN_SLIDERCRANK: ("cranksite", "site")}
+           TRN_SLIDERCRANK: ("cranksite", "site"), TRN_SO3: ("joint", "jnt")}
 
 
 
@@ -118,6 +118,8 @@ def _input(model, u):
     """``input``: the actuator's controls (a PID's or DC motor's inputs; what a servo's one
     control is), when not the default."""
     spec = int(model.actuator_ctrlspec[u])
+    if model.actuator_gaintype[u] == GAIN_SO3:          # an SO(3) servo's target
+        return ' input="quat"' if spec == CHART_QUAT else ' input="expmap"'
     if spec == 16:
         return ' input="none"'
     names = [n for bit, n in ((1, "pos"), (2, "vel"), (4, "ff"), (8, "voltage"), (32, "pressure")) if spec & bit]
@@ -140,15 +142,15 @@ def _actuators(model):
     out = []
     for u in range(model.nactuator):
         trn, (o1, o2) = int(model.actuator_trntype[u]), (int(x) for x in model.actuator_trnid[u])
-        attr, kind = _TARGET[trn]
+        attr, kind = _TARGET[trn] if not (trn == TRN_SO3 and o2 >= 0) else ("site", "site")
         target = f'{attr}="{name_of(model, kind, o1)}"'
-        if trn == TRN_SITE and o2 >= 0:
+        if trn in (TRN_SITE, TRN_SO3) and o2 >= 0:
             target += f' refsite="{name_of(model, "site", o2)}"'
         if trn == TRN_SLIDERCRANK:
             target += f' slidersite="{name_of(model, "site", o2)}" cranklength="{f(model.actuator_cranklength[u])}"'
         out.append(
             f'<general name="{name_of(model, "actuator", u)}" {target} group="{int(model.actuator_group[u])}" '
-            f'gear="{f(model.actuator_gear[u])}" dyntype="{DYN_NAMES[model.actuator_dyntype[u]]}" '
+            f'gear="{f(model.actuator_gear[model.actuator_outadr[u]])}" dyntype="{DYN_NAMES[model.actuator_dyntype[u]]}" '
             f'gaintype="{GAIN_NAMES[model.actuator_gaintype[u]]}" biastype="{BIAS_NAMES[model.actuator_biastype[u]]}" '
             f'dynprm="{f(model.actuator_dynprm[u])}" gainprm="{f(model.actuator_gainprm[u])}" '
             f'biasprm="{f(model.actuator_biasprm[u])}" actdim="{int(model.actuator_actnum[u])}" '
@@ -156,7 +158,7 @@ def _actuators(model):
             f'{_ranges(model, u)} '
             f'forcelimited="{b(model.actuator_forcelimited[u])}" forcerange="{f(model.actuator_forcerange[u])}" '
             f'actlimited="{b(model.actuator_actlimited[u])}" actrange="{f(model.actuator_actrange[u])}" '
-            f'lengthrange="{f(model.actuator_lengthrange[u])}"/>')
+            f'lengthrange="{f(model.actuator_lengthrange[model.actuator_outadr[u]])}"/>')
     return out
 
 

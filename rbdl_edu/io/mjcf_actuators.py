@@ -20,6 +20,9 @@ Actuator shortcuts expand as MuJoCo expands them into its general actuator
                  datasheet attributes (:mod:`rbdl_edu.io.mjcf_dcmotor`)
 ``pid``          ``gaintype="pid"``, ``biastype="affine"``, ``biasprm[:3] = (0, -kp, -kv)``,
                  ``gainprm[0] = ki``; several controls (:mod:`rbdl_edu.io.mjcf_pid`)
+``orientation``  ``gaintype`` and ``biastype="so3"``, ``gainprm[0] = kp``,
+                 ``biasprm[:3] = (0, -kp, -kv)``; 3 or 4 controls, 3 force outputs
+                 (:mod:`rbdl_edu.io.mjcf_orientation`)
 ``general``      everything written out
 =============== ======================================================================
 
@@ -40,6 +43,7 @@ import numpy as np
 from rbdl_edu.io.mjcf_dcmotor import (check_controller, check_input, dcmotor_prm, dcmotor_states,
                                       inherited_limit)
 from rbdl_edu.io.mjcf_defaults import ACTUATORS, SCHEMA, check_attributes
+from rbdl_edu.io.mjcf_orientation import check_so3, orientation_prm, so3_input
 from rbdl_edu.io.mjcf_pid import check_pid, pid_prm
 from rbdl_edu.io.xmlread import located
 from rbdl_edu.model import defaults as D
@@ -136,8 +140,6 @@ def _servo_bias(a, kp):
 
 #: MuJoCo's actuators that are not reproduced here, and why
 REFUSED = {
-    "orientation": "MuJoCo 4.0's SO(3) geodesic servo, an actuator with 3 force outputs and 3 or 4 controls "
-                   "(here an actuator may take several controls but gives one force)",
     "plugin": "actuator plugins",
 }
 
@@ -177,11 +179,12 @@ def _refuse_unsupported(a, dyn, gain, bias):
     reproduced here: refuse them, naming the attribute."""
     for key, value in (("dyntype", dyn), ("gaintype", gain), ("biastype", bias)):
         if value not in ("none", "integrator", "filter", "filterexact", "muscle", "dcmotor", "pid", "fixed",
-                         "affine"):
+                         "affine", "so3"):
             raise a.error(f'{key}="{value}" is not supported (only none/integrator/filter/filterexact/muscle/'
-                          'dcmotor/pid dynamics, fixed/affine/muscle/dcmotor/pid gains and none/affine/muscle/'
-                          'dcmotor biases)', key)
-    if dyn not in ("dcmotor", "pid") and a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1):
+                          'dcmotor/pid dynamics, fixed/affine/muscle/dcmotor/pid/so3 gains and none/affine/muscle/'
+                          'dcmotor/so3 biases)', key)
+    if (dyn not in ("dcmotor", "pid") and gain != "so3"
+            and a.int("actdim", -1) not in (-1, 0 if dyn == "none" else 1)):
         raise a.error("actdim other than one activation per stateful actuator is not supported", "actdim")
     for key in ("delay", "nsample"):
         if a.float(key, 0.0) != 0:
@@ -268,12 +271,17 @@ def read_actuators(c):
             gain, bias = "pid", "affine"
             own_class = c.defaults.attrib(raw.get("class", "main"), "pid")
             dyn, dynprm, gainprm, biasprm = pid_prm(a, raw.attrib, own_class)
+        elif raw.tag == "orientation":
+            gain = bias = "so3"
+            own_class = c.defaults.attrib(raw.get("class", "main"), "orientation")
+            gainprm, biasprm = orientation_prm(a, raw.attrib, own_class)
         if dyn == "dcmotor" and not (raw.tag == "dcmotor" or a.bool("actearly", False)):
             raise a.error("a DC motor needs actearly=\"true\" (as MuJoCo)", "actearly")
         _refuse_unsupported(a, dyn, gain, bias)
         if raw.tag != "dcmotor":
             # what the control means (MuJoCo's input signature; it changes the force only for a DC motor)
-            ctrlspec = {"position": 1, "velocity": 2, "intvelocity": 2}.get(raw.tag, check_input(a, gain))
+            ctrlspec = ({"position": 1, "velocity": 2, "intvelocity": 2}.get(raw.tag) or
+                        (so3_input(a) if gain == "so3" else check_input(a, gain)))
             if gain == "dcmotor":
                 check_controller(a, ctrlspec, gainprm, dynprm)
         check_pid(a, dyn, gain, bias, trn, ctrlspec, dynprm, gainprm)
@@ -289,6 +297,7 @@ def read_actuators(c):
         if raw.tag != "dcmotor":
             forcelimited, forcerange = read_limited(c, a, "forcelimited", "forcerange")
         actlimited, actrange = read_limited(c, a, "actlimited", "actrange")
+        check_so3(c, a, dyn, gain, bias, trn, trnid, gainprm, biasprm, ctrlspec, forcelimited, forcerange)
         if dyn == "dcmotor" and actlimited:
             raise a.error("a DC motor's states cannot be limited (actlimited)", "actlimited")
         if raw.tag in ("position", "intvelocity", "pid") and a.float("inheritrange", 0.0) > 0:
@@ -305,7 +314,8 @@ def read_actuators(c):
         lengthrange = tuple(a.floats("lengthrange", 2, default=[0.0, 0.0]))
         name = c.unique_name("actuator", a)
         with located(raw):
-            k = c.spec.add_actuator(trnid[0], trn, name, refsite=trnid[1], dyntype=dyn, gaintype=gain,
+            k = c.spec.add_actuator(trnid[0], "so3" if gain == "so3" else trn, name, refsite=trnid[1],
+                                    dyntype=dyn, gaintype=gain,
                                     biastype=bias, dynprm=dynprm, gainprm=gainprm, biasprm=biasprm,
                                     gear=gear, ctrllimited=ctrllimited, ctrlrange=ctrlrange,
                                     forcelimited=forcelimited, forcerange=forcerange,

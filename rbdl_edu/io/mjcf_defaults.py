@@ -94,6 +94,9 @@ SCHEMA = {
     "pid": (_ACTUATOR - {"actlimited", "actrange", "actdim"})
            | {"kp", "kv", "dampratio", "ki", "imax", "slewmax", "input", "posrange", "velrange", "ffrange",
               "inheritrange"},
+    # MuJoCo 4.0's SO(3) servo: a ball joint or a site with a reference site, no gear, no states
+    "orientation": {"name", "class", "group", "ctrlrange", "forcelimited", "forcerange", "user", "joint", "site",
+                    "refsite", "kp", "kv", "dampratio", "input", "delay", "nsample", "interp"},
     # a DC motor's states are never clamped and its force limit is its saturation (as MuJoCo)
     "dcmotor": (_ACTUATOR - {"actlimited", "actrange", "actdim", "forcelimited", "forcerange"})
                | {"resistance", "motorconst", "nominal", "inductance", "thermal", "saturation", "cogging",
@@ -140,15 +143,17 @@ SENSORS = {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "
            "contact", "tactile"}
 #: what only a <pid> default gives to <pid> elements (rbdl_edu.io.mjcf_pid.OWN)
 PID_OWN = ("kp", "kv", "dampratio", "ki", "imax", "slewmax")
+#: the gains a <pid> or <orientation> default gives only to its own kind (MuJoCo 4.0)
+OWN_GAINS = {"pid": PID_OWN, "orientation": ("kp", "kv", "dampratio")}
 ACTUATORS = ("motor", "position", "velocity", "intvelocity", "damper", "cylinder", "muscle", "adhesion",
-             "dcmotor", "pid", "general")
+             "dcmotor", "pid", "orientation", "general")
 # purely visual or bookkeeping: skipped with their whole subtree
 IGNORED = {"visual", "statistic", "camera", "light", "texture", "material", "skin", "custom",
            "model", "sleep"}
 # what <default> may hold
 DEFAULTABLE = {"joint", "geom", "site", "mesh", "pair", "equality", "tendon", "general", "motor",
                "position", "velocity", "intvelocity", "damper", "camera", "light", "material",
-               "flex", "flexcomp", "cylinder", "muscle", "adhesion", "dcmotor", "pid"}
+               "flex", "flexcomp", "cylinder", "muscle", "adhesion", "dcmotor", "pid", "orientation"}
 
 
 # elements that hold no elements (MuJoCo's schema; a <plugin> child is not supported)
@@ -257,7 +262,8 @@ class Defaults:
             for k in (key, "actuator") if key in ACTUATORS else (key,):
                 # (as in MuJoCo, all actuator kinds in one class share a single default; a
                 # PID's gains are its own, as MuJoCo 4.0 reads them)
-                given = {n: v for n, v in child.attrib.items() if not (key == "pid" != k and n in PID_OWN)}
+                own_gains = OWN_GAINS.get(key, ()) if k != key else ()
+                given = {n: v for n, v in child.attrib.items() if n not in own_gains}
                 values.setdefault(k, {}).update(given)
                 own.setdefault(k, {}).update(given)
         self.classes[name] = values

@@ -28,7 +28,7 @@ import sympy as sp
 from rbdl_edu.arrays import is_symbolic
 from rbdl_edu.model.controls import control_block, pid_states
 from rbdl_edu.model.enums import (BALL, DYN_DCMOTOR, DYN_NONE, DYN_PID, FREE, HINGE, JOINT_NQ, JOINT_NV,
-                                  OBJ_CAMERA, SENSOR_NAMES, SENSORS, SLIDE, sensor_dim, sensor_stage)
+                                  OBJ_CAMERA, SENSOR_NAMES, SENSORS, SLIDE, TRN_SO3, sensor_dim, sensor_stage)
 from rbdl_edu.model.model import Model
 from rbdl_edu.model.option import Option
 
@@ -74,7 +74,7 @@ def compile_spec(spec) -> Model:
     kw.update(_meshes(O["mesh"]), **_hfields(O["hfield"]), nmat=len(O["mat"]),
               mat_names=[m["name"] for m in O["mat"]], mat_rgba=_stack(O["mat"], "rgba", (4,)))
     for part in (_pairs(O["pair"], O["geom"]), _excludes(O["exclude"]), _equalities(O["eq"]),
-                 _tendons(O["tendon"]), _actuators(O["actuator"]), _sensors(O["sensor"], O["cam"])):
+                 _tendons(O["tendon"]), _actuators(O["actuator"]), _sensors(O["sensor"], O["cam"], O["actuator"])):
         kw.update(part)
     kw.update(_keys(O["key"], kw, B))
     return Model(**kw)
@@ -297,6 +297,8 @@ def actuator_actnum(a):
     controller state (slew, integral)."""
     if a["dyntype"] == DYN_DCMOTOR:
         return _dcmotor_states(a)
+    if a["trntype"] == TRN_SO3 and a["dyntype"] != DYN_NONE:
+        return 3                              # an SO(3) servo integrates its rotation vector
     return pid_states(a) if a["dyntype"] == DYN_PID else int(a["dyntype"] != DYN_NONE)
 
 
@@ -306,8 +308,12 @@ def _actuators(A):
     # the controls: one block per actuator (several for a PID or a multi-input DC motor)
     blocks = [control_block(a) for a in A]
     ctrlnum = np.array([len(b[1]) for b in blocks], dtype=int)
-    out = dict(nactuator=len(A), nu=int(ctrlnum.sum()), na=int(actnum.sum()), actuator_names=[a["name"] for a in A],
+    # the force outputs: three for an SO(3) servo (a torque vector), one for the others
+    outnum = np.array([3 if a["trntype"] == TRN_SO3 else 1 for a in A], dtype=int)
+    out = dict(nactuator=len(A), nu=int(ctrlnum.sum()), na=int(actnum.sum()), nout=int(outnum.sum()),
+               actuator_names=[a["name"] for a in A],
                actuator_actnum=actnum, actuator_actadr=actadr, actuator_ctrlnum=ctrlnum,
+               actuator_outnum=outnum, actuator_outadr=(np.cumsum(outnum) - outnum).astype(int),
                actuator_ctrladr=(np.cumsum(ctrlnum) - ctrlnum).astype(int),
                actuator_ctrlspec=np.array([b[0] for b in blocks], dtype=int),
                actuator_ctrllimited=np.array([x for b in blocks for x in b[1]], dtype=bool),
@@ -319,18 +325,23 @@ def _actuators(A):
                               ("gainprm", (10,), float), ("biasprm", (10,), float),
                               ("actearly", (), bool),
                               ("forcerange", (2,), float), ("actrange", (2,), float),
-                              ("gear", (6,), float), ("cranklength", (), float),
-                              ("lengthrange", (2,), float)):
+                              ("cranklength", (), float)):
         out["actuator_" + key] = _stack(A, key, shape, dtype)
+    for key, width in (("gear", 6), ("lengthrange", 2)):        # per output (an SO(3) servo's, repeated)
+        out["actuator_" + key] = np.array([a[key] for a, n in zip(A, outnum) for _ in range(n)],
+                                          dtype=float).reshape(-1, width)
     return out
 
 
-def _sensors(S, C):
+def _sensors(S, C, A):
     kinds = [SENSORS[SENSOR_NAMES[s["type"]]] for s in S]
     names = [SENSOR_NAMES[s["type"]] for s in S]
     # a rangefinder on a camera casts a ray through each pixel
     nray = [int(np.prod(C[s["objid"]]["resolution"])) if s["objtype"] == OBJ_CAMERA else 1 for s in S]
     dim = np.array([sensor_dim(n, s["intprm"], r) for n, s, r in zip(names, S, nray)], dtype=int)
+    # an actuator sensor reads each of its actuator's outputs (an SO(3) servo's three)
+    dim = np.array([3 if n in ("actuatorpos", "actuatorvel", "actuatorfrc") and A[s["objid"]]["trntype"] == TRN_SO3
+                    else d for n, s, d in zip(names, S, dim)], dtype=int)
     out = dict(nsensor=len(S), nsensordata=int(dim.sum()), sensor_names=[s["name"] for s in S],
                sensor_dim=dim, sensor_adr=np.concatenate([[0], np.cumsum(dim)[:-1]]).astype(int) if S else np.zeros(0, int),
                sensor_datatype=np.array([k.datatype for k in kinds], dtype=int),

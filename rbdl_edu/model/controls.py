@@ -3,7 +3,9 @@ block, ``actuator_ctrladr``/``actuator_ctrlnum``).
 
 Most actuators take one control. MuJoCo 4.0's ``<pid>`` takes one per input it lists
 (``input``, any of ``pos vel ff`` in this order; ``pos vel`` by default), and a DC motor one
-per input of ``pos vel ff voltage`` (``voltage`` by default, none with ``input="none"``).
+per input of ``pos vel ff voltage`` (``voltage`` by default, none with ``input="none"``),
+an ``<orientation>`` servo its target orientation, a rotation vector (3, ``input="expmap"``,
+the default) or a quaternion (4, ``input="quat"``).
 The controls of all actuators lie one after the other in ``ctrl (nu,)``, actuator ``i``'s
 from ``actuator_ctrladr[i]``, and so do their ranges, ``actuator_ctrlrange (nu, 2)``:
 
@@ -20,8 +22,8 @@ A spec's actuator record keeps what the file says (``ctrlspec``, ``ctrllimited``
 """
 from __future__ import annotations
 
-from rbdl_edu.model.enums import (DYN_PID, GAIN_DCMOTOR, GAIN_PID, INPUT_FF, INPUT_NONE, INPUT_POS, INPUT_VEL,
-                                  INPUT_VOLTAGE)
+from rbdl_edu.model.enums import (CHART_EXPMAP, CHART_QUAT, DYN_PID, GAIN_DCMOTOR, GAIN_PID, GAIN_SO3, INPUT_FF,
+                                  INPUT_NONE, INPUT_POS, INPUT_VEL, INPUT_VOLTAGE)
 
 __all__ = ["control_block", "pid_states", "control_attributes"]
 
@@ -47,6 +49,9 @@ def control_block(rec):
     elif gain == GAIN_DCMOTOR:
         spec = spec or INPUT_VOLTAGE
         pairs = [] if spec == INPUT_NONE else [ctrl] * len(_bits(spec, 15))
+    elif gain == GAIN_SO3:               # an SO(3) servo's target: a rotation vector or a quaternion
+        spec = spec or CHART_EXPMAP
+        pairs = [ctrl] * (4 if spec == CHART_QUAT else 3)
     else:
         pairs = [ctrl]
     return spec, [p[0] for p in pairs], [p[1] for p in pairs]

@@ -50,8 +50,8 @@ class Data:
                                   ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
                                   ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
     mass matrix                   ``qM (nv, nv)`` (dense, with armature), ``qLD (nM,)`` its factor
-    transmission                  ``actuator_length (nactuator,)``, ``actuator_moment (nactuator, nv)``,
-                                  ``actuator_velocity (nactuator,)``
+    transmission                  ``actuator_length (nout,)``, ``actuator_moment (nout, nv)``,
+                                  ``actuator_velocity (nout,)`` (one row per force output)
     collision                     ``contact`` (a list of contacts; ``ncon`` their number)
     constraints                   ``ne``, ``nf``, ``nl``, ``nefc`` (rows: equality, friction
                                   loss, limit, all); per row: ``efc_type``, ``efc_id``,
@@ -62,7 +62,7 @@ class Data:
     velocity                      ``qfrc_bias (nv,)`` (Coriolis, centrifugal, gravity)
     passive                       ``qfrc_spring``, ``qfrc_damper``, ``qfrc_gravcomp``,
                                   ``qfrc_fluid``, ``qfrc_adhesion``, ``qfrc_passive (nv,)``
-    actuation                     ``act_dot (na,)``, ``actuator_force (nactuator,)``, ``qfrc_actuator (nv,)``
+    actuation                     ``act_dot (na,)``, ``actuator_force (nout,)``, ``qfrc_actuator (nv,)``
     acceleration                  ``qfrc_smooth``, ``qacc_smooth``; the constraint solver's
                                   ``efc_b``, ``efc_force``, ``efc_state``, ``qfrc_constraint``,
                                   ``qacc (nv,)`` and its statistics ``solver_niter``, ``solver``
@@ -130,8 +130,8 @@ class Data:
         self.wrap_obj, self.wrap_xpos = np.zeros(2 * m.nwrap, dtype=int), np.zeros((2 * m.nwrap, 3))
         self.qM = np.zeros((m.nv, m.nv))
         self.qLD = np.zeros(m.nM)          # its tree-sparse L^T D L factor
-        self.actuator_length, self.actuator_velocity = np.zeros(m.nactuator), np.zeros(m.nactuator)
-        self.actuator_moment = np.zeros((m.nactuator, m.nv))
+        self.actuator_length, self.actuator_velocity = np.zeros(m.nout), np.zeros(m.nout)
+        self.actuator_moment = np.zeros((m.nout, m.nv))
         # collision and constraint rows
         self.contact = []
         self.ne = self.nf = self.nl = self.nefc = 0
@@ -148,7 +148,7 @@ class Data:
         self.qfrc_gravcomp, self.qfrc_fluid = np.zeros(m.nv), np.zeros(m.nv)
         self.qfrc_adhesion = np.zeros(m.nv)
         self.qfrc_passive = np.zeros(m.nv)
-        self.act_dot, self.actuator_force = np.zeros(m.na), np.zeros(m.nactuator)
+        self.act_dot, self.actuator_force = np.zeros(m.na), np.zeros(m.nout)
         self.qfrc_actuator = np.zeros(m.nv)
         self.qfrc_smooth, self.qacc_smooth = np.zeros(m.nv), np.zeros(m.nv)
         self.qfrc_constraint, self.qfrc_inverse = np.zeros(m.nv), np.zeros(m.nv)

@@ -68,12 +68,15 @@ def spec_from_model(spec, model):
     for kind, prefix, n in (("cam", "cam_", m.ncam), ("pair", "pair_", m.npair), ("eq", "eq_", m.neq),
                             ("actuator", "actuator_", m.nactuator), ("sensor", "sensor_", m.nsensor)):
         derived = {"signature", "actadr", "actnum", "dim", "adr", "datatype", "needstage",
-                   "acc0", "length0", "pos0", "poscom0", "mat0", "ctrladr", "ctrlnum", "ctrllimited", "ctrlrange"}
+                   "acc0", "length0", "pos0", "poscom0", "mat0", "ctrladr", "ctrlnum", "ctrllimited", "ctrlrange",
+                   "outadr", "outnum"}
         for k in range(n):
             rec = {f[len(prefix):]: getattr(m, f)[k] for f in m.__dataclass_fields__
                    if f.startswith(prefix) and f != prefix + "names" and f[len(prefix):] not in derived}
             if kind == "actuator":                # a block of controls: the attributes that made it
                 rec.update(control_attributes(m, k))
+                out = m.actuator_outadr[k]        # (per output: an SO(3) servo's three are the same)
+                rec.update(gear=m.actuator_gear[out], lengthrange=m.actuator_lengthrange[out])
             spec._add(kind, dict(rec, name=getattr(m, prefix + "names")[k]))
     for k in range(m.nexclude):
         sig = int(m.exclude_signature[k])

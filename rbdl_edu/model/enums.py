@@ -31,23 +31,25 @@ OBJ_NAMES = {OBJ_UNKNOWN: "", OBJ_BODY: "body", OBJ_XBODY: "xbody", OBJ_JOINT: "
              OBJ_MESH: "mesh", OBJ_TENDON: "tendon", OBJ_ACTUATOR: "actuator"}
 
 # mjtTrn: what an actuator pulls on (its transmission)
-TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY = range(6)
+TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
 TRN_NAMES = {TRN_JOINT: "joint", TRN_JOINTINPARENT: "jointinparent",
              TRN_SLIDERCRANK: "slidercrank", TRN_TENDON: "tendon", TRN_SITE: "site",
-             TRN_BODY: "body"}
+             TRN_BODY: "body", TRN_SO3: "so3"}      # so3: a ball joint's or a site's orientation
 
 # mjtDyn, mjtGain, mjtBias: an actuator's activation dynamics, gain and bias
 DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR, DYN_PID = range(7)
 DYN_NAMES = {DYN_NONE: "none", DYN_INTEGRATOR: "integrator", DYN_FILTER: "filter",
              DYN_FILTEREXACT: "filterexact", DYN_MUSCLE: "muscle", DYN_DCMOTOR: "dcmotor", DYN_PID: "pid"}
-GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR = range(4)
-GAIN_PID = 5                     # (4 is MuJoCo's SO(3) servo, <orientation>, refused)
+GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR, GAIN_SO3, GAIN_PID = range(6)
 GAIN_NAMES = {GAIN_FIXED: "fixed", GAIN_AFFINE: "affine", GAIN_MUSCLE: "muscle", GAIN_DCMOTOR: "dcmotor",
-              GAIN_PID: "pid"}
+              GAIN_SO3: "so3", GAIN_PID: "pid"}
 # mjtInput: an actuator's controls, in this order ("input"; actuator_ctrlspec holds the bits)
 INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_NONE, INPUT_PRESSURE = 1, 2, 4, 8, 16, 32
-BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR = range(4)
-BIAS_NAMES = {BIAS_NONE: "none", BIAS_AFFINE: "affine", BIAS_MUSCLE: "muscle", BIAS_DCMOTOR: "dcmotor"}
+BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR, BIAS_SO3 = range(5)
+BIAS_NAMES = {BIAS_NONE: "none", BIAS_AFFINE: "affine", BIAS_MUSCLE: "muscle", BIAS_DCMOTOR: "dcmotor",
+              BIAS_SO3: "so3"}
+# mjtCtrlChart: what an SO(3) servo's controls are (its actuator_ctrlspec)
+CHART_EXPMAP, CHART_QUAT = 1, 2   # a rotation vector (3 controls), a quaternion (4)
 
 # mjtEq: equality constraints
 EQ_CONNECT, EQ_WELD, EQ_JOINT, EQ_TENDON = range(4)

@@ -43,7 +43,7 @@ def _names(size):
 I, B = int, bool
 SIZES = ("nq", "nv", "nbody", "njnt", "ngeom", "nsite", "ncam", "nmesh", "nmeshvert", "nmeshface", "nhfield",
          "nhfielddata", "nmat",
-         "npair", "nexclude", "neq", "ntendon", "nwrap", "nactuator", "nu", "na", "nsensor", "nsensordata",
+         "npair", "nexclude", "neq", "ntendon", "nwrap", "nactuator", "nu", "na", "nout", "nsensor", "nsensordata",
          "nkey", "nmocap")
 
 
@@ -57,7 +57,8 @@ class Model(ModelRecords):
     elevation samples), ``nmat`` materials, ``npair``/``nexclude`` explicit
     contact pairs/excludes, ``neq`` equality constraints, ``ntendon`` tendons (``nwrap``
     path elements), ``nactuator`` actuators with ``nu`` controls in all (MuJoCo 4.0: a
-    ``<pid>`` or a DC motor may take several; ``na`` activation states), ``nsensor``
+    ``<pid>`` or a DC motor may take several; ``na`` activation states; ``nout`` force outputs,
+    three for an ``<orientation>`` servo, one for every other actuator), ``nsensor``
     sensors (``nsensordata`` numbers), ``nkey`` keyframes, ``nmocap`` mocap bodies.
     """
     nq: int = 0
@@ -81,6 +82,7 @@ class Model(ModelRecords):
     nactuator: int = 0
     nu: int = 0
     na: int = 0
+    nout: int = 0
     nsensor: int = 0
     nsensordata: int = 0
     nkey: int = 0
@@ -282,6 +284,8 @@ class Model(ModelRecords):
     actuator_group: np.ndarray = _a(("nactuator",), "group", I)
     actuator_ctrladr: np.ndarray = _a(("nactuator",), "first control in ctrl", I)
     actuator_ctrlnum: np.ndarray = _a(("nactuator",), "number of controls (pid: its inputs)", I)
+    actuator_outadr: np.ndarray = _a(("nactuator",), "first force output (actuator_force, ...)", I)
+    actuator_outnum: np.ndarray = _a(("nactuator",), "number of force outputs (so3: 3)", I)
     actuator_ctrllimited: np.ndarray = _a(("nu",), "control is clamped to ctrlrange (per control)", B)
     actuator_forcelimited: np.ndarray = _a(("nactuator",), "force is clamped to forcerange", B)
     actuator_actlimited: np.ndarray = _a(("nactuator",), "activation is clamped to actrange", B)
@@ -293,11 +297,11 @@ class Model(ModelRecords):
     actuator_ctrlrange: np.ndarray = _a(("nu", 2), "control range (per control)")
     actuator_forcerange: np.ndarray = _a(("nactuator", 2), "force range")
     actuator_actrange: np.ndarray = _a(("nactuator", 2), "activation range")
-    actuator_gear: np.ndarray = _a(("nactuator", 6), "gear: length and moment scale")
+    actuator_gear: np.ndarray = _a(("nout", 6), "gear: length and moment scale (per output)")
     actuator_cranklength: np.ndarray = _a(("nactuator",), "slider-crank rod length")
-    actuator_acc0: np.ndarray = _a(("nactuator",), "acceleration from a unit force at qpos0")
-    actuator_length0: np.ndarray = _a(("nactuator",), "length at qpos0")
-    actuator_lengthrange: np.ndarray = _a(("nactuator", 2), "feasible length range")
+    actuator_acc0: np.ndarray = _a(("nout",), "acceleration from a unit force at qpos0 (per output)")
+    actuator_length0: np.ndarray = _a(("nout",), "length at qpos0 (per output)")
+    actuator_lengthrange: np.ndarray = _a(("nout", 2), "feasible length range (per output)")
     # sensors -----------------------------------------------------------------------------
     sensor_names: tuple = _names("nsensor")
     sensor_type: np.ndarray = _a(("nsensor",), "mjtSensor (enums.SENSORS)", I)

@@ -116,6 +116,9 @@ def object_text(model, kind, i, float_format=FLOAT_FORMAT):
         for c in range(adr, adr + int(model.actuator_ctrlnum[i])):
             lines += ["  " + _row(a, getattr(model, a)[c], float_format)
                       for a in ("actuator_ctrllimited", "actuator_ctrlrange")]
+        adr = int(model.actuator_outadr[i])           # then the rows of each force output
+        for o in range(adr, adr + int(model.actuator_outnum[i])):
+            lines += ["  " + _row(a, getattr(model, a)[o], float_format) for a in _arrays("nout")[0]]
     return "\n".join(lines) + "\n"
 
 

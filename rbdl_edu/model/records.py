@@ -165,10 +165,12 @@ def data_record(data, kind, x):
     elif kind == "actuator":
         adr = int(m.actuator_actadr[i])
         ctrl = _span(int(m.actuator_ctrladr[i]), int(m.actuator_ctrlnum[i]))      # its block of controls
+        out, n = int(m.actuator_outadr[i]), int(m.actuator_outnum[i])          # its force outputs
+        rows = _span(out, n)
         where = {"ctrl": ("ctrl", ctrl if m.actuator_ctrlnum[i] != 1 else _row(int(m.actuator_ctrladr[i]))),
-                 "force": ("actuator_force", _row(i)),
-                 "length": ("actuator_length", _row(i)), "velocity": ("actuator_velocity", _row(i)),
-                 "moment": ("actuator_moment", i),
+                 "force": ("actuator_force", rows),
+                 "length": ("actuator_length", rows), "velocity": ("actuator_velocity", rows),
+                 "moment": ("actuator_moment", out if n == 1 else rows),
                  "act": ("act", _span(adr, int(m.actuator_actnum[i])) if adr >= 0 else slice(0, 0))}
     elif kind == "sensor":
         where = {"data": ("sensordata", _span(int(m.sensor_adr[i]), int(m.sensor_dim[i])))}
@@ -188,7 +190,11 @@ def model_record(model, kind, x):
     where = {}
     for f in model.__dataclass_fields__.values():
         if f.name.startswith(prefix) and f.name != prefix + "names" and "shape" in f.metadata:
-            if model.shape_of(f.name)[:1] == (count,):
+            if f.metadata["shape"][0] == "nout":        # an actuator's rows, one per force output
+                out, n = int(model.actuator_outadr[i]), int(model.actuator_outnum[i])
+                where[f.name[len(prefix):]] = (f.name, _span(out, n) if len(f.metadata["shape"]) == 1 or n > 1
+                                               else out)
+            elif model.shape_of(f.name)[:1] == (count,):
                 where[f.name[len(prefix):]] = (f.name, _row(i) if len(f.metadata["shape"]) == 1 else i)
     if kind == "joint":
         t = int(model.jnt_type[i])

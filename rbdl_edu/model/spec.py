@@ -369,12 +369,14 @@ class ModelSpec:
         """Add a general actuator, ``force = gain * ctrl + bias`` (MuJoCo's ``<general>``),
         pulling on ``target`` through ``trntype`` (``"joint"``, ``"jointinparent"``,
         ``"tendon"``, ``"site"``, ``"body"``, ``"slidercrank"``; for a slider-crank the
-        target is the crank site and ``refsite`` the slider site). ``ctrlspec``: its input
+        target is the crank site and ``refsite`` the slider site; ``"so3"``: an
+        ``<orientation>`` servo on a ball joint, or on a site with ``refsite``). ``ctrlspec``: its input
         bits (a PID's or DC motor's controls, :mod:`rbdl_edu.model.controls`), whose
         velocity and feedforward inputs of a PID take ``velrange`` and ``ffrange``."""
         trn = _code(TRN_NAMES, trntype, "transmission")
         of = {"joint": "joint", "jointinparent": "joint", "tendon": "tendon", "site": "site",
-              "body": "body", "slidercrank": "site"}[TRN_NAMES[trn]]
+              "body": "body", "slidercrank": "site",
+              "so3": "site" if refsite not in (None, -1) else "joint"}[TRN_NAMES[trn]]
         return self._add("actuator", dict(
             name=name, trntype=trn, trnid=np.array([self.id(of, target), self.id("site", refsite)]),
             dyntype=_code(DYN_NAMES, dyntype, "dyntype"), gaintype=_code(GAIN_NAMES, gaintype, "gaintype"),

@@ -26,8 +26,8 @@ What it refuses (a :class:`ValueError` naming the feature), because there the tw
 are not independent: sleeping (``<flag sleep="enable"/>``: contacts wake trees), adhesion
 actuators and body transmissions, geom and pair ``adhesion`` (their force follows the
 contacts); and where the compiled
-half cannot take the input: mocap bodies (their poses are part of the model's body frames)
-and symbolic models.
+half cannot take the input: mocap bodies (their poses are part of the model's body frames),
+``<orientation>`` servos (computed with NumPy only) and symbolic models.
 The first step compiles (seconds for a robot; once per model).
 """
 from __future__ import annotations
@@ -78,6 +78,9 @@ def refuse(model):
     if np.any(np.asarray(model.actuator_trntype) == TRN_BODY):
         raise ValueError("accelerate: a body transmission (adhesion) takes its moment arm from the contacts; "
                          "simulate this model with the NumPy pipeline")
+    if model.nout != model.nactuator:
+        raise ValueError("accelerate: an <orientation> (SO(3)) servo — its three outputs are computed with "
+                         "NumPy only; simulate this model with the NumPy pipeline")
     if model.flg_adhesion:
         raise ValueError("accelerate: geom or pair adhesion — its passive pull (qfrc_adhesion) follows the "
                          "contacts; simulate this model with the NumPy pipeline")

@@ -44,7 +44,7 @@ import numpy as np
 from rbdl_edu.io.errors import error_at
 from rbdl_edu.io.mjcf_settings import LengthRangeOptions
 from rbdl_edu.model.data import Data
-from rbdl_edu.model.enums import BIAS_MUSCLE, GAIN_MUSCLE, MINVAL, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON
+from rbdl_edu.model.enums import BIAS_MUSCLE, GAIN_MUSCLE, MINVAL, TRN_JOINT, TRN_JOINTINPARENT, TRN_SO3, TRN_TENDON
 from rbdl_edu.simulation.forward import acceleration, check_constants, forward, position, solve_M, velocity
 from rbdl_edu.simulation.integrators import integrate
 from rbdl_edu.simulation.step import check
@@ -64,10 +64,15 @@ def set_length_ranges(model, options=None):
     for k in range(model.nactuator):
         if not needs_range(model, k, options):
             continue
-        if options.useexisting and ranges[k, 0] < ranges[k, 1]:
+        o = model.actuator_outadr[k]                  # (its one output)
+        if options.useexisting and ranges[o, 0] < ranges[o, 1]:
             continue
+        if model.actuator_trntype[k] == TRN_SO3:
+            raise _error(model, k, "an <orientation> servo has no length range to find (three outputs, a "
+                                   "rotation; MuJoCo 4.0's search does not converge on it either): use "
+                                   '<lengthrange mode="muscle"> or give lengthrange')
         limit = _limit(model, k) if options.uselimit else None
-        ranges[k] = limit if limit is not None else length_range(model, k, options)
+        ranges[o] = limit if limit is not None else length_range(model, k, options)
     if np.array_equal(ranges, model.actuator_lengthrange):
         return model
     return dataclasses.replace(model, actuator_lengthrange=ranges)
@@ -143,7 +148,7 @@ def push_step(sim, data, k, side, options):
     position(sim, data, sensors=False)
     velocity(sim, data, sensors=False)
     # f = s a J^T / |M^-1 J^T|, at most maxforce
-    J = np.asarray(data.actuator_moment[k], dtype=float)
+    J = np.asarray(data.actuator_moment[sim.actuator_outadr[k]], dtype=float)
     f = (2 * side - 1) * options.accel / max(MINVAL, np.linalg.norm(solve_M(sim, data, J))) * J
     if options.maxforce > 0 and np.linalg.norm(f) > options.maxforce:
         f = f * options.maxforce / max(MINVAL, np.linalg.norm(f))
@@ -153,7 +158,7 @@ def push_step(sim, data, k, side, options):
     if not check(sim, data, "qacc"):
         forward(sim, data)
     integrate(sim, data)
-    return float(data.actuator_length[k])
+    return float(data.actuator_length[sim.actuator_outadr[k]])
 
 
 def _error(model, k, reason):

@@ -227,7 +227,8 @@ def tendon_tension(model, data, t):
     if not m.opt.disabled("damper"):
         T -= m.tendon_damping[t] * data.ten_velocity[t]
     pulling = (m.actuator_trntype == TRN_TENDON) & (m.actuator_trnid[:, 0] == t)
-    T += float(m.actuator_gear[pulling, 0] @ data.actuator_force[pulling])
+    rows = m.actuator_outadr[pulling]                     # (each has one output)
+    T += float(m.actuator_gear[rows, 0] @ data.actuator_force[rows])
     if m.tendon_armature[t]:
         T -= m.tendon_armature[t] * tendon_acceleration(m, data, t)
     return T

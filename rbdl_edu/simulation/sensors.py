@@ -137,7 +137,7 @@ def _plan(model, stage):
     entries, others = {}, []
     for s in ours:
         kind = SENSOR_NAMES[int(m.sensor_type[s])]
-        if kind in _ENTRIES:
+        if kind in _ENTRIES and m.sensor_dim[s] == 1:
             field, _ = _ENTRIES[kind]
             entries.setdefault(field, []).append(s)
         else:
@@ -361,7 +361,7 @@ def _tendon_actuator_force(model, data, s):
     """``tendonactuatorfrc``: the sum of the forces of the actuators pulling on the tendon."""
     t = model.sensor_objid[s]
     pulling = (model.actuator_trntype == TRN_TENDON) & (model.actuator_trnid[:, 0] == t)
-    return data.actuator_force[pulling].sum()
+    return data.actuator_force[model.actuator_outadr[pulling]].sum()
 
 
 #: sensors that read one entry of a field of data: (field, the model's address array of the
@@ -369,8 +369,8 @@ def _tendon_actuator_force(model, data, s):
 _ENTRIES = {
     "jointpos": ("qpos", "jnt_qposadr"), "jointvel": ("qvel", "jnt_dofadr"),
     "tendonpos": ("ten_length", None), "tendonvel": ("ten_velocity", None),
-    "actuatorpos": ("actuator_length", None), "actuatorvel": ("actuator_velocity", None),
-    "actuatorfrc": ("actuator_force", None), "jointactuatorfrc": ("qfrc_actuator", "jnt_dofadr"),
+    "actuatorpos": ("actuator_length", "actuator_outadr"), "actuatorvel": ("actuator_velocity", "actuator_outadr"),
+    "actuatorfrc": ("actuator_force", "actuator_outadr"), "jointactuatorfrc": ("qfrc_actuator", "jnt_dofadr"),
 }
 
 
@@ -381,7 +381,11 @@ def _entry(model, s):
 
 
 def _entry_reader(field):
-    return lambda m, d, s: getattr(d, field)[_entry(m, s)]
+    """A reader of one entry, or of an SO(3) servo's three outputs (an actuator sensor of dim 3)."""
+    def read(m, d, s):
+        e = _entry(m, s)
+        return getattr(d, field)[e] if m.sensor_dim[s] == 1 else getattr(d, field)[e:e + m.sensor_dim[s]]
+    return read
 
 
 def _qpos(model, s, n=1):

@@ -72,8 +72,8 @@ from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import (AWAKE, EQ_CONNECT, EQ_JOINT, EQ_WELD, FREE, OBJ_ACTUATOR, OBJ_BODY,
                                   OBJ_CAMERA, OBJ_DOF, OBJ_GEOM, OBJ_JOINT, OBJ_SITE, OBJ_TENDON, OBJ_UNKNOWN,
                                   OBJ_XBODY, SENSORS, SLEEP_ALLOWED, SLEEP_AUTO, SLEEP_AUTO_ALLOWED, SLEEP_AUTO_NEVER,
-                                  SLEEP_INIT, SLEEP_NEVER, SLIDE, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON,
-                                  WRAP_JOINT, WRAP_SITE)
+                                  SLEEP_INIT, SLEEP_NEVER, SLIDE, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT, TRN_SO3,
+                                  TRN_TENDON, WRAP_JOINT, WRAP_SITE)
 
 STATIC, ASLEEP, ALIVE = -1, 0, 1    #: a body's sleep state (MuJoCo's mjS_STATIC, mjS_ASLEEP, mjS_AWAKE)
 
@@ -122,7 +122,7 @@ def tree_sleep_policy(model):
 def actuated_body(model, i):
     """The body actuator ``i`` pushes: its joint's, site's or the body itself (not on a tendon)."""
     kind, obj = model.actuator_trntype[i], model.actuator_trnid[i, 0]
-    if kind in (TRN_JOINT, TRN_JOINTINPARENT):
+    if kind in (TRN_JOINT, TRN_JOINTINPARENT) or (kind == TRN_SO3 and model.actuator_trnid[i, 1] < 0):
         return model.jnt_bodyid[obj]
     if kind == TRN_BODY:
         return obj

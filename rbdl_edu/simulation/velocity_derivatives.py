@@ -47,14 +47,15 @@ import numpy as np
 from rbdl_edu.arrays import namespace, put
 from rbdl_edu.cache import per_model
 from rbdl_edu.factor import tree_pattern
-from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, FREE, GAIN_AFFINE, GAIN_DCMOTOR, GAIN_MUSCLE,
-                                  HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON)
+from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, BIAS_SO3, FREE, GAIN_AFFINE, GAIN_DCMOTOR, GAIN_MUSCLE,
+                                  GAIN_SO3, HINGE, SLIDE, TRN_JOINT, TRN_JOINTINPARENT, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, skew
 from rbdl_edu.simulation.fluid_derivatives import fluid_vel
 from rbdl_edu.smooth import dcmotor
-from rbdl_edu.smooth.actuation import clamped_ctrl, controls, gain_input, switched_off, unlimited_force
+from rbdl_edu.smooth.actuation import (clamped_ctrl, controls, first_outputs, gain_input, switched_off,
+                                      unlimited_force)
 from rbdl_edu.smooth.comframe import posed
 from rbdl_edu.smooth.muscle import muscle_gain_vel
 from rbdl_edu.smooth.passive import damper_slope
@@ -133,6 +134,8 @@ def actuator_vel(model, data):
     if m.nactuator == 0 or m.opt.disabled("actuation"):
         return np.zeros((m.nv, m.nv))
     slope = actuator_slope(m, data)
+    if m.nout != m.nactuator:          # an SO(3) servo's slope on each of its three outputs
+        slope = slope[np.repeat(np.arange(m.nactuator), m.actuator_outnum)]
     # the moment arms g_i as the rows of G: sum_i g_i s_i g_i^T = G^T diag(s) G, one product
     G = data.actuator_moment
     return (G.T * slope) @ G
@@ -156,12 +159,14 @@ def actuator_slope(model, data):
     torque, before cogging and friction) plus its friction's, which no limit holds."""
     m = plain(model)
     u = clamped_ctrl(model, data)
+    length, velocity = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
     (gain_vel, bias_vel), (muscles, motors, motor_gains) = affine_slopes(model), slope_kinds(model)
     if muscles:
         gain_vel = gain_vel.copy()
     for i in muscles:                                                   # the velocity curve's slope
-        gain_vel[i] = muscle_gain_vel(data.actuator_length[i], data.actuator_velocity[i],
-                                      m.actuator_lengthrange[i], m.actuator_acc0[i], m.actuator_gainprm[i])
+        o = m.actuator_outadr[i]
+        gain_vel[i] = muscle_gain_vel(length[i], velocity[i], m.actuator_lengthrange[o], m.actuator_acc0[o],
+                                      m.actuator_gainprm[i])
     for i in motors:
         a, n = m.actuator_actadr[i], m.actuator_actnum[i]          # back-EMF damping
         state, rate = (data.act[a:a + n], data.act_dot[a:a + n]) if a >= 0 else (data.act[:0], data.act[:0])
@@ -170,9 +175,8 @@ def actuator_slope(model, data):
             gain=m.actuator_gaintype[i] == GAIN_DCMOTOR, bias=m.actuator_biastype[i] == BIAS_DCMOTOR,
             spec=m.actuator_ctrlspec[i], held=dcmotor.clamped(
                 m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], controls(m, u, i),
-                data.actuator_length[i],
-                data.actuator_velocity[i], state, m.opt.timestep)))
-    slope = gain_vel * gain_input(model, data, u) + bias_vel
+                length[i], velocity[i], state, m.opt.timestep)))
+    slope = gain_vel * gain_input(model, data, u, length, velocity) + bias_vel
     slope = namespace(slope).where(_saturated(model, data, u), 0.0, slope)
     for i in motor_gains:                                               # friction: not limited
         slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
@@ -182,10 +186,11 @@ def actuator_slope(model, data):
 @per_model
 def affine_slopes(model):
     r"""The constant parts of :func:`actuator_slope`, ``(nactuator,)`` each: :math:`g_2` of the
-    ``affine`` gains and :math:`b_2` of the ``affine`` biases (zero for the other kinds)."""
+    ``affine`` gains and :math:`b_2` of the ``affine`` and ``so3`` biases (an SO(3) servo's
+    damping, the same on its three outputs; zero for the other kinds)."""
     m = plain(model)
     return (np.where(m.actuator_gaintype == GAIN_AFFINE, m.actuator_gainprm[:, 2], 0.0),
-            np.where(m.actuator_biastype == BIAS_AFFINE, m.actuator_biasprm[:, 2], 0.0))
+            np.where(np.isin(m.actuator_biastype, (BIAS_AFFINE, BIAS_SO3)), m.actuator_biasprm[:, 2], 0.0))
 
 
 @per_model
@@ -201,13 +206,16 @@ def slope_kinds(model):
 def _saturated(model, data, u):
     """Per actuator: is its force held at a limit (the three cases of :func:`actuator_slope`)?"""
     m = plain(model)
-    F = data.actuator_force
+    F = first_outputs(m, data.actuator_force)
     lo, hi = m.actuator_forcerange.T
     motor = m.actuator_biastype == BIAS_DCMOTOR
     if motor.any():      # a DC motor's limit is on its winding's torque, before cogging and friction
         raw = unlimited_force(model, data, u)
         F = namespace(F, raw).where(motor, namespace(raw).clip(raw, lo, hi), F)
     out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
+    for i in np.flatnonzero(m.actuator_gaintype == GAIN_SO3):     # its torque's norm at the bound
+        o = m.actuator_outadr[i]
+        out = put(out, i, bool(m.actuator_forcelimited[i]) and np.linalg.norm(data.actuator_force[o:o + 3]) >= hi[i])
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
     for i, j in joint_limited_actuators(model):
         tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]

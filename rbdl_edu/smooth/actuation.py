@@ -4,7 +4,7 @@ and ``mj_fwdActuation``).
 An actuator turns its control ``ctrl`` into a scalar force :math:`f` along a scalar
 **length** :math:`l(q)`: a joint angle, a tendon length, a slider's stroke. The
 transmission gives the length and its gradient, the **moment arm**
-:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nactuator, nv)``), and by
+:math:`\mathrm{moment} = \partial l / \partial q` (``actuator_moment (nout, nv)``), and by
 virtual work the joint forces are
 
 .. math:: \tau_{\mathrm{act}} = \mathrm{moment}^T f, \qquad \dot l = \mathrm{moment}\;\dot q .
@@ -34,7 +34,10 @@ servo's (``gaintype="pid"``, :mod:`rbdl_edu.smooth.pid`) are its setpoints' and 
 An actuator may take several controls (MuJoCo 4.0): a PID its position and velocity
 setpoints and a feedforward, a DC motor its controller's inputs and a voltage. Actuator
 ``i``'s are ``ctrl[actuator_ctrladr[i]:][:actuator_ctrlnum[i]]``
-(:mod:`rbdl_edu.model.controls`); every other actuator reads its one control.
+(:mod:`rbdl_edu.model.controls`); every other actuator reads its one control. An
+``<orientation>`` servo gives three forces, a torque vector (:mod:`rbdl_edu.smooth.so3`): the
+per-output arrays (lengths, forces, ...) have ``nout`` rows, actuator ``i``'s from
+``actuator_outadr[i]``.
 
 A position servo is ``gain = kp``, ``bias = -kp l - kv l̇``: :math:`f = k_p (u - l) - k_v \dot l`,
 a PD loop; a velocity servo ``gain = kv``, ``bias = -kv l̇``.
@@ -66,23 +69,24 @@ import numpy as np
 from rbdl_edu.arrays import asarray, is_jax, namespace, put, stacked
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, BIAS_MUSCLE, DYN_DCMOTOR, DYN_FILTER,
-                                  DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, DYN_PID, GAIN_AFFINE,
-                                  GAIN_DCMOTOR, GAIN_MUSCLE, GAIN_PID, JOINT_NV, MAXVAL, MINVAL, TRN_TENDON)
+                                  DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, DYN_NONE, DYN_PID, GAIN_AFFINE,
+                                  GAIN_DCMOTOR, GAIN_MUSCLE, GAIN_PID, GAIN_SO3, JOINT_NV, MAXVAL, MINVAL,
+                                  TRN_TENDON)
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.smooth import dcmotor, pid
+from rbdl_edu.smooth import dcmotor, pid, so3
 from rbdl_edu.smooth.muscle import muscle_bias, muscle_dynamics, muscle_gain
 from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoint
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
-           "unlimited_force", "switched_off", "controls", "first_controls"]
+           "unlimited_force", "switched_off", "controls", "first_controls", "first_outputs", "so3_outputs"]
 
 
 
 def actuator_velocity(model, data):
-    r"""``actuator_velocity (nactuator,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
+    r"""``actuator_velocity (nout,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
     ``actuation`` flag disabled, as MuJoCo's ``mj_fwdVelocity``)."""
     if model.opt.disabled("actuation"):
-        data.actuator_velocity = np.zeros(model.nactuator)
+        data.actuator_velocity = np.zeros(model.nout)
     else:
         data.actuator_velocity = data.actuator_moment @ data.qvel
 
@@ -133,6 +137,12 @@ def controls(model, u, i):
     return [u[a + k] for k in range(int(model.actuator_ctrlnum[i]))]
 
 
+def first_outputs(model, x):
+    """``(nactuator,)``: each actuator's first output of ``x (nout,)`` (its length, velocity),
+    what an actuator with one output acts on (``x`` itself unless an SO(3) servo has three)."""
+    return x if model.nout == model.nactuator else x[model.actuator_outadr]
+
+
 def first_controls(model, u):
     """``(nactuator,)``: each actuator's first control (0 for one without controls), what an
     actuator with one control acts on."""
@@ -146,7 +156,7 @@ def first_controls(model, u):
 
 
 def actuation(model, data):
-    r"""``act_dot (na,)``, ``actuator_force (nactuator,)`` and ``qfrc_actuator (nv,)`` (MuJoCo's
+    r"""``act_dot (na,)``, ``actuator_force (nout,)`` and ``qfrc_actuator (nv,)`` (MuJoCo's
     ``mj_fwdActuation``). Needs :func:`transmission` and :func:`actuator_velocity`; for
     joints with ``actuatorgravcomp`` it also reads ``qfrc_gravcomp`` of the passive stage.
 
@@ -167,7 +177,7 @@ def actuation(model, data):
     does not move though ``act_dot`` is reported (:func:`switched_off`).
     """
     m = plain(model)
-    data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nactuator)
+    data.act_dot, data.actuator_force = np.zeros(m.na), np.zeros(m.nout)
     data.qfrc_actuator = np.zeros(m.nv)
     if m.nactuator == 0 or m.opt.disabled("actuation"):
         return
@@ -176,7 +186,8 @@ def actuation(model, data):
         raise ValueError(f"data.act has shape {act.shape}; expected ({m.na},)")
     u = clamped_ctrl(model, data)
     # 2. activation dynamics: d/dt act
-    data.act_dot = activation_rate(model, u, act, data.actuator_velocity, data.actuator_length)
+    length, velocity = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
+    data.act_dot = activation_rate(model, u, act, velocity, length)
     # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
     off, force = switched_off(model), unlimited_force(model, data, u)
     force = namespace(force).where(off, 0.0, force)
@@ -187,9 +198,12 @@ def actuation(model, data):
     force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
     for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):     # cogging, friction: not limited
         force = put(force, i, force[i] + dcmotor.mechanical_force(
-            m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i], data.actuator_length[i],
+            m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i], length[i],
             *_block(m, i, act, data.act_dot)))
-    data.actuator_force = force = xp.where(off, 0.0, force)
+    force = xp.where(off, 0.0, force)
+    if m.nout != m.nactuator:              # one row per output: an SO(3) servo's torque vector
+        force = so3_outputs(m, data, u, act, force, off)
+    data.actuator_force = force
     # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
     tau = data.actuator_moment.T @ force
     if m.body_gravcomp.any() and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
@@ -202,14 +216,17 @@ def actuation(model, data):
     data.qfrc_actuator = tau
 
 
-def gain_input(model, data, u):
+def gain_input(model, data, u, length=None, velocity=None):
     r"""``w (nactuator,)``, what each actuator's gain multiplies: its (first) clamped control
     without activation dynamics (``u (nu,)`` all controls), else its activation ``act``, or
     for an ``actearly`` actuator the activation after this step (:func:`_next`). Reads
     ``act`` and ``act_dot``. A servo on an angle
     (:func:`~rbdl_edu.smooth.transmission.wrap_period`) takes the setpoint nearest its
-    length, the short way round. A DC motor without a current state: the voltage."""
+    length, the short way round. A DC motor without a current state: the voltage. ``length``,
+    ``velocity``: each actuator's first output (:func:`first_outputs`, by default)."""
     m = model
+    length = first_outputs(m, data.actuator_length) if length is None else length
+    velocity = first_outputs(m, data.actuator_velocity) if velocity is None else velocity
     w = asarray(first_controls(m, u))
     stateful, special = gain_input_kinds(model)
     for i in stateful:
@@ -219,17 +236,17 @@ def gain_input(model, data, u):
             continue                           # a DC motor without a current state: the voltage (below)
         a = m.actuator_actadr[i] + m.actuator_actnum[i] - 1              # the last state
         w_i = (_next(m, i, data.act[a], data.act_dot[a], m.opt.timestep, a - m.actuator_actadr[i],
-                     data.actuator_velocity[i]) if m.actuator_actearly[i] else data.act[a])
+                     velocity[i]) if m.actuator_actearly[i] else data.act[a])
         w = put(w, i, w_i)
     for i in special:
         period = wrap_period(m, i)
         if period > 0 and m.actuator_gaintype[i] != GAIN_PID:
-            w = put(w, i, wrap_setpoint(w[i], data.actuator_length[i], period))
+            w = put(w, i, wrap_setpoint(w[i], length[i], period))
         if m.actuator_gaintype[i] == GAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0:
             state = _block(m, i, data.act, data.act_dot)[0]
             w = put(w, i, dcmotor.input_voltage(m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i],
-                                                controls(m, u, i), data.actuator_length[i],
-                                                data.actuator_velocity[i], state, m.opt.timestep))
+                                                controls(m, u, i), length[i],
+                                                velocity[i], state, m.opt.timestep))
     return w
 
 
@@ -243,32 +260,51 @@ def gain_input_kinds(model):
     return tuple(np.flatnonzero(m.actuator_actadr >= 0).tolist()), tuple(special)
 
 
+def so3_outputs(model, data, u, act, force, off):
+    """``(nout,)``: the forces ``(nactuator,)`` of the actuators with one output at their
+    rows, and each SO(3) servo's torque vector (:mod:`rbdl_edu.smooth.so3`), its norm bounded
+    by its force range, at its three."""
+    m, out = model, np.zeros(model.nout)
+    out[m.actuator_outadr] = force
+    for i in np.flatnonzero((m.actuator_gaintype == GAIN_SO3) & ~off):       # (one switched off: zero)
+        o, a, nxt = m.actuator_outadr[i], m.actuator_actadr[i], None
+        if m.actuator_actearly[i] and m.actuator_dyntype[i] != DYN_NONE:
+            nxt = np.array(act, dtype=float)
+            nxt[a:a + 3] = [_next(m, i, act[a + k], data.act_dot[a + k], m.opt.timestep, k) for k in range(3)]
+        f = so3.so3_force(m, i, data.actuator_length[o:o + 3], data.actuator_velocity[o:o + 3],
+                          so3.target(m, i, u, act, nxt))
+        out[o:o + 3] = so3.clamp_norm(f, m.actuator_forcerange[i, 1]) if m.actuator_forcelimited[i] else f
+    return out
+
+
 def unlimited_force(model, data, u):
     r""":math:`f = \mathrm{gain}(l, \dot l)\,w + \mathrm{bias}(l, \dot l)` ``(nactuator,)``
     before the tendons' ``actuatorfrcrange`` and the actuators' ``forcerange`` limit it, with
     ``w`` from :func:`gain_input` (``u (nu,)`` the clamped controls); a PID adds the force
     of its setpoints and integral (:func:`rbdl_edu.smooth.pid.input_force`)."""
-    m, l, ldot = plain(model), data.actuator_length, data.actuator_velocity
+    m = plain(model)
+    l, ldot = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
     g, b = m.actuator_gainprm, m.actuator_biasprm
+    out = m.actuator_outadr
     xp = namespace(l, ldot)
     gain = xp.where(m.actuator_gaintype == GAIN_PID, 0.0, g[:, 0])
     gain = gain + xp.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
     bias = xp.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):
-        gain = put(gain, i, muscle_gain(l[i], ldot[i], m.actuator_lengthrange[i], m.actuator_acc0[i], g[i]))
+        gain = put(gain, i, muscle_gain(l[i], ldot[i], m.actuator_lengthrange[out[i]], m.actuator_acc0[out[i]], g[i]))
     for i in np.flatnonzero(m.actuator_biastype == BIAS_MUSCLE):
-        bias = put(bias, i, muscle_bias(l[i], m.actuator_lengthrange[i], m.actuator_acc0[i], b[i]))
+        bias = put(bias, i, muscle_bias(l[i], m.actuator_lengthrange[out[i]], m.actuator_acc0[out[i]], b[i]))
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):
         state = _block(m, i, data.act, data.act_dot)[0]
         gain = put(gain, i, dcmotor.gain(g[i], m.actuator_dynprm[i], state))
     for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):
         bias = put(bias, i, dcmotor.stateless_bias(g[i], m.actuator_dynprm[i], ldot[i], gain[i]))
     for i in np.flatnonzero(m.actuator_gaintype == GAIN_PID):
-        bias = put(bias, i, bias[i] + _pid_force(m, data, u, i))
-    return gain * gain_input(model, data, u) + bias
+        bias = put(bias, i, bias[i] + _pid_force(m, data, u, i, l[i]))
+    return gain * gain_input(model, data, u, l, ldot) + bias
 
 
-def _pid_force(model, data, u, i):
+def _pid_force(model, data, u, i, length):
     """PID ``i``'s force from its controls (the slew-limited setpoint) and its integral."""
     m, (state, rate) = model, _block(model, i, data.act, data.act_dot)
     period, ctrl = wrap_period(m, i), controls(m, u, i)
@@ -279,7 +315,7 @@ def _pid_force(model, data, u, i):
         a, k = m.actuator_actadr[i] + m.actuator_actnum[i] - 1, m.actuator_actnum[i] - 1     # the last state
         z = _next(m, i, state[k], rate[k], m.opt.timestep) if m.actuator_actearly[i] else data.act[a]
     return pid.input_force(m.actuator_gainprm[i], m.actuator_biasprm[i], m.actuator_ctrlspec[i], ctrl,
-                           data.actuator_length[i], z, period)
+                           length, z, period)
 
 
 def _block(model, i, act, act_dot):
@@ -300,7 +336,9 @@ def activation_rate(model, u, act, velocity=None, length=None):
     u1 = first_controls(m, u)
     for i in gain_input_kinds(model)[0]:          # the actuators with activation states
         a = m.actuator_actadr[i]
-        if m.actuator_dyntype[i] == DYN_INTEGRATOR:
+        if m.actuator_dyntype[i] == DYN_INTEGRATOR and m.actuator_actnum[i] > 1:
+            act_dot[a:a + m.actuator_actnum[i]] = controls(m, u, i)     # an SO(3) servo's rotation vector
+        elif m.actuator_dyntype[i] == DYN_INTEGRATOR:
             act_dot[a] = u1[i]
         elif m.actuator_dyntype[i] in (DYN_FILTER, DYN_FILTEREXACT):
             # (a servo on an angle filters towards the setpoint nearest its activation)
@@ -346,13 +384,17 @@ def next_act(model, data, dt=None, act_dot=None):
         return act
     off = switched_off(m)                          # a group switched off: its act stays
     out = [0.0] * m.na
+    length, velocity = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
     for i in np.flatnonzero(m.actuator_actadr >= 0):
         for k in range(m.actuator_actnum[i]):
             a = m.actuator_actadr[i] + k
-            out[a] = _next(m, i, act[a], 0.0 if off[i] else rate[a], h, k, data.actuator_velocity[i])
+            out[a] = _next(m, i, act[a], 0.0 if off[i] else rate[a], h, k, velocity[i])
         period = wrap_period(m, i)            # an angle setpoint: the one nearest the length
         if period > 0 and m.actuator_dyntype[i] != DYN_PID:
-            out[a] = wrap_setpoint(out[a], data.actuator_length[i], period)
+            out[a] = wrap_setpoint(out[a], length[i], period)
+        if m.actuator_gaintype[i] == GAIN_SO3:     # a rotation vector: the angle kept in [-pi, pi]
+            a = m.actuator_actadr[i]
+            out[a:a + 3] = so3.reanchor(np.array(out[a:a + 3], dtype=float))
     return stacked(out, (m.na,), act, rate)
 
 

@@ -1,8 +1,8 @@
 r"""Transmissions: an actuator's length :math:`l(q)` and moment arm
 :math:`\partial l/\partial q` (MuJoCo's ``mj_transmission``).
 
-The gear :math:`g` (``actuator_gear (nactuator, 6)``) scales both, so a force :math:`f` on the
-actuator is a force :math:`g f` on what it drives.
+The gear :math:`g` (``actuator_gear (nout, 6)``, actuator ``i``'s at ``actuator_outadr[i]``)
+scales both, so a force :math:`f` on the actuator is a force :math:`g f` on what it drives.
 
 ==================  ========================================================================
 ``joint``           a hinge or slide: :math:`l = g_0 q`, moment :math:`g_0` at its dof. A ball
@@ -26,6 +26,9 @@ actuator is a force :math:`g f` on what it drives.
                     and :math:`a`.
 ``body``            adhesion: minus the mean normal Jacobian of the body's contacts,
                     :math:`l = 0` (:mod:`rbdl_edu.smooth.adhesion`; needs the contacts).
+``so3``             an ``<orientation>`` servo: three outputs, a ball joint's or a site's
+                    rotation vector (relative to a reference site) and the rows of its
+                    angular Jacobian (:mod:`rbdl_edu.smooth.so3`; the gear is not used).
 ==================  ========================================================================
 
 
@@ -49,22 +52,23 @@ import numpy as np
 from rbdl_edu.arrays import put, stacked
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import (BALL, BIAS_AFFINE, FREE, GAIN_FIXED, GAIN_PID, TRN_BODY, TRN_JOINT, TRN_JOINTINPARENT,
-                                  TRN_SITE, TRN_SLIDERCRANK, TRN_TENDON)
+                                  TRN_SITE, TRN_SLIDERCRANK, TRN_SO3, TRN_TENDON)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize, quat_to_mat
 from rbdl_edu.smooth.adhesion import body_transmission
 from rbdl_edu.smooth.comframe import jac, path_dofs
+from rbdl_edu.smooth.so3 import so3_transmission
 
 
 def transmission(model, data):
-    """Fill ``actuator_length (nactuator,)`` and ``actuator_moment (nactuator, nv)`` (MuJoCo's
+    """Fill ``actuator_length (nout,)`` and ``actuator_moment (nout, nv)``, a row per force output (MuJoCo's
     ``mj_transmission``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`,
     :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
     m = plain(model)
     length, moment = [], []                    # per actuator (rows, so that jax.jit traces them)
     for i in range(m.nactuator):
-        trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
+        trn, gear = m.actuator_trntype[i], m.actuator_gear[m.actuator_outadr[i]]
         if trn in (TRN_JOINT, TRN_JOINTINPARENT):
             l_i, moment_i = joint_transmission(model, data.qpos, i)
         elif trn == TRN_TENDON:
@@ -76,19 +80,24 @@ def transmission(model, data):
             l_i, moment_i = slider_crank(model, data, i)
         elif trn == TRN_BODY:
             l_i, moment_i = body_transmission(model, data, i)
+        elif trn == TRN_SO3:                   # three outputs: a rotation vector and its rows
+            l_i, moment_i = so3_transmission(model, data, i)
+            length.extend(l_i)
+            moment.extend(moment_i)
+            continue
         else:
             raise ValueError(f"actuator {m.actuator_names[i] or i}: transmission type {trn} is not supported")
         length.append(l_i)
         moment.append(moment_i)
-    data.actuator_length = stacked(length, (m.nactuator,), data.qpos)
-    data.actuator_moment = stacked(moment, (m.nactuator, m.nv), data.qpos)
+    data.actuator_length = stacked(length, (m.nout,), data.qpos)
+    data.actuator_moment = stacked(moment, (m.nout, m.nv), data.qpos)
 
 
 def joint_transmission(model, qpos, i):
     """Length and moment row ``(nv,)`` of actuator ``i`` on a joint (``joint`` or
     ``jointinparent``)."""
     m = plain(model)
-    j, gear = m.actuator_trnid[i, 0], m.actuator_gear[i]
+    j, gear = m.actuator_trnid[i, 0], m.actuator_gear[m.actuator_outadr[i]]
     qa, da = m.jnt_qposadr[j], m.jnt_dofadr[j]
     if m.jnt_type[j] not in (BALL, FREE):
         return qpos[qa] * gear[0], hinge_moment(model, i)       # hinge, slide: l = g q
@@ -111,7 +120,7 @@ def hinge_moment(model, i):
     """The moment row ``(nv,)`` of actuator ``i`` on a hinge or slide: ``g`` at the joint's dof
     (it does not depend on the state: made once per model)."""
     moment = np.zeros(model.nv)
-    moment[model.jnt_dofadr[model.actuator_trnid[i, 0]]] = model.actuator_gear[i, 0]
+    moment[model.jnt_dofadr[model.actuator_trnid[i, 0]]] = model.actuator_gear[model.actuator_outadr[i], 0]
     return moment
 
 
@@ -119,7 +128,7 @@ def site_transmission(model, data, i):
     """Length and moment row ``(nv,)`` of actuator ``i`` on a site (with or without a
     reference site)."""
     m = model
-    s, ref, gear = m.actuator_trnid[i, 0], m.actuator_trnid[i, 1], m.actuator_gear[i]
+    s, ref, gear = m.actuator_trnid[i, 0], m.actuator_trnid[i, 1], m.actuator_gear[m.actuator_outadr[i]]
     b = m.site_bodyid[s]
     jacp, jacr = jac(m, data, b, data.site_xpos[s])
     if ref < 0:
@@ -158,7 +167,7 @@ def slider_crank(model, data, i):
     """
     m = model
     crank, slider = m.actuator_trnid[i]
-    rod, gear = m.actuator_cranklength[i], m.actuator_gear[i, 0]
+    rod, gear = m.actuator_cranklength[i], m.actuator_gear[m.actuator_outadr[i], 0]
     axis = data.site_xmat[slider][:, 2]
     v = data.site_xpos[crank] - data.site_xpos[slider]
     av = axis @ v
@@ -199,7 +208,7 @@ def wrap_period(model, i):
              and m.actuator_gainprm[i, 0] == -m.actuator_biasprm[i, 1])
     if not (servo or m.actuator_gaintype[i] == GAIN_PID):
         return 0.0
-    trn, gear = m.actuator_trntype[i], m.actuator_gear[i]
+    trn, gear = m.actuator_trntype[i], m.actuator_gear[m.actuator_outadr[i]]
     if trn == TRN_SITE and m.actuator_trnid[i, 1] >= 0 and not np.any(gear[:3]):
         return 2 * np.pi * float(np.linalg.norm(gear[3:6]))
     if trn in (TRN_JOINT, TRN_JOINTINPARENT) and m.jnt_type[m.actuator_trnid[i, 0]] == BALL:
