@@ -113,8 +113,10 @@ def smooth(model, data):
     change (poses, com frames, tendons, M and its factor, transmissions, velocities, bias
     and passive forces, actuation, :math:`f_{smooth}` and :math:`a_u`), in the stages'
     order without the constraint lines. Run before :func:`constrained` it gives the same
-    numbers as :func:`stages`; it is the part :mod:`rbdl_edu.simulation.accelerated`
-    compiles."""
+    numbers as :func:`stages`, except where a smooth force follows the contacts (adhesion,
+    a body transmission) or contacts wake sleeping trees, which
+    :func:`rbdl_edu.simulation.accelerated.refuse` names; it is the part
+    :mod:`rbdl_edu.simulation.accelerated` compiles."""
     smooth_position(model, data)
     transmission(model, data)
     smooth_velocity(model, data)
