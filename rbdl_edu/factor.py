@@ -146,7 +146,7 @@ def factor_ltdl(model, Msp, min_pivot=None):
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
     array([2.66666667, 3.        , 0.66666667])
     """
-    if is_jax(Msp):                 # traced: each row's updates as one array operation (below)
+    if is_jax(Msp) and rowwise(model):      # traced, a large tree: row by row (below)
         return _factor_rows(model, Msp, min_pivot)
     Madr, nM = _layout(model)
     chain_of = chains(model)
@@ -177,7 +177,7 @@ def solve_ltdl(model, qLD, b):
     >>> solve_ltdl(m, factor_ltdl(m, np.array([4.0, 3.0, 2.0])), np.array([6.0, 5.0]))
     array([1., 1.])
     """
-    if is_jax(qLD) or is_jax(b):    # traced: each row's updates as one array operation (below)
+    if (is_jax(qLD) or is_jax(b)) and rowwise(model):     # traced, a large tree: row by row (below)
         return _solve_rows(model, qLD, b)
     Madr, _ = _layout(model)
     chain_of = chains(model)
@@ -210,10 +210,28 @@ def unpack_ltdl(model, qLD):
     return namespace(qLD).where(eye, 1.0, L), D
 
 
-# Traced by JAX (rbdl_edu.compiled), the loops above would unroll into one operation per
-# entry and per update, O(sum of depth^2) of them, and XLA's compile time grows with their
-# number (minutes for a 64-link chain). The same eliminations and sweeps, row by row, with
-# each row's updates as one gather and one scatter: O(nv) operations, the same arithmetic.
+# Traced by JAX (rbdl_edu.compiled), the loops above unroll into one operation per entry and
+# per update, O(sum of depth^2) of them, and XLA's compile time grows with their number
+# (minutes for a 64-link chain). Above UNROLL_LIMIT updates the same eliminations and sweeps
+# run row by row, each row's updates as one gather and one scatter: O(nv) operations, the
+# same arithmetic. Below it the unrolled scalar loops are cheaper to run (XLA fuses them; a
+# gather and a scatter per row cost more: the robot mouse, nv = 18, ~23 against ~55 µs).
+
+#: the most Schur updates (entries of :func:`_row_updates`) a traced factor unrolls
+UNROLL_LIMIT = 1000
+
+
+@per_model
+def rowwise(model):
+    """Whether a traced factor or solve of ``model`` runs row by row (more than
+    :data:`UNROLL_LIMIT` updates) instead of unrolling the scalar loops.
+
+    >>> from rbdl_edu.models import auto_tree
+    >>> rowwise(auto_tree(4)), rowwise(auto_tree(64))
+    (False, True)
+    """
+    return sum(len(dst) for dst, _, _ in _row_updates(model)) > UNROLL_LIMIT
+
 
 @per_model
 def _row_updates(model):
