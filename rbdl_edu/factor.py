@@ -146,8 +146,8 @@ def factor_ltdl(model, Msp, min_pivot=None):
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
     array([2.66666667, 3.        , 0.66666667])
     """
-    if is_jax(Msp) and rowwise(model):      # traced, a large tree: row by row (below)
-        return _factor_rows(model, Msp, min_pivot)
+    if is_jax(Msp):                 # traced: each row as one vector, or gathered (below)
+        return _factor_rows(model, Msp, min_pivot) if rowwise(model) else _factor_chains(model, Msp, min_pivot)
     Madr, nM = _layout(model)
     chain_of = chains(model)
     qLD = entries(Msp)
@@ -212,25 +212,45 @@ def unpack_ltdl(model, qLD):
 
 # Traced by JAX (rbdl_edu.compiled), the loops above unroll into one operation per entry and
 # per update, O(sum of depth^2) of them, and XLA's compile time grows with their number
-# (minutes for a 64-link chain). Above UNROLL_LIMIT updates the same eliminations and sweeps
-# run row by row, each row's updates as one gather and one scatter: O(nv) operations, the
-# same arithmetic. Below it the unrolled scalar loops are cheaper to run (XLA fuses them; a
-# gather and a scatter per row cost more: the robot mouse, nv = 18, ~23 against ~55 µs).
+# (minutes for a 64-link chain); each scalar also costs XLA a kernel at run time. Traced, the
+# factor keeps each row as one vector: row k's update of row i (ancestor a of k) is one
+# vector operation, row i minus L_ka times row k from entry a on (the same dofs, contiguous):
+# O(sum of depth) operations. Above UNROLL_LIMIT of them the eliminations and sweeps run row
+# by row, each row's updates as one gather and one scatter: O(nv) operations (slower to run
+# for a small tree, faster to compile for a large one). The same arithmetic either way.
 
-#: the most Schur updates (entries of :func:`_row_updates`) a traced factor unrolls
-UNROLL_LIMIT = 1000
+#: the most row updates (``nM - nv``, the entries below the diagonal) a traced factor unrolls
+UNROLL_LIMIT = 150
 
 
 @per_model
 def rowwise(model):
-    """Whether a traced factor or solve of ``model`` runs row by row (more than
-    :data:`UNROLL_LIMIT` updates) instead of unrolling the scalar loops.
+    """Whether a traced factor or solve of ``model`` runs row by row with gathers (more than
+    :data:`UNROLL_LIMIT` row updates) instead of unrolling the loops.
 
     >>> from rbdl_edu.models import auto_tree
     >>> rowwise(auto_tree(4)), rowwise(auto_tree(64))
     (False, True)
     """
-    return sum(len(dst) for dst, _, _ in _row_updates(model)) > UNROLL_LIMIT
+    return _layout(model)[1] - model.nv > UNROLL_LIMIT
+
+
+def _factor_chains(model, Msp, min_pivot):
+    """:func:`factor_ltdl` on traced arrays, unrolled with each row as one vector: row ``k``'s
+    multipliers :math:`L_{k\cdot} = M_{k\cdot}/D_k` at once, then for each ancestor ``i``
+    (entry ``a`` of row ``k``) :math:`M_{i\cdot} \mathrel{-}= L_{ka} M_{k, a\cdot}`."""
+    Madr, _ = _layout(model)
+    xp, chain_of = namespace(Msp), chains(model)
+    row = [Msp[..., Madr[i]:Madr[i] + len(chain_of[i])] for i in range(model.nv)]
+    for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
+        Dk = row[k][..., :1]
+        if min_pivot is not None:
+            Dk = xp.maximum(Dk, min_pivot)
+        L = row[k][..., 1:] / Dk
+        for a, i in enumerate(chain_of[k][1:], start=1):
+            row[i] = row[i] - L[..., a - 1:a] * row[k][..., a:]
+        row[k] = xp.concatenate([Dk, L], axis=-1)
+    return xp.concatenate(row, axis=-1) if model.nv else Msp
 
 
 @per_model

@@ -71,7 +71,7 @@ def test_compiled_equals_numpy(model):
 
 
 def test_traced_factor_row_by_row_equals_unrolled(monkeypatch):
-    # a traced factor/solve unrolls its loops up to factor.UNROLL_LIMIT Schur updates and runs
+    # a traced factor/solve unrolls its loops up to factor.UNROLL_LIMIT row updates and runs
     # row by row above it: both ways equal the NumPy factor (a fresh model for each limit,
     # as the choice is kept per model)
     rng = np.random.default_rng(1)
