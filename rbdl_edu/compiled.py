@@ -82,11 +82,38 @@ def jit(model, function, batched=False):
 
 def _caller(f):
     """``jax.jit(f)`` with :data:`COMPILER_OPTIONS`, called with arrays (lists and numbers become
-    float64 arrays; arrays pass straight: a conversion would cost more than the call)."""
-    compiled = [jax.jit(f, compiler_options=COMPILER_OPTIONS)]
+    float64 arrays; arrays pass straight: a conversion would cost more than the call). Several
+    vectors of NumPy floats (the common call: ``q, qd, qdd``) go in joined as one vector and are
+    split again inside the compiled function: JAX checks and hands over one argument instead
+    of several (a jitted rnea on the Panda: about 3 µs less per call)."""
+    plain, joined = _jitted(f), {}            # joined: the vectors' sizes -> f of one vector
 
     def call(*arrays):
         arrays = [a if hasattr(a, "dtype") else np.asarray(a, dtype=float) for a in arrays]
+        if len(arrays) > 1 and all(type(a) is np.ndarray and a.ndim == 1 and a.dtype == np.float64 for a in arrays):
+            sizes = tuple(len(a) for a in arrays)
+            if sizes not in joined:
+                joined[sizes] = _jitted(_split(f, sizes))
+            return joined[sizes](np.concatenate(arrays))
+        return plain(*arrays)
+    return call
+
+
+def _split(f, sizes):
+    """``f`` of one vector, the vectors of ``sizes`` joined."""
+    ends = np.cumsum(sizes).tolist()
+
+    def g(x):
+        return f(*(x[end - n:end] for n, end in zip(sizes, ends)))
+    return g
+
+
+def _jitted(f):
+    """``jax.jit(f, compiler_options=COMPILER_OPTIONS)``, or plain ``jax.jit(f)`` with an XLA
+    that does not know the options."""
+    compiled = [jax.jit(f, compiler_options=COMPILER_OPTIONS)]
+
+    def call(*arrays):
         try:
             return compiled[0](*arrays)
         except jax.errors.JaxRuntimeError as e:      # an XLA that does not know the options

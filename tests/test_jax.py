@@ -108,6 +108,8 @@ def test_unknown_compiler_options_are_dropped(monkeypatch):
     """An XLA that does not know compiled.COMPILER_OPTIONS compiles without them."""
     monkeypatch.setattr(compiled, "COMPILER_OPTIONS", {"xla_cpu_no_such_option": True})
     assert np.array_equal(compiled._caller(lambda x: 2 * x)([1.0, 2.0]), [2.0, 4.0])
+    # several vectors go in joined as one (and are split again): the same fallback
+    assert np.array_equal(compiled._caller(lambda x, y: x - 2 * y)(np.ones(1), np.array([2.0, 3.0])), [-3.0, -5.0])
 
 
 @pytest.mark.parametrize("model", TREES[:2], ids=lambda m: f"nv{m.nv}")

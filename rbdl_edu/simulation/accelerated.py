@@ -87,15 +87,16 @@ class SmoothHalf:
 
     def __init__(self, model):
         self.model = model
-        self.functions = {}         # pushed (xfrc_applied given) -> (compiled function, its field names)
+        self.functions = {}         # pushed (xfrc_applied given) -> (compiled, constants, layout)
 
     def __call__(self, data):
         pushed = bool(data.xfrc_applied.any())
         if pushed not in self.functions:
             self.functions[pushed] = self.compile(pushed)
         f, constants, layout = self.functions[pushed]
-        state = [data.__dict__[name] for name in INPUTS] + ([data.xfrc_applied] if pushed else [])
-        flat, rest = f(*state)
+        names = INPUTS + (("xfrc_applied",) if pushed else ())
+        # the state goes in as one vector too (one argument for JAX to check, not five)
+        flat, rest = f(np.concatenate([data.__dict__[name].reshape(-1) for name in names], dtype=float))
         # the float fields come out as one vector (one copy out of XLA's buffer, not one per
         # field) and are handed out as views of it, each its own field's piece
         flat = np.array(flat)
@@ -106,17 +107,19 @@ class SmoothHalf:
         data.__dict__.update(constants)
 
     def compile(self, pushed):
-        """``(state) -> (float fields joined into one vector, other fields)`` compiled for this
-        model; ``constants``: the fields the half sets to numbers that do not depend on the
-        state, ``layout``: each float field's ``(name, start, shape)`` in the vector (both
-        filled in by the trace)."""
+        """``(state as one vector) -> (float fields joined into one vector, other fields)``
+        compiled for this model; ``constants``: the fields the half sets to numbers that do not
+        depend on the state, ``layout``: each float field's ``(name, start, shape)`` in the
+        vector (both filled in by the trace)."""
         constants, layout = {}, []
 
-        def fields(model, *state):
+        def fields(model, state):
             data = Data(model)
-            fresh = dict(data.__dict__)
-            for name, x in zip(INPUTS + ("xfrc_applied",), state):
-                setattr(data, name, x)
+            fresh, start = dict(data.__dict__), 0
+            for name in INPUTS + (("xfrc_applied",) if pushed else ()):
+                shape = np.shape(fresh[name])
+                setattr(data, name, state[start:start + math.prod(shape)].reshape(shape))
+                start += math.prod(shape)
             smooth(model, data)
             out, start = {}, 0
             for name, x in data.__dict__.items():
