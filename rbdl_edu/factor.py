@@ -147,7 +147,8 @@ def factor_ltdl(model, Msp, min_pivot=None):
     array([2.66666667, 3.        , 0.66666667])
     """
     if is_jax(Msp):                 # traced: each row as one vector, or gathered (below)
-        return _factor_rows(model, Msp, min_pivot) if rowwise(model) else _factor_chains(model, Msp, min_pivot)
+        traced = _factor_rows if rowwise(model) else _factor_chains
+        return traced(model, Msp, min_pivot)
     Madr, nM = _layout(model)
     chain_of = chains(model)
     qLD = entries(Msp)

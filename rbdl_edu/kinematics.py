@@ -352,7 +352,8 @@ def hinge_quats(model, q):
     if len(hinges):
         xp, adr = namespace(q), m.jnt_qposadr[hinges]
         half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
-        rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]], axis=-1)
+        rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
+                              axis=-1)
         for n, j in enumerate(hinges.tolist()):
             quats[j] = rows[..., n, :]
     return quats
