@@ -82,16 +82,52 @@ def jit(model, function, batched=False):
 
 def _caller(f):
     """``jax.jit(f)`` with :data:`COMPILER_OPTIONS`, called with arrays (lists and numbers become
-    float64 arrays; arrays pass straight: a conversion would cost more than the call)."""
-    compiled = [jax.jit(f, compiler_options=COMPILER_OPTIONS)]
+    float64 arrays; arrays pass straight: a conversion would cost more than the call). Several
+    vectors of NumPy floats (the common call: ``q, qd, qdd``) go in joined as one vector and are
+    split again inside the compiled function: JAX checks and hands over one argument instead
+    of several (a jitted rnea on the Panda: about 1–3 µs less per call)."""
+    plain, joined = [], {}                    # joined: the vectors' sizes -> f of one vector
 
     def call(*arrays):
+        sizes = []
+        for a in arrays:
+            if type(a) is not np.ndarray or a.ndim != 1 or a.dtype is not _FLOAT64:
+                break
+            sizes.append(a.shape[0])
+        else:
+            if len(sizes) > 1:
+                x, sizes = np.concatenate(arrays), tuple(sizes)
+                g = joined.get(sizes)
+                if g is None:
+                    g = joined[sizes] = _jitted(_split(f, sizes), x)
+                return g(x)
         arrays = [a if hasattr(a, "dtype") else np.asarray(a, dtype=float) for a in arrays]
-        try:
-            return compiled[0](*arrays)
-        except jax.errors.JaxRuntimeError as e:      # an XLA that does not know the options
-            if "compile option" not in str(e):
-                raise
-            compiled[0] = jax.jit(f)
-            return compiled[0](*arrays)
+        if not plain:
+            plain.append(_jitted(f, *arrays))
+        return plain[0](*arrays)
     return call
+
+
+_FLOAT64 = np.dtype(np.float64)         # (NumPy's one float64 dtype: compared by identity)
+
+
+def _split(f, sizes):
+    """``f`` of one vector, the vectors of ``sizes`` joined."""
+    ends = np.cumsum(sizes).tolist()
+
+    def g(x):
+        return f(*(x[end - n:end] for n, end in zip(sizes, ends)))
+    return g
+
+
+def _jitted(f, *example):
+    """``jax.jit(f, compiler_options=COMPILER_OPTIONS)``, compiled for the arguments ``example``,
+    or plain ``jax.jit(f)`` with an XLA that does not know the options."""
+    compiled = jax.jit(f, compiler_options=COMPILER_OPTIONS)
+    try:
+        compiled(*example)
+    except jax.errors.JaxRuntimeError as e:      # an XLA that does not know the options
+        if "compile option" not in str(e):
+            raise
+        compiled = jax.jit(f)
+    return compiled

@@ -146,8 +146,9 @@ def factor_ltdl(model, Msp, min_pivot=None):
     >>> factor_ltdl(double_pendulum(), np.array([4.0, 3.0, 2.0]))   # D = (4 - 4/3, 3), L10 = 2/3
     array([2.66666667, 3.        , 0.66666667])
     """
-    if is_jax(Msp):                 # traced: each row's updates as one array operation (below)
-        return _factor_rows(model, Msp, min_pivot)
+    if is_jax(Msp):                 # traced: each row as one vector, or gathered (below)
+        traced = _factor_rows if rowwise(model) else _factor_chains
+        return traced(model, Msp, min_pivot)
     Madr, nM = _layout(model)
     chain_of = chains(model)
     qLD = entries(Msp)
@@ -177,7 +178,7 @@ def solve_ltdl(model, qLD, b):
     >>> solve_ltdl(m, factor_ltdl(m, np.array([4.0, 3.0, 2.0])), np.array([6.0, 5.0]))
     array([1., 1.])
     """
-    if is_jax(qLD) or is_jax(b):    # traced: each row's updates as one array operation (below)
+    if (is_jax(qLD) or is_jax(b)) and rowwise(model):     # traced, a large tree: row by row (below)
         return _solve_rows(model, qLD, b)
     Madr, _ = _layout(model)
     chain_of = chains(model)
@@ -210,10 +211,48 @@ def unpack_ltdl(model, qLD):
     return namespace(qLD).where(eye, 1.0, L), D
 
 
-# Traced by JAX (rbdl_edu.compiled), the loops above would unroll into one operation per
-# entry and per update, O(sum of depth^2) of them, and XLA's compile time grows with their
-# number (minutes for a 64-link chain). The same eliminations and sweeps, row by row, with
-# each row's updates as one gather and one scatter: O(nv) operations, the same arithmetic.
+# Traced by JAX (rbdl_edu.compiled), the loops above unroll into one operation per entry and
+# per update, O(sum of depth^2) of them, and XLA's compile time grows with their number
+# (minutes for a 64-link chain); each scalar also costs XLA a kernel at run time. Traced, the
+# factor keeps each row as one vector: row k's update of row i (ancestor a of k) is one
+# vector operation, row i minus L_ka times row k from entry a on (the same dofs, contiguous):
+# O(sum of depth) operations. Above UNROLL_LIMIT of them the eliminations and sweeps run row
+# by row, each row's updates as one gather and one scatter: O(nv) operations (slower to run
+# for a small tree, faster to compile for a large one). The same arithmetic either way.
+
+#: the most row updates (``nM - nv``, the entries below the diagonal) a traced factor unrolls
+UNROLL_LIMIT = 150
+
+
+@per_model
+def rowwise(model):
+    """Whether a traced factor or solve of ``model`` runs row by row with gathers (more than
+    :data:`UNROLL_LIMIT` row updates) instead of unrolling the loops.
+
+    >>> from rbdl_edu.models import auto_tree
+    >>> rowwise(auto_tree(4)), rowwise(auto_tree(64))
+    (False, True)
+    """
+    return _layout(model)[1] - model.nv > UNROLL_LIMIT
+
+
+def _factor_chains(model, Msp, min_pivot):
+    """:func:`factor_ltdl` on traced arrays, unrolled with each row as one vector: row ``k``'s
+    multipliers :math:`L_{k\cdot} = M_{k\cdot}/D_k` at once, then for each ancestor ``i``
+    (entry ``a`` of row ``k``) :math:`M_{i\cdot} \mathrel{-}= L_{ka} M_{k, a\cdot}`."""
+    Madr, _ = _layout(model)
+    xp, chain_of = namespace(Msp), chains(model)
+    row = [Msp[..., Madr[i]:Madr[i] + len(chain_of[i])] for i in range(model.nv)]
+    for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
+        Dk = row[k][..., :1]
+        if min_pivot is not None:
+            Dk = xp.maximum(Dk, min_pivot)
+        L = row[k][..., 1:] / Dk
+        for a, i in enumerate(chain_of[k][1:], start=1):
+            row[i] = row[i] - L[..., a - 1:a] * row[k][..., a:]
+        row[k] = xp.concatenate([Dk, L], axis=-1)
+    return xp.concatenate(row, axis=-1) if model.nv else Msp
+
 
 @per_model
 def _row_updates(model):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, concat, cos, eye, namespace, sin
+from rbdl_edu.arrays import FLOAT64, concat, cos, eye, is_jax, namespace, sin
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -37,14 +37,14 @@ from rbdl_edu.tree import dofs
 def joint_transform(model, j, q):
     """Pose ``(R, t)`` of joint ``j`` (``x_before = R x_after + t``) and its subspace ``S (.., 6, nd)``
     in the coordinates of the frame after the joint. ``q`` is the full ``(..., nq)`` vector.
-    (One state of numbers: read from :func:`joint_poses`, every joint at once.)
+    (One state of numbers, or JAX: read from :func:`joint_poses`, every joint at once.)
 
     >>> from rbdl_edu.models import pendulum
     >>> R, t, S = joint_transform(pendulum(), 0, np.array([np.pi / 2]))
     >>> S[:, 0]          # a hinge about y through the body origin
     array([0., 1., 0., 0., 0., 0.])
     """
-    if one_state(q):
+    if one_state(q) or is_jax(q):
         R, t, S, _ = joint_poses(model, q)
         return R[j], t[j], S[j]
     return _joint_transform(model, j, q)
@@ -104,6 +104,8 @@ def joint_poses(model, q):
     >>> R[1].round(12)[0]
     array([-1.,  0.,  0.])
     """
+    if is_jax(q):
+        return _traced_poses(model, q)
     m = plain(model)
     R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
     hinges = joint_ids(model, HINGE)
@@ -130,6 +132,40 @@ def joint_poses(model, q):
     X[:, 3:, :3] = -E @ skew(np.array(t))
     X.setflags(write=False)
     return R, t, S, list(X)
+
+
+def _traced_poses(model, q):
+    """:func:`joint_poses` of JAX arrays ``q (..., nq)``: the hinges turned as one array
+    operation, each joint's transform traced once per ``q`` (kinematics, the com frames, CRBA
+    and RNEA ask for the same ones: :func:`~rbdl_edu.cache.per_state` keeps them by identity)."""
+    m, xp = plain(model), namespace(q)
+    R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
+    hinges = joint_ids(model, HINGE)
+    if len(hinges):
+        theta = take(q, m.jnt_qposadr[hinges]) - m.qpos0[m.jnt_qposadr[hinges]]
+        A, A2 = hinge_skews(model)
+        # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
+        s, c = xp.sin(theta)[..., None, None], xp.cos(theta)[..., None, None]
+        R_h = eye(np, 3, float) + s * A + (1 - c) * A2
+        for n, j in enumerate(hinges.tolist()):
+            R[j] = R_h[..., n, :, :]
+            t[j], S[j] = anchored(R[j], m.jnt_pos[j]), joint_subspace(model, j)
+    for j in range(m.njnt):
+        if R[j] is None:
+            R[j], t[j], S[j] = _joint_transform(model, j, q)
+    return R, t, S, [plucker_from_pose(R[j], t[j]) for j in range(m.njnt)]
+
+
+def take(q, index):
+    """``q[..., index]`` for an int array ``index``: a slice where the entries are consecutive
+    (compiled: a slice, not a gather).
+
+    >>> take(np.arange(5.0), np.array([1, 2, 3])), take(np.arange(5.0), np.array([0, 2]))
+    (array([1., 2., 3.]), array([0., 2.]))
+    """
+    if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
+        return q[..., int(index[0]):int(index[0]) + len(index)]
+    return q[..., index]
 
 
 @per_model
@@ -183,14 +219,14 @@ def joint_frames(model, i, q):
     so :math:`X_J = X_{J_n}\cdots X_{J_1}`; each new joint carries the columns of the
     joints before it into its own frame: :math:`S \leftarrow [X_{J_k} S,\ S_k]`.
 
-    (One state of numbers: every body's at once, :func:`body_joint_frames`.)
+    (One state of numbers, or JAX: every body's at once, :func:`body_joint_frames`.)
 
     >>> from rbdl_edu.models import pendulum
     >>> XJ, S = joint_frames(pendulum(), 1, np.array([0.0]))
     >>> S[:, 0]
     array([0., 1., 0., 0., 0., 0.])
     """
-    if one_state(q):
+    if one_state(q) or is_jax(q):
         XJ, S = body_joint_frames(model, q)
         return XJ[i], S[i]
     return _joint_frames(model, i, q)
@@ -198,7 +234,7 @@ def joint_frames(model, i, q):
 
 @per_state
 def body_joint_frames(model, q):
-    """:func:`joint_frames` of every body at one state of numbers, two lists by body."""
+    """:func:`joint_frames` of every body at one state of numbers (or JAX), two lists by body."""
     frames = [_joint_frames(model, i, q) for i in range(model.nbody)]
     return [XJ for XJ, _ in frames], [S for _, S in frames]
 
@@ -235,8 +271,8 @@ def dof_axes(model, q):
 
 def joint_motion(model, j, q):
     """Joint ``j``'s motion transform :math:`X_{J_j}` (``plucker_from_pose`` of its pose) and
-    subspace ``S_j`` (one state of numbers: from :func:`joint_poses`)."""
-    if one_state(q):
+    subspace ``S_j`` (one state of numbers, or JAX: from :func:`joint_poses`)."""
+    if one_state(q) or is_jax(q):
         _, _, S, X = joint_poses(model, q)
         return X[j], S[j]
     R, t, S_j = _joint_transform(model, j, q)

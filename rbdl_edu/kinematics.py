@@ -13,7 +13,7 @@ import numpy as np
 
 from rbdl_edu.arrays import eye, is_jax, namespace
 from rbdl_edu.cache import per_model, per_state
-from rbdl_edu.joints import jcalc, joint_ids, joint_transform, one_state
+from rbdl_edu.joints import jcalc, joint_ids, joint_transform, one_state, take
 from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
@@ -329,7 +329,7 @@ def joint_quat(model, j, q):
     array([0., 0., 1., 0.])
     """
     adr = model.jnt_qposadr[j]
-    if model.jnt_type[j] == HINGE and one_state(q):        # one state of numbers: all hinges at once
+    if model.jnt_type[j] == HINGE and (one_state(q) or is_jax(q)):     # numbers or JAX: all hinges at once
         return hinge_quats(model, q)[j]
     if model.jnt_type[j] == HINGE:
         return axis_angle_to_quat(model.jnt_axis[j], q[adr] - model.qpos0[adr])
@@ -340,8 +340,8 @@ def joint_quat(model, j, q):
 
 @per_state
 def hinge_quats(model, q):
-    """:func:`joint_quat` of every hinge at one state of numbers ``q (nq,)``, computed at once:
-    a list by joint (None for the others).
+    """:func:`joint_quat` of every hinge at one state of numbers ``q (nq,)`` (or JAX ``(..., nq)``),
+    computed at once: a list by joint (None for the others).
 
     >>> from rbdl_edu.models import double_pendulum
     >>> hinge_quats(double_pendulum(), np.array([0.0, np.pi]))[1].round(12)
@@ -350,9 +350,10 @@ def hinge_quats(model, q):
     m = plain(model)
     hinges, quats = joint_ids(model, HINGE), [None] * m.njnt
     if len(hinges):
-        adr = m.jnt_qposadr[hinges]
-        half = (q[adr] - m.qpos0[adr]) / 2                  # (cos θ/2, sin θ/2 a), θ = q - ref
-        rows = np.concatenate([np.cos(half)[:, None], np.sin(half)[:, None] * m.jnt_axis[hinges]], axis=1)
+        xp, adr = namespace(q), m.jnt_qposadr[hinges]
+        half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
+        rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
+                              axis=-1)
         for n, j in enumerate(hinges.tolist()):
-            quats[j] = rows[n]
+            quats[j] = rows[..., n, :]
     return quats

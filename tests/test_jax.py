@@ -70,10 +70,46 @@ def test_compiled_equals_numpy(model):
     assert rel(compiled.jit(model, factor.solve_ltdl)(qLD, x), np.linalg.solve(rbd.crba(model, q), x)) < 1e-10
 
 
+def test_traced_factor_row_by_row_equals_unrolled(monkeypatch):
+    # a traced factor/solve unrolls its loops up to factor.UNROLL_LIMIT row updates and runs
+    # row by row above it: both ways equal the NumPy factor (a fresh model for each limit,
+    # as the choice is kept per model)
+    rng = np.random.default_rng(1)
+    for limit, rowwise in ((factor.UNROLL_LIMIT, False), (0, True)):
+        monkeypatch.setattr(factor, "UNROLL_LIMIT", limit)
+        model = rbd.models.auto_tree(6, bf=1.5, joint_types=("hinge", "ball"), seed=3)
+        assert factor.rowwise(model) is rowwise
+        q, _, x = random_state(model, rng)
+        M = rbd.crba(model, q)
+        Msp, H = factor.to_tree_sparse(model, M), factor.to_tree_sparse(model, M - 50.0 * np.eye(model.nv))
+        qLD = jax.jit(lambda Msp: factor.factor_ltdl(model, Msp))(Msp)
+        assert rel(qLD, factor.factor_ltdl(model, Msp)) < 1e-12, rowwise
+        assert rel(jax.jit(lambda a, b: factor.solve_ltdl(model, a, b))(qLD, x), np.linalg.solve(M, x)) < 1e-10
+        lifted = jax.jit(lambda H: factor.factor_ltdl(model, H, min_pivot=1e-3))(H)       # pivots raised
+        assert rel(lifted, factor.factor_ltdl(model, H, min_pivot=1e-3)) < 1e-12, rowwise
+
+
+def test_per_state_keeps_jax_arrays_by_identity():
+    # a traced step asks for each joint's transform in several stages: traced once
+    model = TREES[2]
+    q, qd, _ = random_state(model, np.random.default_rng(2))
+    qj, qdj = jnp.asarray(q), jnp.asarray(qd)
+    assert rbd.joints.jcalc(model, 1, qj, qdj) is rbd.joints.jcalc(model, 1, qj, qdj)
+    again = rbd.joints.jcalc(model, 1, jnp.asarray(q), qdj)           # equal values, another array
+    assert again is not rbd.joints.jcalc(model, 1, qj, qdj)
+    for a, b in zip(again, rbd.joints.jcalc(model, 1, q, qd)):
+        assert rel(a, b) < 1e-12
+    eqns = jax.make_jaxpr(lambda q: [rbd.joints.joint_frames(model, i, q)[0] for i in range(1, model.nbody)] * 2)(q)
+    once = jax.make_jaxpr(lambda q: [rbd.joints.joint_frames(model, i, q)[0] for i in range(1, model.nbody)])(q)
+    assert len(eqns.jaxpr.eqns) == len(once.jaxpr.eqns)
+
+
 def test_unknown_compiler_options_are_dropped(monkeypatch):
     """An XLA that does not know compiled.COMPILER_OPTIONS compiles without them."""
     monkeypatch.setattr(compiled, "COMPILER_OPTIONS", {"xla_cpu_no_such_option": True})
     assert np.array_equal(compiled._caller(lambda x: 2 * x)([1.0, 2.0]), [2.0, 4.0])
+    # several vectors go in joined as one (and are split again): the same fallback
+    assert np.array_equal(compiled._caller(lambda x, y: x - 2 * y)(np.ones(1), np.array([2.0, 3.0])), [-3.0, -5.0])
 
 
 @pytest.mark.parametrize("model", TREES[:2], ids=lambda m: f"nv{m.nv}")

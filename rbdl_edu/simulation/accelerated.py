@@ -32,6 +32,8 @@ The first step compiles (seconds for a robot; once per model).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rbdl_edu import compiled
@@ -92,30 +94,41 @@ class SmoothHalf:
 
     def __init__(self, model):
         self.model = model
-        self.functions = {}         # pushed (xfrc_applied given) -> (compiled function, its field names)
+        self.functions = {}         # pushed (xfrc_applied given) -> (compiled, constants, layout)
 
     def __call__(self, data):
         pushed = bool(data.xfrc_applied.any())
         if pushed not in self.functions:
             self.functions[pushed] = self.compile(pushed)
-        f, constants = self.functions[pushed]
-        state = [data.__dict__[name] for name in INPUTS] + ([data.xfrc_applied] if pushed else [])
-        for name, x in f(*state).items():
+        f, constants, layout = self.functions[pushed]
+        names = INPUTS + (("xfrc_applied",) if pushed else ())
+        # the state goes in as one vector too (one argument for JAX to check, not five)
+        flat, rest = f(np.concatenate([data.__dict__[name].reshape(-1) for name in names], dtype=float))
+        # the float fields come out as one vector (one copy out of XLA's buffer, not one per
+        # field) and are handed out as views of it, each its own field's piece
+        flat = np.array(flat)
+        for name, start, shape in layout:
+            data.__dict__[name] = flat[start:start + math.prod(shape)].reshape(shape)
+        for name, x in rest.items():
             data.__dict__[name] = np.array(x)
         data.__dict__.update(constants)
 
     def compile(self, pushed):
-        """``(state) -> {field: array}`` compiled for this model; ``constants``: the fields the
-        half sets to numbers that do not depend on the state (filled in by the trace)."""
-        constants = {}
+        """``(state as one vector) -> (float fields joined into one vector, other fields)``
+        compiled for this model; ``constants``: the fields the half sets to numbers that do not
+        depend on the state, ``layout``: each float field's ``(name, start, shape)`` in the
+        vector (both filled in by the trace)."""
+        constants, layout = {}, []
 
-        def fields(model, *state):
+        def fields(model, state):
             data = Data(model)
-            fresh = dict(data.__dict__)
-            for name, x in zip(INPUTS + ("xfrc_applied",), state):
-                setattr(data, name, x)
+            fresh, start = dict(data.__dict__), 0
+            for name in INPUTS + (("xfrc_applied",) if pushed else ()):
+                shape = np.shape(fresh[name])
+                setattr(data, name, state[start:start + math.prod(shape)].reshape(shape))
+                start += math.prod(shape)
             smooth(model, data)
-            out = {}
+            out, start = {}, 0
             for name, x in data.__dict__.items():
                 if name in INPUTS or name == "xfrc_applied" or x is fresh.get(name):
                     continue
@@ -123,6 +136,12 @@ class SmoothHalf:
                     out[name] = x
                 else:                            # a number the trace fixed (e.g. no fluid force)
                     constants[name] = x
-            return out
+            layout.clear()
+            for name, x in out.items():
+                if x.dtype == np.float64:
+                    layout.append((name, start, x.shape))
+                    start += x.size
+            flat = [out.pop(name).reshape(-1) for name, _, _ in layout]
+            return compiled.jnp.concatenate(flat) if flat else compiled.jnp.zeros(0), out
         fields.__name__ = "smooth_pushed" if pushed else "smooth"
-        return compiled.jit(self.model, fields), constants
+        return compiled.jit(self.model, fields), constants, layout
