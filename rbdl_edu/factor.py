@@ -237,7 +237,7 @@ def rowwise(model):
 
 
 def _factor_chains(model, Msp, min_pivot):
-    """:func:`factor_ltdl` on traced arrays, unrolled with each row as one vector: row ``k``'s
+    r""":func:`factor_ltdl` on traced arrays, unrolled with each row as one vector: row ``k``'s
     multipliers :math:`L_{k\cdot} = M_{k\cdot}/D_k` at once, then for each ancestor ``i``
     (entry ``a`` of row ``k``) :math:`M_{i\cdot} \mathrel{-}= L_{ka} M_{k, a\cdot}`."""
     Madr, _ = _layout(model)
