@@ -83,8 +83,15 @@ def hfield_grid(model, h):
 
 def local_bounds(model, gpos, gmat, g1, g2):
     """Bounding box ``(lo, hi)`` of geom ``g2`` along the axes of geom ``g1``, in ``g1``'s
-    frame: :math:`hi_k = e_k\\cdot(s(R_1 e_k) - x_1)`, :math:`lo_k = e_k\\cdot(s(-R_1 e_k) - x_1)`."""
+    frame: :math:`hi_k = e_k\\cdot(s(R_1 e_k) - x_1)`, :math:`lo_k = e_k\\cdot(s(-R_1 e_k) - x_1)`.
+    A sphere or a capsule in closed form: its center :math:`c = R_1^T(x_2 - x_1)` plus or minus
+    :math:`r + h\\,|R_1^T R_2 e_z|` (a sphere: ``h = 0``)."""
     R1, x1 = gmat[g1], gpos[g1]
+    if model.geom_type[g2] in (SPHERE, CAPSULE):
+        r, h = model.geom_size[g2][0], (model.geom_size[g2][1] if model.geom_type[g2] == CAPSULE else 0.0)
+        c = (gpos[g2] - x1) @ R1
+        half = r + h * np.abs(gmat[g2][:, 2] @ R1)
+        return c - half, c + half
     hi = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, R1[:, k]) - x1) for k in range(3)])
     lo = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, -R1[:, k]) - x1) for k in range(3)])
     return lo, hi
@@ -122,9 +129,13 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
     to exceed ``cutoff``."""
     R1, x1 = gmat[g1], gpos[g1]
     r2 = core_radius(model, g2)
+    over = segment_over_top(model, gpos, gmat, g1, prism, g2) if model.geom_type[g2] == CAPSULE else None
     if model.geom_type[g2] == SPHERE:
         dist, n, q = point_prism(R1.T @ (gpos[g2] - x1), prism)
         n, a, b = R1 @ n, x1 + R1 @ q, gpos[g2]
+    elif over is not None:                          # a capsule right over the top face
+        dist, n, q, p = over
+        n, a, b = R1 @ n, x1 + R1 @ q, x1 + R1 @ p
     else:
         P = x1 + prism.corners @ R1.T
 
@@ -220,6 +231,9 @@ def point_prism(p, prism):
     """
     top, normals, base = prism.top, prism.normals, prism.base
     s = normals @ p - prism.offsets
+    q = p - s[0] * normals[0]
+    if s[0] > 0 and _in_triangle_xy(q, top):                   # above the top face: its plane
+        return float(s[0]), normals[0], q
     f = int(np.argmax(s))
     if s[f] <= 0:                                               # inside: out through face f
         return float(s[f]), normals[f], p - s[f] * normals[f]
@@ -238,6 +252,29 @@ def point_prism(p, prism):
     q = Q[np.argmin(np.linalg.norm(Q - p, axis=1))]
     dist = float(np.linalg.norm(p - q))
     return dist, ((p - q) / dist if dist > 0 else normals[f]), q
+
+
+def segment_over_top(model, gpos, gmat, g1, prism, g2):
+    r"""Capsule ``g2``'s core segment against a :class:`Prism` of height field ``g1`` in closed
+    form, where it applies: ``(dist, n, q, p)`` in ``g1``'s frame (``q`` on the prism, ``p`` on
+    the segment), or ``None`` (then GJK decides).
+
+    The prism lies below the plane of its top face, :math:`n_0\cdot x \le c_0`. If both ends
+    :math:`p_{1,2}` of the segment lie above it, at heights :math:`s_i = n_0\cdot p_i - c_0 > 0`,
+    the lower end :math:`p` is the segment's point nearest that half-space; if its foot
+    :math:`q = p - s\,n_0` lies on the top face (a point of the prism), :math:`(p, q)` is also
+    the nearest pair of segment and prism: ``dist = s`` along :math:`n_0`. (Ends at about the
+    same height have no single nearest pair: left to GJK, whose answer is then its own.)"""
+    R1, x1 = gmat[g1], gpos[g1]
+    c = (gpos[g2] - x1) @ R1
+    half = model.geom_size[g2][1] * (gmat[g2][:, 2] @ R1)
+    n0, c0 = prism.normals[0], prism.offsets[0]
+    s1, s2 = n0 @ (c + half) - c0, n0 @ (c - half) - c0
+    s, p = (s1, c + half) if s1 < s2 else (s2, c - half)
+    if s <= 0 or abs(s1 - s2) <= 1e-6 * s:
+        return None
+    q = p - s * n0
+    return (float(s), n0, q, p) if _in_triangle_xy(q, prism.top) else None
 
 
 def hfield_convex(model, gpos, gmat, g1, g2, margin):
