@@ -123,15 +123,25 @@ def subgrid(model, h, lo, hi, margin):
 def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance of geom ``g2`` and a prism of height field geom
     ``g1`` (a :class:`Prism`, in ``g1``'s frame), the normal from the prism towards ``g2``
-    and the witness points on each, in the world. A sphere is its center swollen by its
-    radius (:func:`point_prism`); other geoms go through GJK/EPA on their cores (exact for
-    polytopes, which need no polishing), which stop with ``None`` once the distance is known
-    to exceed ``cutoff``."""
+    and the witness points on each, in the world; ``None`` once the distance is known to
+    exceed ``cutoff``. A sphere is its center swollen by its radius (:func:`point_prism`), a
+    capsule its segment swollen (:func:`segment_over_top` where it applies); both are first
+    held against the prism's five planes (:func:`core_points`). Other geoms (and other
+    capsules) go through GJK/EPA on their cores (exact for polytopes, which need no
+    polishing)."""
     R1, x1 = gmat[g1], gpos[g1]
     r2 = core_radius(model, g2)
-    over = segment_over_top(model, gpos, gmat, g1, prism, g2) if model.geom_type[g2] == CAPSULE else None
+    core = core_points(model, gpos, gmat, g1, g2)
+    over = None
+    if core is not None:
+        # the prism lies in each half-space n_f·x ≤ c_f: no nearer to the core than its
+        # points' least height s_f = n_f·p - c_f over any of its five planes
+        S = core @ prism.normals.T - prism.offsets
+        if S.min(axis=0).max() - r2 >= cutoff:
+            return None
+        over = segment_over_top(core, S[:, 0], prism) if len(core) == 2 else None
     if model.geom_type[g2] == SPHERE:
-        dist, n, q = point_prism(R1.T @ (gpos[g2] - x1), prism)
+        dist, n, q = point_prism(core[0], prism)
         n, a, b = R1 @ n, x1 + R1 @ q, gpos[g2]
     elif over is not None:                          # a capsule right over the top face
         dist, n, q, p = over
@@ -150,6 +160,19 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
         dist, n, a, b = out
     # round the core: dist - r, the witness point pushed out along the normal
     return dist - r2, n, a, b - r2 * n
+
+
+def core_points(model, gpos, gmat, g1, g2):
+    """The core of a sphere (its center, ``(1, 3)``) or of a capsule (its segment's two ends,
+    ``(2, 3)``) in geom ``g1``'s frame; ``None`` for other geoms."""
+    t = model.geom_type[g2]
+    if t not in (SPHERE, CAPSULE):
+        return None
+    c = (gpos[g2] - gpos[g1]) @ gmat[g1]
+    if t == SPHERE:
+        return c[None]
+    half = model.geom_size[g2][1] * (gmat[g2][:, 2] @ gmat[g1])
+    return np.stack([c + half, c - half])
 
 
 class Prism(NamedTuple):
@@ -254,27 +277,29 @@ def point_prism(p, prism):
     return dist, ((p - q) / dist if dist > 0 else normals[f]), q
 
 
-def segment_over_top(model, gpos, gmat, g1, prism, g2):
-    r"""Capsule ``g2``'s core segment against a :class:`Prism` of height field ``g1`` in closed
-    form, where it applies: ``(dist, n, q, p)`` in ``g1``'s frame (``q`` on the prism, ``p`` on
-    the segment), or ``None`` (then GJK decides).
+def segment_over_top(ends, s, prism):
+    r"""A segment (ends ``(2, 3)``, their heights ``s (2,)`` over the top plane) against a
+    :class:`Prism` in closed form, where it applies: ``(dist, n, q, p)`` (``q`` on the prism,
+    ``p`` on the segment), or ``None`` (then GJK decides).
 
     The prism lies below the plane of its top face, :math:`n_0\cdot x \le c_0`. If both ends
     :math:`p_{1,2}` of the segment lie above it, at heights :math:`s_i = n_0\cdot p_i - c_0 > 0`,
     the lower end :math:`p` is the segment's point nearest that half-space; if its foot
     :math:`q = p - s\,n_0` lies on the top face (a point of the prism), :math:`(p, q)` is also
     the nearest pair of segment and prism: ``dist = s`` along :math:`n_0`. (Ends at about the
-    same height have no single nearest pair: left to GJK, whose answer is then its own.)"""
-    R1, x1 = gmat[g1], gpos[g1]
-    c = (gpos[g2] - x1) @ R1
-    half = model.geom_size[g2][1] * (gmat[g2][:, 2] @ R1)
-    n0, c0 = prism.normals[0], prism.offsets[0]
-    s1, s2 = n0 @ (c + half) - c0, n0 @ (c - half) - c0
-    s, p = (s1, c + half) if s1 < s2 else (s2, c - half)
-    if s <= 0 or abs(s1 - s2) <= 1e-6 * s:
+    same height have no single nearest pair: left to GJK, whose answer is then its own.)
+
+    >>> top = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    >>> ends = np.array([[0.2, 0.2, 0.5], [0.2, 0.2, 1.5]])
+    >>> segment_over_top(ends, ends[:, 2], make_prism(top, 1.0))
+    (0.5, array([0., 0., 1.]), array([0.2, 0.2, 0. ]), array([0.2, 0.2, 0.5]))
+    """
+    k = int(s[1] < s[0])
+    if s[k] <= 0 or abs(s[0] - s[1]) <= 1e-6 * s[k]:
         return None
-    q = p - s * n0
-    return (float(s), n0, q, p) if _in_triangle_xy(q, prism.top) else None
+    n0, p = prism.normals[0], ends[k]
+    q = p - s[k] * n0
+    return (float(s[k]), n0, q, p) if _in_triangle_xy(q, prism.top) else None
 
 
 def hfield_convex(model, gpos, gmat, g1, g2, margin):
