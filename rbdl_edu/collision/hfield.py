@@ -318,32 +318,33 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     z = hfield_grid(model, h)[2]
     # 0. first the geom's oriented box (cheap): where even its cells (step 2) have no corner
     # high enough, the geom's own (within the box's) have none either: no prism to visit
-    box_lo, box_hi = box_bounds(model, gpos, gmat, g1, g2)
+    # (a sphere's or a capsule's own bounds are as cheap, and they are step 1's)
+    box_lo, box_hi = (local_bounds if model.geom_type[g2] in (SPHERE, CAPSULE) else box_bounds)(
+        model, gpos, gmat, g1, g2)
     rmin, rmax, cmin, cmax = subgrid(model, h, box_lo, box_hi, margin)
     if rmax <= rmin or cmax <= cmin or z[rmin:rmax + 1, cmin:cmax + 1].max() + margin < box_lo[2]:
         return []
-    lo, hi = local_bounds(model, gpos, gmat, g1, g2)
+    lo, hi = (box_lo, box_hi) if model.geom_type[g2] in (SPHERE, CAPSULE) else \
+        local_bounds(model, gpos, gmat, g1, g2)
     # 1. the bounding boxes, grown by the margin, must overlap
-    if np.any(lo - margin > [a, b, e]) or np.any(hi + margin < [-a, -b, -d]):
+    if (lo[0] - margin > a or lo[1] - margin > b or lo[2] - margin > e
+            or hi[0] + margin < -a or hi[1] + margin < -b or hi[2] + margin < -d):
         return []
     rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
     # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
-    # cells with a corner at least that high are visited
-    high = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
+    # prisms with a corner at least that high are visited, in the order rows, columns,
+    # triangles (cell (r, c)'s triangles: cell_triangles)
+    H = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
+    up = np.stack([H[1:, :-1] | H[:-1, :-1] | H[1:, 1:], H[:-1, :-1] | H[1:, 1:] | H[:-1, 1:]], axis=-1)
     out = []
-    for r in range(rmin, rmax):
-        for c in range(cmin + 1, cmax + 1):
-            if not high[r - rmin:r - rmin + 2, c - cmin - 1:c - cmin + 1].any():
-                continue
-            for k, tri in enumerate(cell_triangles(r, c)):
-                if not any(high[i - rmin, j - cmin] for i, j in tri):
-                    continue
-                # 3. the prism against the geom
-                res = prism_distance(model, gpos, gmat, g1, cell_prism(model, h, r, c, k), g2, cutoff=margin)
-                if res is None or res[0] >= margin:
-                    continue
-                dist, n, wa, wb = res
-                out.append((float(dist), (wa + wb) / 2, n, np.zeros(3)))
-                if len(out) == MAXCONPAIR:
-                    return out
+    for i, j, k in zip(*np.nonzero(up)):
+        # 3. the prism against the geom
+        prism = cell_prism(model, h, rmin + int(i), cmin + 1 + int(j), int(k))
+        res = prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=margin)
+        if res is None or res[0] >= margin:
+            continue
+        dist, n, wa, wb = res
+        out.append((float(dist), (wa + wb) / 2, n, np.zeros(3)))
+        if len(out) == MAXCONPAIR:
+            return out
     return out
