@@ -137,7 +137,7 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
         # the prism lies in each half-space n_f·x ≤ c_f: no nearer to the core than its
         # points' least height s_f = n_f·p - c_f over any of its five planes
         S = core @ prism.normals.T - prism.offsets
-        if S.min(axis=0).max() - r2 >= cutoff:
+        if S.min(axis=0).max() - r2 >= cutoff or (len(core) == 2 and edge_gap(core, prism) - r2 >= cutoff):
             return None
         over = segment_over_top(core, S[:, 0], prism) if len(core) == 2 else None
     if model.geom_type[g2] == SPHERE:
@@ -160,6 +160,23 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
         dist, n, a, b = out
     # round the core: dist - r, the witness point pushed out along the normal
     return dist - r2, n, a, b - r2 * n
+
+
+def edge_gap(ends, prism):
+    r"""A lower bound of the distance between a segment (``ends (2, 3)``) and a :class:`Prism`:
+    their largest gap along the axes :math:`u = d\times e` across the segment's direction
+    :math:`d` and the prism's edge directions :math:`e` (top, bottom, vertical); along any unit
+    axis, the gap between the two shadows is no more than the distance."""
+    U = _cross_rows(ends[1] - ends[0], prism.E[:7])
+    length = np.sqrt(np.einsum("ij,ij->i", U, U))
+    U = U[length > 1e-12] / length[length > 1e-12, None]
+    c, P = ends @ U.T, prism.corners @ U.T
+    return max(np.max(c.min(axis=0) - P.max(axis=0), initial=0.0), np.max(P.min(axis=0) - c.max(axis=0), initial=0.0))
+
+
+def _cross_rows(d, E):
+    """``d × e`` for each row ``e`` of ``E``."""
+    return np.stack([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2], d[0] * E[:, 1] - d[1] * E[:, 0]], axis=1)
 
 
 def core_points(model, gpos, gmat, g1, g2):
