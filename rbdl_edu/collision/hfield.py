@@ -41,9 +41,14 @@ reports them the same way (``tests/test_hfield_collision.py``, which also says w
 MuJoCo's box and mesh contacts are not exact and ours are).
 
 A sphere is its center swollen by its radius, and the distance from a point to a prism
-has a short closed form (:func:`point_prism`); capsules (a swollen segment), boxes,
-meshes, ellipsoids and cylinders go through GJK/EPA
-(:func:`~rbdl_edu.collision.convex.core_distance`).
+has a short closed form (:func:`point_prism`); boxes, meshes, ellipsoids and cylinders go
+through GJK/EPA (:func:`~rbdl_edu.collision.convex.core_distance`). A capsule (a swollen
+segment) goes through GJK/EPA too, unless one of two exact shortcuts settles it first: its
+segment lies farther than the margin along a separating axis (the prism's five face
+normals, :func:`prism_distance`, or the segment's direction crossed with the prism's
+edges, :func:`edge_gap`): no contact; or it lies wholly above the top face's plane with
+its lower end right over the face: the distance is that end's height
+(:func:`segment_over_top`). Both give GJK's answer (to round-off) without its iterations.
 """
 from __future__ import annotations
 
@@ -81,6 +86,12 @@ def hfield_grid(model, h):
     return x, y, z
 
 
+@per_model
+def hfield_dims(model, h):
+    """``(a, b, e, d, nrow, ncol)`` of height field ``h`` as Python numbers (once per model)."""
+    return (*(float(v) for v in model.hfield_size[h]), int(model.hfield_nrow[h]), int(model.hfield_ncol[h]))
+
+
 def local_bounds(model, gpos, gmat, g1, g2):
     """Bounding box ``(lo, hi)`` of geom ``g2`` along the axes of geom ``g1``, in ``g1``'s
     frame: :math:`hi_k = e_k\\cdot(s(R_1 e_k) - x_1)`, :math:`lo_k = e_k\\cdot(s(-R_1 e_k) - x_1)`.
@@ -111,12 +122,12 @@ def box_bounds(model, gpos, gmat, g1, g2):
 def subgrid(model, h, lo, hi, margin):
     """Rows ``rmin..rmax`` and columns ``cmin..cmax`` of the grid vertices under the box
     ``[lo, hi]`` grown by ``margin`` (clipped to the grid)."""
-    a, b = model.hfield_size[h][:2]
-    nrow, ncol = int(model.hfield_nrow[h]), int(model.hfield_ncol[h])
-    cmin = math.floor((lo[0] - margin + a) / (2 * a) * (ncol - 1))
-    cmax = math.ceil((hi[0] + margin + a) / (2 * a) * (ncol - 1))
-    rmin = math.floor((lo[1] - margin + b) / (2 * b) * (nrow - 1))
-    rmax = math.ceil((hi[1] + margin + b) / (2 * b) * (nrow - 1))
+    a, b, _, _, nrow, ncol = hfield_dims(model, h)
+    (x0, y0), (x1, y1) = lo[:2].tolist(), hi[:2].tolist()
+    cmin = math.floor((x0 - margin + a) / (2 * a) * (ncol - 1))
+    cmax = math.ceil((x1 + margin + a) / (2 * a) * (ncol - 1))
+    rmin = math.floor((y0 - margin + b) / (2 * b) * (nrow - 1))
+    rmax = math.ceil((y1 + margin + b) / (2 * b) * (nrow - 1))
     return max(0, rmin), min(nrow - 1, rmax), max(0, cmin), min(ncol - 1, cmax)
 
 
@@ -330,24 +341,25 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     >>> [(round(d, 9), n.round(9) + 0.0) for d, _, n, _ in hfield_convex(m, m.geom_pos, np.tile(np.eye(3), (2, 1, 1)), 0, 1, 0.0)]
     [(-0.01, array([0., 0., 1.]))]
     """
-    h = model.geom_dataid[g1]
-    a, b, e, d = model.hfield_size[h]
+    h = int(model.geom_dataid[g1])
+    a, b, e, d = hfield_dims(model, h)[:4]
     z = hfield_grid(model, h)[2]
     # 0. first the geom's oriented box (cheap): where even its cells (step 2) have no corner
     # high enough, the geom's own (within the box's) have none either: no prism to visit
     # (a sphere's or a capsule's own bounds are as cheap, and they are step 1's)
-    box_lo, box_hi = (local_bounds if model.geom_type[g2] in (SPHERE, CAPSULE) else box_bounds)(
-        model, gpos, gmat, g1, g2)
+    exact = model.geom_type[g2] in (SPHERE, CAPSULE)
+    box_lo, box_hi = (local_bounds if exact else box_bounds)(model, gpos, gmat, g1, g2)
     rmin, rmax, cmin, cmax = subgrid(model, h, box_lo, box_hi, margin)
     if rmax <= rmin or cmax <= cmin or z[rmin:rmax + 1, cmin:cmax + 1].max() + margin < box_lo[2]:
         return []
-    lo, hi = (box_lo, box_hi) if model.geom_type[g2] in (SPHERE, CAPSULE) else \
-        local_bounds(model, gpos, gmat, g1, g2)
+    lo, hi = (box_lo, box_hi) if exact else local_bounds(model, gpos, gmat, g1, g2)
     # 1. the bounding boxes, grown by the margin, must overlap
-    if (lo[0] - margin > a or lo[1] - margin > b or lo[2] - margin > e
-            or hi[0] + margin < -a or hi[1] + margin < -b or hi[2] + margin < -d):
+    (x0, y0, z0), (x1, y1, z1) = lo.tolist(), hi.tolist()
+    if x0 - margin > a or y0 - margin > b or z0 - margin > e or x1 + margin < -a or y1 + margin < -b \
+            or z1 + margin < -d:
         return []
-    rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
+    if not exact:
+        rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
     # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
     # prisms with a corner at least that high are visited, in the order rows, columns,
     # triangles (cell (r, c)'s triangles: cell_triangles)
