@@ -174,20 +174,22 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
 
 
 def edge_gap(ends, prism):
-    r"""A lower bound of the distance between a segment (``ends (2, 3)``) and a :class:`Prism`:
+    r"""A lower bound of the signed distance between a segment (``ends (2, 3)``) and a :class:`Prism`:
     their largest gap along the axes :math:`u = d\times e` across the segment's direction
     :math:`d` and the prism's edge directions :math:`e` (top, bottom, vertical); along any unit
-    axis, the gap between the two shadows is no more than the distance."""
+    axis, the gap between the two shadows (negative: their overlap) is no more than it."""
     U = _cross_rows(ends[1] - ends[0], prism.E[:7])
     length = np.sqrt(np.einsum("ij,ij->i", U, U))
     U = U[length > 1e-12] / length[length > 1e-12, None]
     c, P = ends @ U.T, prism.corners @ U.T
-    return max(np.max(c.min(axis=0) - P.max(axis=0), initial=0.0), np.max(P.min(axis=0) - c.max(axis=0), initial=0.0))
+    gaps = np.maximum(c.min(axis=0) - P.max(axis=0), P.min(axis=0) - c.max(axis=0))
+    return np.max(gaps, initial=-np.inf)
 
 
 def _cross_rows(d, E):
     """``d × e`` for each row ``e`` of ``E``."""
-    return np.stack([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2], d[0] * E[:, 1] - d[1] * E[:, 0]], axis=1)
+    return np.stack([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2],
+                     d[0] * E[:, 1] - d[1] * E[:, 0]], axis=1)
 
 
 def core_points(model, gpos, gmat, g1, g2):
