@@ -41,9 +41,14 @@ reports them the same way (``tests/test_hfield_collision.py``, which also says w
 MuJoCo's box and mesh contacts are not exact and ours are).
 
 A sphere is its center swollen by its radius, and the distance from a point to a prism
-has a short closed form (:func:`point_prism`); capsules (a swollen segment), boxes,
-meshes, ellipsoids and cylinders go through GJK/EPA
-(:func:`~rbdl_edu.collision.convex.core_distance`).
+has a short closed form (:func:`point_prism`); boxes, meshes, ellipsoids and cylinders go
+through GJK/EPA (:func:`~rbdl_edu.collision.convex.core_distance`). A capsule (a swollen
+segment) goes through GJK/EPA too, unless one of two exact shortcuts settles it first: its
+segment lies farther than the margin along a separating axis (the prism's five face
+normals, :func:`prism_distance`, or the segment's direction crossed with the prism's
+edges, :func:`edge_gap`): no contact; or it lies wholly above the top face's plane with
+its lower end right over the face: the distance is that end's height
+(:func:`segment_over_top`). Both give GJK's answer (to round-off) without its iterations.
 """
 from __future__ import annotations
 
@@ -81,10 +86,23 @@ def hfield_grid(model, h):
     return x, y, z
 
 
+@per_model
+def hfield_dims(model, h):
+    """``(a, b, e, d, nrow, ncol)`` of height field ``h`` as Python numbers (once per model)."""
+    return (*(float(v) for v in model.hfield_size[h]), int(model.hfield_nrow[h]), int(model.hfield_ncol[h]))
+
+
 def local_bounds(model, gpos, gmat, g1, g2):
     """Bounding box ``(lo, hi)`` of geom ``g2`` along the axes of geom ``g1``, in ``g1``'s
-    frame: :math:`hi_k = e_k\\cdot(s(R_1 e_k) - x_1)`, :math:`lo_k = e_k\\cdot(s(-R_1 e_k) - x_1)`."""
+    frame: :math:`hi_k = e_k\\cdot(s(R_1 e_k) - x_1)`, :math:`lo_k = e_k\\cdot(s(-R_1 e_k) - x_1)`.
+    A sphere or a capsule in closed form: its center :math:`c = R_1^T(x_2 - x_1)` plus or minus
+    :math:`r + h\\,|R_1^T R_2 e_z|` (a sphere: ``h = 0``)."""
     R1, x1 = gmat[g1], gpos[g1]
+    if model.geom_type[g2] in (SPHERE, CAPSULE):
+        r, h = model.geom_size[g2][0], (model.geom_size[g2][1] if model.geom_type[g2] == CAPSULE else 0.0)
+        c = (gpos[g2] - x1) @ R1
+        half = r + h * np.abs(gmat[g2][:, 2] @ R1)
+        return c - half, c + half
     hi = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, R1[:, k]) - x1) for k in range(3)])
     lo = np.array([R1[:, k] @ (support(model, gpos, gmat, g2, -R1[:, k]) - x1) for k in range(3)])
     return lo, hi
@@ -104,27 +122,41 @@ def box_bounds(model, gpos, gmat, g1, g2):
 def subgrid(model, h, lo, hi, margin):
     """Rows ``rmin..rmax`` and columns ``cmin..cmax`` of the grid vertices under the box
     ``[lo, hi]`` grown by ``margin`` (clipped to the grid)."""
-    a, b = model.hfield_size[h][:2]
-    nrow, ncol = int(model.hfield_nrow[h]), int(model.hfield_ncol[h])
-    cmin = math.floor((lo[0] - margin + a) / (2 * a) * (ncol - 1))
-    cmax = math.ceil((hi[0] + margin + a) / (2 * a) * (ncol - 1))
-    rmin = math.floor((lo[1] - margin + b) / (2 * b) * (nrow - 1))
-    rmax = math.ceil((hi[1] + margin + b) / (2 * b) * (nrow - 1))
+    a, b, _, _, nrow, ncol = hfield_dims(model, h)
+    (x0, y0), (x1, y1) = lo[:2].tolist(), hi[:2].tolist()
+    cmin = math.floor((x0 - margin + a) / (2 * a) * (ncol - 1))
+    cmax = math.ceil((x1 + margin + a) / (2 * a) * (ncol - 1))
+    rmin = math.floor((y0 - margin + b) / (2 * b) * (nrow - 1))
+    rmax = math.ceil((y1 + margin + b) / (2 * b) * (nrow - 1))
     return max(0, rmin), min(nrow - 1, rmax), max(0, cmin), min(ncol - 1, cmax)
 
 
 def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance of geom ``g2`` and a prism of height field geom
     ``g1`` (a :class:`Prism`, in ``g1``'s frame), the normal from the prism towards ``g2``
-    and the witness points on each, in the world. A sphere is its center swollen by its
-    radius (:func:`point_prism`); other geoms go through GJK/EPA on their cores (exact for
-    polytopes, which need no polishing), which stop with ``None`` once the distance is known
-    to exceed ``cutoff``."""
+    and the witness points on each, in the world; ``None`` once the distance is known to
+    exceed ``cutoff``. A sphere is its center swollen by its radius (:func:`point_prism`), a
+    capsule its segment swollen (:func:`segment_over_top` where it applies); both are first
+    held against the prism's five planes (:func:`core_points`). Other geoms (and other
+    capsules) go through GJK/EPA on their cores (exact for polytopes, which need no
+    polishing)."""
     R1, x1 = gmat[g1], gpos[g1]
     r2 = core_radius(model, g2)
+    core = core_points(model, gpos, gmat, g1, g2)
+    over = None
+    if core is not None:
+        # the prism lies in each half-space n_f·x ≤ c_f: no nearer to the core than its
+        # points' least height s_f = n_f·p - c_f over any of its five planes
+        S = core @ prism.normals.T - prism.offsets
+        if S.min(axis=0).max() - r2 >= cutoff or (len(core) == 2 and edge_gap(core, prism) - r2 >= cutoff):
+            return None
+        over = segment_over_top(core, S[:, 0], prism) if len(core) == 2 else None
     if model.geom_type[g2] == SPHERE:
-        dist, n, q = point_prism(R1.T @ (gpos[g2] - x1), prism)
+        dist, n, q = point_prism(core[0], prism)
         n, a, b = R1 @ n, x1 + R1 @ q, gpos[g2]
+    elif over is not None:                          # a capsule right over the top face
+        dist, n, q, p = over
+        n, a, b = R1 @ n, x1 + R1 @ q, x1 + R1 @ p
     else:
         P = x1 + prism.corners @ R1.T
 
@@ -139,6 +171,38 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
         dist, n, a, b = out
     # round the core: dist - r, the witness point pushed out along the normal
     return dist - r2, n, a, b - r2 * n
+
+
+def edge_gap(ends, prism):
+    r"""A lower bound of the signed distance between a segment (``ends (2, 3)``) and a :class:`Prism`:
+    their largest gap along the axes :math:`u = d\times e` across the segment's direction
+    :math:`d` and the prism's edge directions :math:`e` (top, bottom, vertical); along any unit
+    axis, the gap between the two shadows (negative: their overlap) is no more than it."""
+    U = _cross_rows(ends[1] - ends[0], prism.E[:7])
+    length = np.sqrt(np.einsum("ij,ij->i", U, U))
+    U = U[length > 1e-12] / length[length > 1e-12, None]
+    c, P = ends @ U.T, prism.corners @ U.T
+    gaps = np.maximum(c.min(axis=0) - P.max(axis=0), P.min(axis=0) - c.max(axis=0))
+    return np.max(gaps, initial=-np.inf)
+
+
+def _cross_rows(d, E):
+    """``d × e`` for each row ``e`` of ``E``."""
+    return np.stack([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2],
+                     d[0] * E[:, 1] - d[1] * E[:, 0]], axis=1)
+
+
+def core_points(model, gpos, gmat, g1, g2):
+    """The core of a sphere (its center, ``(1, 3)``) or of a capsule (its segment's two ends,
+    ``(2, 3)``) in geom ``g1``'s frame; ``None`` for other geoms."""
+    t = model.geom_type[g2]
+    if t not in (SPHERE, CAPSULE):
+        return None
+    c = (gpos[g2] - gpos[g1]) @ gmat[g1]
+    if t == SPHERE:
+        return c[None]
+    half = model.geom_size[g2][1] * (gmat[g2][:, 2] @ gmat[g1])
+    return np.stack([c + half, c - half])
 
 
 class Prism(NamedTuple):
@@ -220,6 +284,9 @@ def point_prism(p, prism):
     """
     top, normals, base = prism.top, prism.normals, prism.base
     s = normals @ p - prism.offsets
+    q = p - s[0] * normals[0]
+    if s[0] > 0 and _in_triangle_xy(q, top):                   # above the top face: its plane
+        return float(s[0]), normals[0], q
     f = int(np.argmax(s))
     if s[f] <= 0:                                               # inside: out through face f
         return float(s[f]), normals[f], p - s[f] * normals[f]
@@ -240,6 +307,31 @@ def point_prism(p, prism):
     return dist, ((p - q) / dist if dist > 0 else normals[f]), q
 
 
+def segment_over_top(ends, s, prism):
+    r"""A segment (ends ``(2, 3)``, their heights ``s (2,)`` over the top plane) against a
+    :class:`Prism` in closed form, where it applies: ``(dist, n, q, p)`` (``q`` on the prism,
+    ``p`` on the segment), or ``None`` (then GJK decides).
+
+    The prism lies below the plane of its top face, :math:`n_0\cdot x \le c_0`. If both ends
+    :math:`p_{1,2}` of the segment lie above it, at heights :math:`s_i = n_0\cdot p_i - c_0 > 0`,
+    the lower end :math:`p` is the segment's point nearest that half-space; if its foot
+    :math:`q = p - s\,n_0` lies on the top face (a point of the prism), :math:`(p, q)` is also
+    the nearest pair of segment and prism: ``dist = s`` along :math:`n_0`. (Ends at about the
+    same height have no single nearest pair: left to GJK, whose answer is then its own.)
+
+    >>> top = np.array([[0.0, 0, 0], [1, 0, 0], [0, 1, 0]])
+    >>> ends = np.array([[0.2, 0.2, 0.5], [0.2, 0.2, 1.5]])
+    >>> segment_over_top(ends, ends[:, 2], make_prism(top, 1.0))
+    (0.5, array([0., 0., 1.]), array([0.2, 0.2, 0. ]), array([0.2, 0.2, 0.5]))
+    """
+    k = int(s[1] < s[0])
+    if s[k] <= 0 or abs(s[0] - s[1]) <= 1e-6 * s[k]:
+        return None
+    n0, p = prism.normals[0], ends[k]
+    q = p - s[k] * n0
+    return (float(s[k]), n0, q, p) if _in_triangle_xy(q, prism.top) else None
+
+
 def hfield_convex(model, gpos, gmat, g1, g2, margin):
     """Contacts of height field geom ``g1`` with convex geom ``g2`` closer than ``margin``:
     one per prism under ``g2`` (see the module docstring), at most :data:`MAXCONPAIR`.
@@ -251,37 +343,39 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     >>> [(round(d, 9), n.round(9) + 0.0) for d, _, n, _ in hfield_convex(m, m.geom_pos, np.tile(np.eye(3), (2, 1, 1)), 0, 1, 0.0)]
     [(-0.01, array([0., 0., 1.]))]
     """
-    h = model.geom_dataid[g1]
-    a, b, e, d = model.hfield_size[h]
+    h = int(model.geom_dataid[g1])
+    a, b, e, d = hfield_dims(model, h)[:4]
     z = hfield_grid(model, h)[2]
     # 0. first the geom's oriented box (cheap): where even its cells (step 2) have no corner
     # high enough, the geom's own (within the box's) have none either: no prism to visit
-    box_lo, box_hi = box_bounds(model, gpos, gmat, g1, g2)
+    # (a sphere's or a capsule's own bounds are as cheap, and they are step 1's)
+    exact = model.geom_type[g2] in (SPHERE, CAPSULE)
+    box_lo, box_hi = (local_bounds if exact else box_bounds)(model, gpos, gmat, g1, g2)
     rmin, rmax, cmin, cmax = subgrid(model, h, box_lo, box_hi, margin)
     if rmax <= rmin or cmax <= cmin or z[rmin:rmax + 1, cmin:cmax + 1].max() + margin < box_lo[2]:
         return []
-    lo, hi = local_bounds(model, gpos, gmat, g1, g2)
+    lo, hi = (box_lo, box_hi) if exact else local_bounds(model, gpos, gmat, g1, g2)
     # 1. the bounding boxes, grown by the margin, must overlap
-    if np.any(lo - margin > [a, b, e]) or np.any(hi + margin < [-a, -b, -d]):
+    (x0, y0, z0), (x1, y1, z1) = lo.tolist(), hi.tolist()
+    if x0 - margin > a or y0 - margin > b or z0 - margin > e or x1 + margin < -a or y1 + margin < -b \
+            or z1 + margin < -d:
         return []
-    rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
+    if not exact:
+        rmin, rmax, cmin, cmax = subgrid(model, h, lo, hi, margin)
     # 2. a prism wholly below the geom's box (grown by the margin) cannot touch: only the
-    # cells with a corner at least that high are visited
-    high = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
+    # prisms with a corner at least that high are visited, in the order rows, columns,
+    # triangles (cell (r, c)'s triangles: cell_triangles)
+    H = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
+    up = np.stack([H[1:, :-1] | H[:-1, :-1] | H[1:, 1:], H[:-1, :-1] | H[1:, 1:] | H[:-1, 1:]], axis=-1)
     out = []
-    for r in range(rmin, rmax):
-        for c in range(cmin + 1, cmax + 1):
-            if not high[r - rmin:r - rmin + 2, c - cmin - 1:c - cmin + 1].any():
-                continue
-            for k, tri in enumerate(cell_triangles(r, c)):
-                if not any(high[i - rmin, j - cmin] for i, j in tri):
-                    continue
-                # 3. the prism against the geom
-                res = prism_distance(model, gpos, gmat, g1, cell_prism(model, h, r, c, k), g2, cutoff=margin)
-                if res is None or res[0] >= margin:
-                    continue
-                dist, n, wa, wb = res
-                out.append((float(dist), (wa + wb) / 2, n, np.zeros(3)))
-                if len(out) == MAXCONPAIR:
-                    return out
+    for i, j, k in zip(*np.nonzero(up)):
+        # 3. the prism against the geom
+        prism = cell_prism(model, h, rmin + int(i), cmin + 1 + int(j), int(k))
+        res = prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=margin)
+        if res is None or res[0] >= margin:
+            continue
+        dist, n, wa, wb = res
+        out.append((float(dist), (wa + wb) / 2, n, np.zeros(3)))
+        if len(out) == MAXCONPAIR:
+            return out
     return out
