@@ -130,9 +130,13 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=1, choices=[1], help="single process only")
     p.add_argument("--limit", type=int, default=0, help="at most this many files (0: all)")
     p.add_argument("--budget", type=float, default=0, help="stop starting files after this many seconds (0: none)")
+    p.add_argument("--only", help="a text file of paths (relative to the folder), one a line: just these")
     p.add_argument("--verbose", "-v", action="store_true")
     a = p.parse_args(argv)
     files = sorted(os.path.join(r, f) for r, _, fs in os.walk(a.folder) for f in fs if f.endswith(".xml"))
+    if a.only:
+        keep = {line.strip() for line in open(a.only) if line.strip()}
+        files = [f for f in files if os.path.relpath(f, a.folder) in keep]
     if a.limit:
         files = files[:a.limit]
     signal.signal(signal.SIGALRM, _alarm)
