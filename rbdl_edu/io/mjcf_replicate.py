@@ -11,7 +11,9 @@ needs to know nothing about replicates. An actuator, sensor, tendon or contact p
 that refers to a name inside (a sensor on a replicated site, say) is replicated too, as in
 MuJoCo 4.0: the elements that refer to nothing replicated keep their place, then come, for
 each replicate in the order of the tree, copy by copy, the referring elements in file order,
-each name (its own and those it refers to) with the copy's suffix. An equality or a
+each name (its own and those it refers to) with the copy's suffix. Names live in one
+namespace per kind (a tendon and a site may both be called ``b``), and a reference is
+looked up in the kind its attribute names. An equality or a
 keyframe is not replicated (MuJoCo refuses such an equality too). ``prefix`` is accepted and,
 as in MuJoCo 4.0, changes nothing.
 
@@ -38,15 +40,27 @@ def _size(node):
     return 1 + sum(_size(c) for c in node.children)
 
 
-def _copy(node, suffix, parent, origin):
+KIND = {"freejoint": "joint"}     # the namespace of a name given in the tree, by tag
+REFERENCE_KIND = {                # the namespace an attribute refers to
+    **dict.fromkeys(("site", "sidesite", "refsite", "cranksite", "slidersite"), "site"),
+    **dict.fromkeys(("joint", "jointinparent", "joint1", "joint2"), "joint"),
+    **dict.fromkeys(("geom", "geom1", "geom2"), "geom"),
+    **dict.fromkeys(("body", "body1", "body2"), "body"),
+    **dict.fromkeys(("tendon", "tendon1", "tendon2"), "tendon"),
+    "actuator": "actuator", "camera": "camera"}
+FRAME_KIND = {"xbody": "body"}    # objtype/reftype values that name another namespace
+
+
+def _copy(node, suffix, parent, origin, replicate):
     """A copy of ``node`` with every name suffixed; ``origin`` maps each copied node that
-    has a name to the name the file gave it."""
+    has a name to (its kind, the name the file gave it, its outermost replicate)."""
     out = Node(node.tag, dict(node.attrib), node.file, node.line)
     out.parent = parent
     if "name" in out.attrib:
-        origin[out] = origin.get(node, out.attrib["name"])
+        kind, name = origin[node][:2] if node in origin else (KIND.get(node.tag, node.tag), out.attrib["name"])
+        origin[out] = (kind, name, replicate)
         out.attrib["name"] += suffix
-    out.children = [_copy(c, suffix, out, origin) for c in node.children]
+    out.children = [_copy(c, suffix, out, origin, replicate) for c in node.children]
     return out
 
 
@@ -79,7 +93,7 @@ def _expand(node, degrees, eulerseq, origin):
             frame = Node("frame", {"pos": " ".join(repr(float(x)) for x in pos),
                                    "quat": " ".join(repr(float(x)) for x in quat)}, child.file, child.line)
             frame.parent = node
-            frame.children = [_copy(c, suffix, frame, origin) for c in child.children]
+            frame.children = [_copy(c, suffix, frame, origin, child) for c in child.children]
             children.append(frame)
             # the next copy: moved by offset in this copy's frame, then turned by the step
             pos = pos + quat_to_mat(quat) @ offset
@@ -88,24 +102,40 @@ def _expand(node, degrees, eulerseq, origin):
 
 
 def _copies(world, origin):
-    """For each name given inside a replicate: its replicate (the outermost, numbered in
-    the order of the tree) and its copies' names in the order of the tree."""
+    """For each (kind, name) given inside a replicate: its replicate (the outermost,
+    numbered in the order of the tree) and its copies' names in the order of the tree."""
     group, copies, top = {}, {}, {}
-    stack = [(world, None)]
+    stack = [world]
     while stack:
-        n, outer = stack.pop()
+        n = stack.pop()
         if n in origin:
-            name = origin[n]
-            outer = outer if outer is not None else top.setdefault(n.parent, len(top))
-            group.setdefault(name, outer)
-            copies.setdefault(name, []).append(n.attrib["name"])
-        stack.extend((c, outer) for c in reversed(n.children))
+            kind, name, replicate = origin[n]
+            group.setdefault((kind, name), top.setdefault(replicate, len(top)))
+            copies.setdefault((kind, name), []).append(n.attrib["name"])
+        stack.extend(reversed(n.children))
     return group, copies
 
 
+def _key(node, attribute, copies):
+    """The (kind, name) ``attribute`` of ``node`` refers to, if that is a replicated name;
+    an attribute of no known kind matches a replicated name of any one kind."""
+    value = node.attrib[attribute]
+    kind = REFERENCE_KIND.get(attribute)
+    if attribute in ("objname", "refname"):
+        kind = node.attrib.get(attribute[:3] + "type")
+        kind = FRAME_KIND.get(kind, kind)
+    if kind is not None:
+        return (kind, value) if (kind, value) in copies else None
+    kinds = [key for key in copies if key[1] == value]
+    if len(kinds) > 1:
+        raise node.error(f"{value!r} names several replicated kinds ({', '.join(k for k, _ in kinds)})",
+                         attribute)
+    return kinds[0] if kinds else None
+
+
 def _references(node):
-    """Every (element, attribute, value) below and at ``node`` but names."""
-    out = [(node, a, v) for a, v in node.attrib.items() if a != "name"]
+    """Every (element, attribute) below and at ``node`` but names."""
+    out = [(node, a) for a in node.attrib if a != "name"]
     for c in node.children:
         out += _references(c)
     return out
@@ -113,8 +143,9 @@ def _references(node):
 
 def _rename(node, suffix, copies, k):
     out = Node(node.tag, dict(node.attrib), node.file, node.line)
-    for a, v in out.attrib.items():
-        out.attrib[a] = v + suffix if a == "name" else copies[v][k] if v in copies else v
+    for a, v in node.attrib.items():
+        key = None if a == "name" else _key(node, a, copies)
+        out.attrib[a] = v + suffix if a == "name" else copies[key][k] if key else v
     out.children = [_rename(c, suffix, copies, k) for c in node.children]
     for c in out.children:
         c.parent = out
@@ -130,7 +161,7 @@ def _check_follower(tag, element, copies):
     something outside the replicate (MuJoCo drops it)."""
     if tag == "actuator":
         for a in ACTUATOR_REFERENCES:
-            if a in element.attrib and element.attrib[a] not in copies:
+            if a in element.attrib and _key(element, a, copies) is None:
                 raise element.error(f"refers into a <replicate> and to {element.attrib[a]!r} outside it: "
                                     "MuJoCo 4.0 drops such an actuator; not supported", a)
 
@@ -154,7 +185,7 @@ def expand_replicates(root, degrees, eulerseq):
             continue
         kept, later = [], {}
         for element in section.children:
-            refs = [(n, a, v) for n, a, v in _references(element) if v in copies]
+            refs = [(n, a, key) for n, a in _references(element) if (key := _key(n, a, copies))]
             if not refs:
                 kept.append(element)
                 continue
@@ -165,15 +196,16 @@ def expand_replicates(root, degrees, eulerseq):
             _check_follower(section.tag, element, copies)
             for n2, a2, v2 in refs[1:]:
                 if group[v2] != group[v] or len(copies[v2]) != len(copies[v]):
-                    raise n2.error(f"refers to {v2!r} and {v!r}, inside different <replicate>s", a2)
+                    raise n2.error(f"refers to {v2[1]!r} and {v[1]!r}, inside different <replicate>s", a2)
             later.setdefault(group[v], []).append((element, v))
         for g in sorted(later):
             for k in range(len(copies[later[g][0][1]])):
                 for element, v in later[g]:
-                    copy = _rename(element, copies[v][k][len(v):], copies, k)
+                    copy = _rename(element, copies[v][k][len(v[1]):], copies, k)
                     copy.parent = section
                     kept.append(copy)
                     if "name" in element.attrib:         # others may refer to it in turn
-                        group.setdefault(element.attrib["name"], g)
-                        copies.setdefault(element.attrib["name"], []).append(copy.attrib["name"])
+                        kind = section.tag if section.tag != "contact" else element.tag
+                        group.setdefault((kind, element.attrib["name"]), g)
+                        copies.setdefault((kind, element.attrib["name"]), []).append(copy.attrib["name"])
         section.children = kept
