@@ -117,20 +117,14 @@ def _copies(world, origin):
 
 
 def _key(node, attribute, copies):
-    """The (kind, name) ``attribute`` of ``node`` refers to, if that is a replicated name;
-    an attribute of no known kind matches a replicated name of any one kind."""
-    value = node.attrib[attribute]
+    """The (kind, name) ``attribute`` of ``node`` refers to, if that is a replicated name
+    (an attribute that refers to nothing, ``class`` say, is never one)."""
     kind = REFERENCE_KIND.get(attribute)
     if attribute in ("objname", "refname"):
         kind = node.attrib.get(attribute[:3] + "type")
         kind = FRAME_KIND.get(kind, kind)
-    if kind is not None:
-        return (kind, value) if (kind, value) in copies else None
-    kinds = [key for key in copies if key[1] == value]
-    if len(kinds) > 1:
-        raise node.error(f"{value!r} names several replicated kinds ({', '.join(k for k, _ in kinds)})",
-                         attribute)
-    return kinds[0] if kinds else None
+    key = (kind, node.attrib[attribute])
+    return key if key in copies else None
 
 
 def _references(node):
