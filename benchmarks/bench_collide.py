@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
+from bench_speed import best_ms  # noqa: E402
 
 import rbdl_edu as rbd  # noqa: E402
 from rbdl_edu.collision import candidate_pairs, collide, narrowphase  # noqa: E402
@@ -68,16 +68,6 @@ def poses(scene, x0, warm=40, count=10, every=4):
             yield model, data
 
 
-def best_ms(f, n=20, repeats=5):
-    best = np.inf
-    for _ in range(repeats):
-        t = time.process_time()
-        for _ in range(n):
-            f()
-        best = min(best, (time.process_time() - t) / n)
-    return 1e3 * best
-
-
 def main(rows):
     print(f"{'row':14s} {'book loop ms':>13s} {'collide ms':>11s} {'ratio':>6s} {'pairs':>6s} "
           f"{'contacts':>9s}")
@@ -86,8 +76,8 @@ def main(rows):
         for model, data in poses(*ROWS[name]):
             ours, book = collide(model, data), book_loop(model, data)
             assert [(c.geom1, c.geom2, c.dist) for c in ours] == [(c.geom1, c.geom2, c.dist) for c in book]
-            loop.append(best_ms(lambda: book_loop(model, data)))
-            fast.append(best_ms(lambda: collide(model, data)))
+            loop.append(best_ms(lambda: book_loop(model, data), 20))
+            fast.append(best_ms(lambda: collide(model, data), 20))
             gpos, gmat = data.geom_xpos, data.geom_xmat
             pairs.append(len(near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
                                                                       geom_aabb(model)))))

@@ -11,8 +11,10 @@ import dataclasses
 
 import mujoco
 import numpy as np
+import pytest
 
 import rbdl_edu as rbd
+from rbdl_edu.io import ModelError
 
 INTEGRATORS = {"Euler": mujoco.mjtIntegrator.mjINT_EULER, "RK4": mujoco.mjtIntegrator.mjINT_RK4,
                "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST}
@@ -76,3 +78,21 @@ def check(xml, integrator, nstate=3, nskip=20, seed=0, ctrl=None, fields=FIELDS,
         wrong = differing(model, data, m, d, fields)
         assert not wrong, f"{integrator}, state {k}, step: " + "; ".join(wrong)
     return m, d, model, data
+
+
+def compiled_fields_agree(xml, names, tol=1e-12):
+    """Both engines compile ``xml``; each model field in ``names`` agrees (as floats) to ``tol``.
+    Returns ``(model, m)``."""
+    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
+    for name in names:
+        np.testing.assert_allclose(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float),
+                                   rtol=tol, atol=tol, err_msg=name)
+    return model, m
+
+
+def refused_as_mujoco(xml, message):
+    """MuJoCo refuses ``xml`` and so does rbdl_edu, with a ``ModelError`` matching ``message``."""
+    with pytest.raises(ValueError):
+        mujoco.MjModel.from_xml_string(xml)
+    with pytest.raises(ModelError, match=message):
+        rbd.load_model(xml)

@@ -12,13 +12,13 @@ from __future__ import annotations
 import mujoco
 import numpy as np
 import pytest
-from feature_oracle import INTEGRATORS, check
+from feature_oracle import INTEGRATORS, check, compiled_fields_agree
 
 import rbdl_edu as rbd
 from rbdl_edu.io import ModelError
 
-ARM = """<mujoco model="dc motor arm"><option timestep="0.002"/>
-  <worldbody>
+#: a three-link arm (shoulder, elbow, wrist), shared by the models below
+BODIES = """  <worldbody>
     <body name="upper"><joint name="shoulder" axis="0 1 0" damping="0.01"/>
       <geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/>
       <body name="fore" pos=".3 0 0"><joint name="elbow" axis="0 1 0"/>
@@ -26,7 +26,10 @@ ARM = """<mujoco model="dc motor arm"><option timestep="0.002"/>
         <body name="wrist" pos=".2 0 0"><joint name="wrist" axis="0 0 1"/>
           <geom type="box" size=".06 .04 .02"/></body></body></body>
   </worldbody>
-  <tendon><fixed name="t"><joint joint="elbow" coef="1"/><joint joint="wrist" coef="-0.5"/></fixed></tendon>
+"""
+
+ARM = """<mujoco model="dc motor arm"><option timestep="0.002"/>
+""" + BODIES + """  <tendon><fixed name="t"><joint joint="elbow" coef="1"/><joint joint="wrist" coef="-0.5"/></fixed></tendon>
   <actuator>
     <dcmotor name="full" joint="shoulder" resistance="2" motorconst="0.05 0.06" inductance="0.01 0"
              cogging="0.01 6 0.3" thermal="3 0 30 0.004 25 20" lugre="100 0.5 0.02 0.03 0.1"
@@ -54,11 +57,8 @@ PRM = ("actuator_dynprm", "actuator_gainprm", "actuator_biasprm", "actuator_forc
 
 
 def test_compiled_dcmotor_matches_mujoco():
-    m, model = mujoco.MjModel.from_xml_string(ARM), rbd.load_model(ARM)
+    model, m = compiled_fields_agree(ARM, PRM)
     assert model.na == m.na == 13
-    for name in PRM:
-        np.testing.assert_allclose(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float),
-                                   rtol=1e-12, atol=1e-12, err_msg=name)
 
 
 @pytest.mark.parametrize("integrator", [*INTEGRATORS, "implicit"])
@@ -101,23 +101,11 @@ def test_defaults_match_mujoco(default, actuator):
     """A default class's DC motor, and a force range a class gives any actuator: MuJoCo's
     default holds the limit its own saturation and motor constant give, which an element
     that gives no saturation of its own keeps."""
-    xml = DEFAULTS.format(default, actuator)
-    m, model = mujoco.MjModel.from_xml_string(xml), rbd.load_model(xml)
-    for name in PRM:
-        np.testing.assert_allclose(np.asarray(getattr(model, name), float), np.asarray(getattr(m, name), float),
-                                   rtol=1e-12, atol=1e-12, err_msg=name)
+    compiled_fields_agree(DEFAULTS.format(default, actuator), PRM)
 
 
 MULTI = """<mujoco model="dc motor inputs"><option timestep="0.002"/>
-  <worldbody>
-    <body name="upper"><joint name="shoulder" axis="0 1 0" damping="0.01"/>
-      <geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/>
-      <body name="fore" pos=".3 0 0"><joint name="elbow" axis="0 1 0"/>
-        <geom type="capsule" fromto="0 0 0 .2 0 0" size=".02"/>
-        <body name="wrist" pos=".2 0 0"><joint name="wrist" axis="0 0 1"/>
-          <geom type="box" size=".06 .04 .02"/></body></body></body>
-  </worldbody>
-  <actuator>
+""" + BODIES + """  <actuator>
     <dcmotor name="all" joint="shoulder" resistance="1" motorconst=".05" input="pos vel ff voltage" inductance=".005"
              controller="2 1.5 .1 20 .3 24" ctrlrange="-2 2" thermal="2 5 0 .003 20 25"/>
     <dcmotor name="posvel" joint="elbow" resistance="1.5" motorconst=".06" input="pos vel" controller="1 0 .05 0 0 12"/>

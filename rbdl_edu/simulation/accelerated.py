@@ -88,6 +88,11 @@ def refuse(model):
                          "contacts; simulate this model with the NumPy pipeline")
 
 
+def state_names(pushed):
+    """The state fields the compiled half takes, in order (``xfrc_applied`` if ``pushed``)."""
+    return INPUTS + (("xfrc_applied",) if pushed else ())
+
+
 class SmoothHalf:
     """The compiled :func:`~rbdl_edu.simulation.forward.smooth` of one model, called with a
     ``Data``: it writes every field the smooth half computes (as NumPy arrays)."""
@@ -101,7 +106,7 @@ class SmoothHalf:
         if pushed not in self.functions:
             self.functions[pushed] = self.compile(pushed)
         f, constants, layout = self.functions[pushed]
-        names = INPUTS + (("xfrc_applied",) if pushed else ())
+        names = state_names(pushed)
         # the state goes in as one vector too (one argument for JAX to check, not five)
         flat, rest = f(np.concatenate([data.__dict__[name].reshape(-1) for name in names], dtype=float))
         # the float fields come out as one vector (one copy out of XLA's buffer, not one per
@@ -123,7 +128,7 @@ class SmoothHalf:
         def fields(model, state):
             data = Data(model)
             fresh, start = dict(data.__dict__), 0
-            for name in INPUTS + (("xfrc_applied",) if pushed else ()):
+            for name in state_names(pushed):
                 shape = np.shape(fresh[name])
                 setattr(data, name, state[start:start + math.prod(shape)].reshape(shape))
                 start += math.prod(shape)
