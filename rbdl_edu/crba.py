@@ -118,13 +118,24 @@ def _crba_subtrees(model, q):
     for j in range(nb - 1, 0, -1):
         own = np.arange(model.body_dofadr[j], model.body_dofadr[j] + model.body_dofnum[j])
         # F (..., 6, len(cols[j])): I^c_j S_j for j's own dofs, then every column from below
-        F = xp.concatenate([xp.broadcast_to(IC[j] @ S[j], batch + (6, len(own)))] + carried[j], axis=-1)
+        # (children came in from the last; taken first to last, the columns are j's subtree's
+        # dofs in order, one range: M's entries are written as blocks, not scattered)
+        F = xp.concatenate([xp.broadcast_to(IC[j] @ S[j], batch + (6, len(own)))] + carried[j][::-1], axis=-1)
         cols[j] = list(own) + cols[j]
         if len(own):                                    # M_jk = S_j^T F_k, and M is symmetric
-            rows = S[j].mT @ F
-            M = M.at[..., own[:, None], np.array(cols[j])].set(rows)
-            M = M.at[..., np.array(cols[j])[:, None], own].set(rows.mT)
+            rows, k, o = S[j].mT @ F, _as_range(cols[j]), _as_range(own)
+            M = M.at[..., o, k].set(rows)
+            M = M.at[..., k, o].set(rows.mT)
         if parent[j] > 0 and cols[j]:                   # carry the columns to the parent
             carried[parent[j]].append(Xup[j].mT @ F)
-            cols[parent[j]] = cols[parent[j]] + cols[j]
+            cols[parent[j]] = cols[j] + cols[parent[j]]
     return M
+
+
+def _as_range(dofs):
+    """``dofs`` as a slice where they are consecutive (a depth-first body order: a subtree's
+    dofs are), else as an index array (XLA writes a slice as a block, an index array as a loop)."""
+    dofs = np.asarray(dofs)
+    if np.array_equal(dofs, np.arange(dofs[0], dofs[0] + len(dofs))):
+        return slice(int(dofs[0]), int(dofs[0]) + len(dofs))
+    return dofs
