@@ -29,6 +29,8 @@ def integrate_pos(model, q, qd, dt):
     array([0.707107, 0.      , 0.      , 0.707107])
     """
     q, qd = state(model, q, qd)
+    if not quaternions(model):                   # hinges and slides only: q + q̇ dt, all at once
+        return q + qd * dt
     # a new array to write into, of the batch's shape (one state: q's own)
     q_next = q + 0 * dt
     if q.ndim > 1 or qd.ndim > 1:

@@ -162,7 +162,7 @@ def factor_ltdl(model, Msp, min_pivot=None):
             for ij, kj in pairs:
                 qLD[ij] = qLD[ij] - L_ki * qLD[kj]
             qLD[ki] = L_ki
-    return from_entries(qLD, Msp) if model.nM else Msp
+    return from_entries(qLD, Msp) if elimination(model) else Msp
 
 
 @per_model

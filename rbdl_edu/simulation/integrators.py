@@ -77,7 +77,8 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
     With sleep, trees at rest fall asleep first, and then stay where they are
     (:mod:`rbdl_edu.simulation.sleep`)."""
     h, sleep = model.opt.timestep, model.opt.enabled("sleep")
-    data.act = next_act(model, data, h, act_dot)
+    if model.na:
+        data.act = next_act(model, data, h, act_dot)
     if sleep:
         asleep, held = data.tree_asleep.copy(), data.sensordata.copy()
         if fall_asleep(model, data):
