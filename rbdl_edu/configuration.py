@@ -38,7 +38,9 @@ def integrate_pos(model, q, qd, dt):
         q_next = namespace(q, qd).broadcast_to(q_next, batch + q.shape[-1:]) * 1
     # hinges, slides and the free joints' positions, all at once: q + q̇ dt
     a, d = linear_coordinates(model)
-    q_next = write(q_next, (..., a), q[..., a] + qd[..., d] * dt)
+    if q_next.ndim > 1:                          # a batch: the coordinates along the last axis
+        a, d = (..., a), (..., d)
+    q_next = write(q_next, a, q[a] + qd[d] * dt)
     # each quaternion (ball joints, free joints' orientations) turns: quat ⊗ exp(ω dt / 2)
     for a, d in quaternions(model):
         q_next = write(q_next, (..., slice(a, a + 4)), quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))

@@ -67,7 +67,20 @@ def smooth_vel(model, data):
     ``implicitfast`` the ellipsoid fluid blocks are symmetrized, except on standalone free
     bodies, as MuJoCo does. Needs :func:`~rbdl_edu.simulation.forward.forward`'s results."""
     D = passive_vel(model, data) + actuator_vel(model, data)
+    if not couples_branches(model):      # every entry is one that M has already
+        return D
     return namespace(D).where(tree_pattern(model), D, 0.0)
+
+
+@per_model
+def couples_branches(model):
+    """True if a term of :func:`smooth_vel` may couple dofs that are not ancestor and
+    descendant (outside :func:`tree_pattern`): a tendon (its damper, an actuator on it), or an
+    actuator that pulls at a site, a body or a slider-crank. (A joint's actuator moves its
+    own dofs; the fluid pushes on a body through the dofs above it.)"""
+    m = plain(model)
+    on_joints = np.isin(m.actuator_trntype, (TRN_JOINT, TRN_JOINTINPARENT))
+    return bool(m.ntendon) or not bool(np.all(on_joints))
 
 
 def bias_vel(model, data):
@@ -96,11 +109,10 @@ def passive_vel(model, data):
     the ``damper`` flag is off) and the fluid (unless ``spring`` and ``damper`` are both
     off, which switches off the passive stage)."""
     m, opt = plain(model), model.opt
-    D = np.zeros((m.nv, m.nv))
     if opt.disabled("passive") or (opt.disabled("spring") and opt.disabled("damper")):
-        return D
+        return np.zeros((m.nv, m.nv))
     # implicitfast symmetrizes the ellipsoid blocks, except on standalone free bodies
-    D = D + fluid_vel(model, data, symmetrized_bodies(model))
+    D = fluid_vel(model, data, symmetrized_bodies(model))
     if opt.disabled("damper"):
         return D
     # the dof dampers -b(v) v: slope -(b + 2 b2 |v| + 3 b3 v^2) on the diagonal
