@@ -61,13 +61,12 @@ import numpy as np
 
 from rbdl_edu.arrays import namespace, write
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.ray import ray_geom
-from rbdl_edu.constraint.rows import contact_force
 from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, DATATYPE_POSITIVE,
                                   DATATYPE_REAL, EQ_TENDON, FREE, OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY,
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
+from rbdl_edu.simulation.contact_forces import contact_forces, touch
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
@@ -101,8 +100,13 @@ def _read(model, data, stage):
     plan = _plan(model, stage)
     if plan.subtree:
         subtree_vel(model, data)
+    # the contacts' forces, once for the joint wrenches and the touch sensors
+    forces = contact_forces(model, data) if plan.rne_post or plan.touch else None
     if plan.rne_post:
-        rne_post_constraint(model, data)
+        rne_post_constraint(model, data, forces)
+    if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
+        sites, adr, high = plan.touch
+        data.sensordata = write(data.sensordata, adr, np.minimum(touch(model, data, sites, forces), high))
     # the sensors that read entries of one field: all of them at once
     for field, entry, adr, low, high in plan.entries:
         value = getattr(data, field)[entry]
@@ -118,6 +122,7 @@ class _Plan(NamedTuple):
     """How to read the sensors of one stage (:func:`_plan`)."""
     subtree: bool          # subtree_vel first
     rne_post: bool         # rne_post_constraint first
+    touch: tuple           # the touch sensors' (sites, sensordata addresses, cutoffs or inf), () if none
     entries: tuple         # (field, entries, sensordata addresses, low, high cutoffs or None)
     others: tuple          # (sensor, reader, sensordata slice, has a cutoff)
 
@@ -134,10 +139,12 @@ def _plan(model, stage):
         if SENSOR_NAMES[int(m.sensor_type[s])] not in _READERS:
             raise NotImplementedError(f"sensor {_name(model, s)}: <{SENSOR_NAMES[int(m.sensor_type[s])]}> sensors "
                                       "are not computed")
-    entries, others = {}, []
+    entries, others, touches = {}, [], []
     for s in ours:
         kind = SENSOR_NAMES[int(m.sensor_type[s])]
-        if kind in _ENTRIES and m.sensor_dim[s] == 1:
+        if kind == "touch":
+            touches.append(s)
+        elif kind in _ENTRIES and m.sensor_dim[s] == 1:
             field, _ = _ENTRIES[kind]
             entries.setdefault(field, []).append(s)
         else:
@@ -150,9 +157,12 @@ def _plan(model, stage):
         c, real = m.sensor_cutoff[sensors], m.sensor_datatype[sensors] == DATATYPE_REAL
         low, high = (np.where((c > 0) & real, -c, -np.inf), np.where(c > 0, c, np.inf)) if (c > 0).any() else (None, None)
         grouped.append((field, entry, m.sensor_adr[sensors], low, high))
+    # a touch reading is positive: capped at its cutoff c where c > 0 (as cutoff())
+    c = m.sensor_cutoff[touches]
+    touch = (m.sensor_objid[touches], m.sensor_adr[touches], np.where(c > 0, c, np.inf)) if touches else ()
     return _Plan(bool(kinds & {"subtreelinvel", "subtreeangmom"}),
                  bool(kinds & {"accelerometer", "force", "torque", "framelinacc", "frameangacc"}),
-                 tuple(grouped), tuple(others))
+                 touch, tuple(grouped), tuple(others))
 
 
 def cutoff(model, s, value):
@@ -330,26 +340,6 @@ def _tendon_pulls(m, t):
                 or m.tendon_armature[t] > 0 or (actuated and not m.opt.disabled("actuation")))
 
 
-def _touch(model, data, s):
-    r"""``touch``: the sum of the normal forces of the contacts of the site's body whose force
-    ray, from the contact point along the normal force (pointing into the site's body), meets
-    the site's volume (MuJoCo's sensor zone; :func:`~rbdl_edu.collision.ray.ray_geom`)."""
-    m, site = model, model.sensor_objid[s]
-    body, total = m.site_bodyid[site], 0.0
-    for k, con in enumerate(data.contact):
-        bodies = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
-        if con.efc_address < 0 or body not in bodies:
-            continue
-        normal = contact_force(m, data, k)[0]
-        if normal <= 0:
-            continue
-        ray = con.frame[0] * (-1 if body == bodies[1] else 1)
-        if ray_geom(data.site_xpos[site], data.site_xmat[site], m.site_size[site], con.pos, ray,
-                    m.site_type[site]) >= 0:
-            total += normal
-    return total
-
-
 def _limit(model, data, s, kind, value):
     """``jointlimit*``/``tendonlimit*``: ``value(row)`` of the first limit row of the sensor's
     joint or tendon (``kind``), 0 if its limit is not active."""
@@ -436,7 +426,7 @@ _READERS = {
     "framelinacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[3:],
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,
-    "touch": _touch,
+    "touch": lambda m, d, s: touch(m, d, m.sensor_objid[s:s + 1], contact_forces(m, d))[0],   # (read by _read)
     "jointlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_force[j]),
     "tendonlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_force[j]),
 }
