@@ -28,9 +28,15 @@ any of these   ``contact`` (:mod:`~rbdl_edu.simulation.contact_sensor`): acceler
                reports or reduces by forces, velocity if it reports velocities, else position
 =============  ===========================================================================
 
-The acceleration sensors that need body accelerations and joint wrenches call
-:func:`~rbdl_edu.simulation.rne_post.rne_post_constraint` first, as MuJoCo does; the subtree
-velocity sensors call :func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
+The ``force`` and ``torque`` sensors read the joint wrenches: they call
+:func:`~rbdl_edu.simulation.rne_post.rne_post_constraint` first (``cacc``, ``cfrc_ext``,
+``cfrc_int``), as MuJoCo does; the accelerometers and ``framelinacc``, ``frameangacc`` read
+only the body accelerations: without a force or torque sensor they call its first part,
+:func:`~rbdl_edu.simulation.rne_post.body_accelerations` (``cacc``; where MuJoCo fills the
+wrenches too, call ``rne_post_constraint`` for them, as ``mj_rnePostConstraint``). The touch
+sensors read the contacts' forces (:mod:`~rbdl_edu.simulation.contact_forces`, once per
+stage for them and the wrenches); the subtree velocity sensors call
+:func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
 
 Each reading is then limited by its ``cutoff`` (0: none), by data type: a real number is
 clipped to :math:`[-c, c]`, a positive one (``touch``) to :math:`\le c`; unit vectors and
@@ -69,7 +75,7 @@ from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normali
 from rbdl_edu.simulation.contact_forces import contact_forces, touch
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
-from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
+from rbdl_edu.simulation.rne_post import body_accelerations, rne_post_constraint, spatial_path, subtree_vel
 from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
 
@@ -101,9 +107,11 @@ def _read(model, data, stage):
     if plan.subtree:
         subtree_vel(model, data)
     # the contacts' forces, once for the joint wrenches and the touch sensors
-    forces = contact_forces(model, data) if plan.rne_post or plan.touch else None
-    if plan.rne_post:
+    forces = contact_forces(model, data) if plan.wrenches or plan.touch else None
+    if plan.wrenches:
         rne_post_constraint(model, data, forces)
+    elif plan.accelerations:
+        body_accelerations(model, data)
     if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
         sites, adr, high = plan.touch
         data.sensordata = write(data.sensordata, adr, np.minimum(touch(model, data, sites, forces), high))
@@ -121,7 +129,8 @@ def _read(model, data, stage):
 class _Plan(NamedTuple):
     """How to read the sensors of one stage (:func:`_plan`)."""
     subtree: bool          # subtree_vel first
-    rne_post: bool         # rne_post_constraint first
+    wrenches: bool         # rne_post_constraint first (cacc, cfrc_ext, cfrc_int)
+    accelerations: bool    # else body_accelerations first (cacc)
     touch: tuple           # the touch sensors' (sites, sensordata addresses, cutoffs or inf), () if none
     entries: tuple         # (field, entries, sensordata addresses, low, high cutoffs or None)
     others: tuple          # (sensor, reader, sensordata slice, has a cutoff)
@@ -161,7 +170,7 @@ def _plan(model, stage):
     c = m.sensor_cutoff[touches]
     touch = (m.sensor_objid[touches], m.sensor_adr[touches], np.where(c > 0, c, np.inf)) if touches else ()
     return _Plan(bool(kinds & {"subtreelinvel", "subtreeangmom"}),
-                 bool(kinds & {"accelerometer", "force", "torque", "framelinacc", "frameangacc"}),
+                 bool(kinds & {"force", "torque"}), bool(kinds & {"accelerometer", "framelinacc", "frameangacc"}),
                  touch, tuple(grouped), tuple(others))
 
 
