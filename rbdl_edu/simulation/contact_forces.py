@@ -55,12 +55,13 @@ def contact_forces(model, data):
     cons = [con for con in data.contact if con.efc_address >= 0]
     if not cons:
         return _NONE
-    adr, dim, geom1, geom2 = np.array([(con.efc_address, con.dim, con.geom1, con.geom2) for con in cons]).T
+    ints = np.array([(con.efc_address, con.dim, con.geom1, con.geom2) for con in cons])
+    adr, dim = ints[:, 0], ints[:, 1]
     elliptic = m.opt.cone == "elliptic"
     # each contact's rows, one column per contact (zeros below its last row): a pyramid has
     # 2 (dim - 1) edges (one row if dim is 1), an elliptic cone dim rows
     f = data.efc_force
-    count = dim if elliptic else np.where(dim > 1, 2 * dim - 2, 1)
+    count = dim if elliptic else np.maximum(2 * dim - 2, 1)
     rows = np.where(_ROW < count, f[np.minimum(adr + _ROW, len(f) - 1)], 0.0)
     if elliptic:
         force = rows[:6].T.copy()
@@ -68,8 +69,10 @@ def contact_forces(model, data):
         # the normal force Σ (f_k+ + f_k-) (the rows in order) and the friction μ_k (f_k+ - f_k-)
         friction = np.array([con.friction if con.dim > 1 else _NO_FRICTION for con in cons])
         force = np.concatenate([rows.sum(axis=0)[:, None], (rows[0::2] - rows[1::2]).T * friction], axis=1)
-    force[:, 0] -= [con.adhesion for con in cons]
-    return ContactForces(m.geom_bodyid[np.stack([geom1, geom2], axis=1)], np.array([con.pos for con in cons]),
+    adhesion = [con.adhesion for con in cons]
+    if any(adhesion):
+        force[:, 0] -= adhesion
+    return ContactForces(m.geom_bodyid[ints[:, 2:]], np.array([con.pos for con in cons]),
                          np.array([con.frame for con in cons]), force)
 
 
