@@ -66,9 +66,10 @@ def contact_forces(model, data):
     if elliptic:
         force = rows[:6].T.copy()
     else:
-        # the normal force Σ (f_k+ + f_k-) (the rows in order) and the friction μ_k (f_k+ - f_k-)
+        # the normal force Σ (f_k+ + f_k-) (the rows added one by one, as MuJoCo's mj_contactForce)
+        # and the friction μ_k (f_k+ - f_k-)
         friction = np.array([con.friction if con.dim > 1 else _NO_FRICTION for con in cons])
-        force = np.concatenate([rows.sum(axis=0)[:, None], (rows[0::2] - rows[1::2]).T * friction], axis=1)
+        force = np.concatenate([np.cumsum(rows, axis=0)[-1, :, None], (rows[0::2] - rows[1::2]).T * friction], axis=1)
     adhesion = [con.adhesion for con in cons]
     if any(adhesion):
         force[:, 0] -= adhesion
