@@ -84,6 +84,8 @@ def touch(model, data, sites, forces):
     sensor zone). Which contacts push on which site's body is one array test; the rays are
     cast for those only (:func:`rays_meet_sites`)."""
     m = plain(model)
+    if not len(forces.pos):
+        return np.zeros(len(sites))             # (no contact: nothing to ask the site's pose, numbers or traced)
     # on[i, k, side]: contact k's geom on this side (geom1, geom2) is on site i's body
     on = forces.bodies == m.site_bodyid[sites][:, None, None]
     i, k = np.nonzero(on.any(axis=2) & (forces.force[:, 0] > 0))
