@@ -114,7 +114,8 @@ def _read(model, data, stage):
         body_accelerations(model, data)
     if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
         sites, adr, high = plan.touch
-        data.sensordata = write(data.sensordata, adr, np.minimum(touch(model, data, sites, forces), high))
+        value = touch(model, data, sites, forces)
+        data.sensordata = write(data.sensordata, adr, value if high is None else np.minimum(value, high))
     # the sensors that read entries of one field: all of them at once
     for field, entry, adr, low, high in plan.entries:
         value = getattr(data, field)[entry]
@@ -131,7 +132,7 @@ class _Plan(NamedTuple):
     subtree: bool          # subtree_vel first
     wrenches: bool         # rne_post_constraint first (cacc, cfrc_ext, cfrc_int)
     accelerations: bool    # else body_accelerations first (cacc)
-    touch: tuple           # the touch sensors' (sites, sensordata addresses, cutoffs or inf), () if none
+    touch: tuple           # the touch sensors' (sites, sensordata addresses, cutoffs (inf: none) or None), or ()
     entries: tuple         # (field, entries, sensordata addresses, low, high cutoffs or None)
     others: tuple          # (sensor, reader, sensordata slice, has a cutoff)
 
@@ -168,7 +169,8 @@ def _plan(model, stage):
         grouped.append((field, entry, m.sensor_adr[sensors], low, high))
     # a touch reading is positive: capped at its cutoff c where c > 0 (as cutoff())
     c = m.sensor_cutoff[touches]
-    touch = (m.sensor_objid[touches], m.sensor_adr[touches], np.where(c > 0, c, np.inf)) if touches else ()
+    high = np.where(c > 0, c, np.inf) if (c > 0).any() else None
+    touch = (m.sensor_objid[touches], m.sensor_adr[touches], high) if touches else ()
     return _Plan(bool(kinds & {"subtreelinvel", "subtreeangmom"}),
                  bool(kinds & {"force", "torque"}), bool(kinds & {"accelerometer", "framelinacc", "frameangacc"}),
                  touch, tuple(grouped), tuple(others))
