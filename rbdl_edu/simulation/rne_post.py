@@ -31,19 +31,18 @@ import numpy as np
 
 from rbdl_edu.arrays import concat, is_jax, namespace
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.rows import anchored_equalities, equality_anchors, weld_frames
+from rbdl_edu.constraint.rows import anchored_equalities, contact_force, equality_anchors, weld_frames
 from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
                                   OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
-from rbdl_edu.simulation.contact_forces import contact_forces
 from rbdl_edu.smooth.comframe import (body_not_world, cdof_dot, cinert_times, object_acceleration, object_velocity,
                                       path_sums, subtree_sums)
 from rbdl_edu.spatial import cross_force
 from rbdl_edu.tree import gravity_acceleration
 
 
-def rne_post_constraint(model, data, forces=None):
+def rne_post_constraint(model, data):
     r"""MuJoCo's ``mj_rnePostConstraint``: ``cacc``, ``cfrc_ext`` and ``cfrc_int`` (all
     ``(nbody, 6)``, c-frame) at the final ``(qpos, qvel, qacc)``.
 
@@ -66,14 +65,13 @@ def rne_post_constraint(model, data, forces=None):
       entry adds up its children's, each about its own tree's point, as MuJoCo does.
 
     Needs :func:`~rbdl_edu.smooth.comframe.com_pos`, ``cvel``, ``qacc``, and for tendons
-    ``ten_velocity`` and ``actuator_force``; ``forces``: the contacts' forces if the caller
-    has them (:func:`~rbdl_edu.simulation.contact_forces.contact_forces`).
+    ``ten_velocity`` and ``actuator_force``.
     """
     m = model
     xp = namespace(data.cdof, data.cvel, data.qvel, data.qacc)
     body_accelerations(m, data)
     # the pull of spatial tendons (they read cacc) and of the constraint forces ...
-    ext = tendon_wrenches(m, data) + constraint_wrenches(m, data, forces)
+    ext = tendon_wrenches(m, data) + constraint_wrenches(m, data)
     xfrc = data.xfrc_applied
     if is_jax(xfrc) or xfrc.any():          # (none applied: nothing to add)
         # ... and [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
@@ -104,15 +102,15 @@ def body_accelerations(model, data):
     data.cacc = gravity_acceleration(model) + xp.matmul(path_sums(model), cdof_dot(model, data) * qd + data.cdof * qdd)
 
 
-def constraint_wrenches(model, data, forces=None):
+def constraint_wrenches(model, data):
     r"""``(nbody, 6)``: the c-frame wrenches of the constraint forces that act at points of
-    bodies (MuJoCo's ``mj_rnePostConstraint``). A contact's force (``forces``, or
-    :func:`~rbdl_edu.simulation.contact_forces.contact_forces`, turned from the contact frame
-    to the world) acts at the contact point, on ``geom2``'s body and, opposite, on ``geom1``'s.
-    A connect's force :math:`f` (its 3 rows) acts at body 1's anchor and, opposite, at body
-    2's; a weld adds the torque of its rotation rows, :math:`\tfrac12 s\, E^T f_r` with
-    ``torquescale`` :math:`s` and :math:`E\omega` the vector part of :math:`q_2^{-1}(0, \omega)\, q_1 r`
-    (the map its Jacobian applies to an angular velocity; MuJoCo 4.0)."""
+    bodies (MuJoCo's ``mj_rnePostConstraint``). A contact's force (:func:`~rbdl_edu.constraint.rows.contact_force`,
+    turned from the contact frame to the world) acts at the contact point, on ``geom2``'s body
+    and, opposite, on ``geom1``'s. A connect's force :math:`f` (its 3 rows) acts at body 1's
+    anchor and, opposite, at body 2's; a weld adds the torque of its rotation rows,
+    :math:`\tfrac12 s\, E^T f_r` with ``torquescale`` :math:`s` and :math:`E\omega` the vector part
+    of :math:`q_2^{-1}(0, \omega)\, q_1 r` (the map its Jacobian applies to an angular velocity;
+    MuJoCo 4.0)."""
     m = plain(model)
     out = np.zeros((m.nbody, 6))
 
@@ -120,13 +118,16 @@ def constraint_wrenches(model, data, forces=None):
         """Add each wrench ``[τ; F]`` at ``p`` to its body's row, about the body's c-frame point."""
         c = data.subtree_com[m.body_rootid[bodies]]
         np.add.at(out, bodies, np.concatenate([torque + cross(p - c, force), force], axis=1))
-    forces = contact_forces(model, data) if forces is None else forces
-    if len(forces.pos):
+    contacts = [(k, con) for k, con in enumerate(data.contact) if con.efc_address >= 0]
+    if contacts:
+        f = np.array([contact_force(model, data, k) for k, _ in contacts]).reshape(-1, 2, 3)
+        frame = np.array([con.frame for _, con in contacts])
         # [force, torque] turned from the contact frame to the world (frame^T f), then -f on geom1's
         # body and +f on geom2's (in that order, contact by contact)
-        f = np.matvec(forces.frame.mT[:, None], forces.force.reshape(-1, 2, 3))
-        f = (f[:, None] * _GEOM_SIDES).reshape(-1, 2, 3)
-        push(forces.bodies.ravel(), np.repeat(forces.pos, 2, axis=0), f[:, 1], f[:, 0])
+        f = (np.matvec(frame.mT[:, None], f)[:, None] * _GEOM_SIDES).reshape(-1, 2, 3)
+        bodies = m.geom_bodyid[np.array([(con.geom1, con.geom2) for _, con in contacts])].ravel()
+        pos = np.repeat(np.array([con.pos for _, con in contacts]), 2, axis=0)
+        push(bodies, pos, f[:, 1], f[:, 0])
     for i, e, weld in anchored_equalities(model, data):
         p1, p2, b1, b2 = equality_anchors(model, data, e)
         force, torque = data.efc_force[i:i + 3], np.zeros(3)

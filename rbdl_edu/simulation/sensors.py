@@ -34,9 +34,8 @@ The ``force`` and ``torque`` sensors read the joint wrenches: they call
 only the body accelerations: without a force or torque sensor they call its first part,
 :func:`~rbdl_edu.simulation.rne_post.body_accelerations` (``cacc``; where MuJoCo fills the
 wrenches too, call ``rne_post_constraint`` for them, as ``mj_rnePostConstraint``). The touch
-sensors read the contacts' forces (:mod:`~rbdl_edu.simulation.contact_forces`, once per
-stage for them and the wrenches); the subtree velocity sensors call
-:func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
+sensors are read together, in one pass over the contacts (:mod:`~rbdl_edu.simulation.touch`);
+the subtree velocity sensors call :func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
 
 Each reading is then limited by its ``cutoff`` (0: none), by data type: a real number is
 clipped to :math:`[-c, c]`, a positive one (``touch``) to :math:`\le c`; unit vectors and
@@ -72,10 +71,10 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
-from rbdl_edu.simulation.contact_forces import contact_forces, touch
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import body_accelerations, rne_post_constraint, spatial_path, subtree_vel
+from rbdl_edu.simulation.touch import touch
 from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
 
@@ -106,15 +105,13 @@ def _read(model, data, stage):
     plan = _plan(model, stage)
     if plan.subtree:
         subtree_vel(model, data)
-    # the contacts' forces, once for the joint wrenches and the touch sensors
-    forces = contact_forces(model, data) if plan.wrenches or plan.touch else None
     if plan.wrenches:
-        rne_post_constraint(model, data, forces)
+        rne_post_constraint(model, data)
     elif plan.accelerations:
         body_accelerations(model, data)
     if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
         sites, adr, high = plan.touch
-        value = touch(model, data, sites, forces)
+        value = touch(model, data, sites)
         data.sensordata = write(data.sensordata, adr, value if high is None else np.minimum(value, high))
     # the sensors that read entries of one field: all of them at once
     for field, entry, adr, low, high in plan.entries:
@@ -437,7 +434,7 @@ _READERS = {
     "framelinacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[3:],
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,
-    "touch": lambda m, d, s: touch(m, d, m.sensor_objid[s:s + 1], contact_forces(m, d))[0],   # (read by _read)
+    "touch": lambda m, d, s: touch(m, d, m.sensor_objid[s:s + 1])[0],       # (_read reads them all at once)
     "jointlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_force[j]),
     "tendonlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_force[j]),
 }
