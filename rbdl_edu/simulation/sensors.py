@@ -420,7 +420,8 @@ _READERS = {
     "tendonlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     # velocity
     "ballangvel": lambda m, d, s: d.qvel[_dof(m, s, 3)],
-    "gyro": lambda m, d, s: object_velocity(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[:3],
+    # the site's body's angular velocity (the same at every point of it) in the site's axes
+    "gyro": lambda m, d, s: d.site_xmat[m.sensor_objid[s]].T @ d.cvel[m.site_bodyid[m.sensor_objid[s]], :3],
     "velocimeter": lambda m, d, s: object_velocity(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[3:],
     "framelinvel": _frame_vel, "frameangvel": _frame_vel,
     "subtreelinvel": lambda m, d, s: d.subtree_linvel[m.sensor_objid[s]],
