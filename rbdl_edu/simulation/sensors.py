@@ -112,16 +112,26 @@ def _read(model, data, stage):
     if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
         sites, adr, high = plan.touch
         value = touch(model, data, sites)
-        data.sensordata = write(data.sensordata, adr, value if high is None else np.minimum(value, high))
+        _put(data, adr, value if high is None else np.minimum(value, high))
     # the sensors that read entries of one field: all of them at once
     for field, entry, adr, low, high in plan.entries:
         value = getattr(data, field)[entry]
         if low is not None:
             value = namespace(value).clip(value, low, high)
-        data.sensordata = write(data.sensordata, adr, value)
+        _put(data, adr, value)
     for s, read, adr, cut in plan.others:
         value = read(model, data, s)
-        data.sensordata = write(data.sensordata, adr, cutoff(model, s, value) if cut else value)
+        _put(data, adr, cutoff(model, s, value) if cut else value)
+
+
+def _put(data, adr, value):
+    """``sensordata[adr] = value``: in place when both are NumPy arrays (asked by type: the
+    common case, and the cheap question), else :func:`~rbdl_edu.arrays.write` (a JAX value
+    gives a new array)."""
+    if type(value) is np.ndarray and type(data.sensordata) is np.ndarray:
+        data.sensordata[adr] = value
+    else:
+        data.sensordata = write(data.sensordata, adr, value)
 
 
 class _Plan(NamedTuple):
