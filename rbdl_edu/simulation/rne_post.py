@@ -96,10 +96,10 @@ def body_accelerations(model, data):
     >>> body_accelerations(model, data); data.cacc[1]     # hanging at rest: it feels g upward
     array([0.  , 0.  , 0.  , 0.  , 0.  , 9.81])
     """
-    xp = namespace(data.cdof, data.qvel, data.qacc)
+    m, xp = model, namespace(data.cdof, data.qvel, data.qacc)
     qd, qdd = data.qvel[:, None], data.qacc[:, None]
     # a_i = a_λ + ċdof_i q̇_i + cdof_i q̈_i, added up along each body's path
-    data.cacc = gravity_acceleration(model) + xp.matmul(path_sums(model), cdof_dot(model, data) * qd + data.cdof * qdd)
+    data.cacc = gravity_acceleration(m) + xp.matmul(path_sums(m), cdof_dot(m, data) * qd + data.cdof * qdd)
 
 
 def constraint_wrenches(model, data):
