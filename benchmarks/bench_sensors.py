@@ -53,7 +53,7 @@ def main():
     print(f"{'scene':11s} {'ncon':>4s} {'pos ms':>7s} {'vel ms':>7s} {'acc ms':>7s} {'all ms':>7s}")
     for scene in args.scene:
         model, data = mouse(scene, 0.0 if scene == "flat" else 0.29)
-        stages = [lambda: sensor_pos(model, data), lambda: sensor_vel(model, data), lambda: sensor_acc(model, data)]
+        stages = [lambda f=f: f(model, data) for f in (sensor_pos, sensor_vel, sensor_acc)]
 
         def every():
             for f in stages:

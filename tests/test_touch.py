@@ -35,7 +35,8 @@ def touch_by_contact_force(model, data, s):
         if con.efc_address < 0 or body not in bodies or contact_force(model, data, k)[0] <= 0:
             continue
         ray = con.frame[0] * (-1 if body == bodies[1] else 1)
-        if ray_geom(data.site_xpos[s], data.site_xmat[s], model.site_size[s], con.pos, ray, model.site_type[s]) >= 0:
+        pose = data.site_xpos[s], data.site_xmat[s], model.site_size[s]
+        if ray_geom(*pose, con.pos, ray, model.site_type[s]) >= 0:
             total += contact_force(model, data, k)[0]
     return total
 
@@ -63,7 +64,8 @@ def test_touch_reads_each_contacts_force(cone):
 
 
 def test_no_contacts_no_touch():
-    model = rbd.load_model(BALLS.format(cone="pyramidal").replace('<geom type="plane"', '<geom type="plane" pos="0 0 -1"'))
+    lowered = BALLS.format(cone="pyramidal").replace('<geom type="plane"', '<geom type="plane" pos="0 0 -1"')
+    model = rbd.load_model(lowered)
     data = rbd.Data(model)
     rbd.forward(model, data)
     assert list(touch(model, data, np.arange(model.nsite))) == [0.0] * model.nsite
