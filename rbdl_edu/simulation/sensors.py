@@ -28,13 +28,12 @@ any of these   ``contact`` (:mod:`~rbdl_edu.simulation.contact_sensor`): acceler
                reports or reduces by forces, velocity if it reports velocities, else position
 =============  ===========================================================================
 
-The ``force`` and ``torque`` sensors read the joint wrenches: they call
+``force`` and ``torque`` read the joint wrenches: they call
 :func:`~rbdl_edu.simulation.rne_post.rne_post_constraint` first (``cacc``, ``cfrc_ext``,
-``cfrc_int``), as MuJoCo does; the accelerometers and ``framelinacc``, ``frameangacc`` read
-only the body accelerations: without a force or torque sensor they call its first part,
-:func:`~rbdl_edu.simulation.rne_post.body_accelerations` (``cacc``; where MuJoCo fills the
-wrenches too, call ``rne_post_constraint`` for them, as ``mj_rnePostConstraint``). The touch
-sensors are read together, in one pass over the contacts (:mod:`~rbdl_edu.simulation.touch`);
+``cfrc_int``), as MuJoCo does; without them, the accelerometers and ``framelinacc``,
+``frameangacc`` call its first part, :func:`~rbdl_edu.simulation.rne_post.body_accelerations`
+(``cacc`` only: MuJoCo fills the wrenches too; call ``rne_post_constraint`` for them). The
+touch sensors are read in one pass over the contacts (:mod:`~rbdl_edu.simulation.touch`);
 the subtree velocity sensors call :func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
 
 Each reading is then limited by its ``cutoff`` (0: none), by data type: a real number is
@@ -125,9 +124,8 @@ def _read(model, data, stage):
 
 
 def _put(data, adr, value):
-    """``sensordata[adr] = value``: in place when both are NumPy arrays (asked by type: the
-    common case, and the cheap question), else :func:`~rbdl_edu.arrays.write` (a JAX value
-    gives a new array)."""
+    """``sensordata[adr] = value``: in place for NumPy arrays (asked by type, cheaply), else
+    :func:`~rbdl_edu.arrays.write` (JAX: a new array)."""
     if type(value) is np.ndarray and type(data.sensordata) is np.ndarray:
         data.sensordata[adr] = value
     else:
