@@ -28,13 +28,12 @@ any of these   ``contact`` (:mod:`~rbdl_edu.simulation.contact_sensor`): acceler
                reports or reduces by forces, velocity if it reports velocities, else position
 =============  ===========================================================================
 
-``force`` and ``torque`` read the joint wrenches: they call
+``force``, ``torque``, the accelerometers and ``framelinacc``, ``frameangacc`` call
 :func:`~rbdl_edu.simulation.rne_post.rne_post_constraint` first (``cacc``, ``cfrc_ext``,
-``cfrc_int``), as MuJoCo does; without them, the accelerometers and ``framelinacc``,
-``frameangacc`` call its first part, :func:`~rbdl_edu.simulation.rne_post.body_accelerations`
-(``cacc`` only: MuJoCo fills the wrenches too; call ``rne_post_constraint`` for them). The
-touch sensors are read in one pass over the contacts (:mod:`~rbdl_edu.simulation.touch`);
-the subtree velocity sensors call :func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
+``cfrc_int``: all three filled, as MuJoCo's ``mj_rnePostConstraint``, even where only
+``cacc`` is read). The touch sensors are read in one pass over the contacts
+(:mod:`~rbdl_edu.simulation.touch`); the subtree velocity sensors call
+:func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
 
 Each reading is then limited by its ``cutoff`` (0: none), by data type: a real number is
 clipped to :math:`[-c, c]`, a positive one (``touch``) to :math:`\le c`; unit vectors and
@@ -72,7 +71,7 @@ from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
-from rbdl_edu.simulation.rne_post import body_accelerations, rne_post_constraint, spatial_path, subtree_vel
+from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
 from rbdl_edu.simulation.touch import touch
 from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
@@ -106,8 +105,6 @@ def _read(model, data, stage):
         subtree_vel(model, data)
     if plan.wrenches:
         rne_post_constraint(model, data)
-    elif plan.accelerations:
-        body_accelerations(model, data)
     if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
         sites, adr, high = plan.touch
         value = touch(model, data, sites)
@@ -136,7 +133,6 @@ class _Plan(NamedTuple):
     """How to read the sensors of one stage (:func:`_plan`)."""
     subtree: bool          # subtree_vel first
     wrenches: bool         # rne_post_constraint first (cacc, cfrc_ext, cfrc_int)
-    accelerations: bool    # else body_accelerations first (cacc)
     touch: tuple           # the touch sensors' (sites, sensordata addresses, cutoffs (inf: none) or None), or ()
     entries: tuple         # (field, entries, sensordata addresses, low, high cutoffs or None)
     others: tuple          # (sensor, reader, sensordata slice, has a cutoff)
@@ -177,8 +173,7 @@ def _plan(model, stage):
     high = np.where(c > 0, c, np.inf) if (c > 0).any() else None
     touch = (m.sensor_objid[touches], m.sensor_adr[touches], high) if touches else ()
     return _Plan(bool(kinds & {"subtreelinvel", "subtreeangmom"}),
-                 bool(kinds & {"force", "torque"}), bool(kinds & {"accelerometer", "framelinacc", "frameangacc"}),
-                 touch, tuple(grouped), tuple(others))
+                 bool(kinds & {"force", "torque", "accelerometer", "framelinacc", "frameangacc"}), touch, tuple(grouped), tuple(others))
 
 
 def cutoff(model, s, value):
