@@ -100,14 +100,14 @@ def body_wrenches(model, data):
     array([0.  , 0.  , 0.  , 0.  , 0.  , 9.81])
     """
     m, xp = plain(model), namespace(data.cacc, data.cvel, data.ximat)
-    av = xp.stack([data.cacc, data.cvel])           # [ω̇; a_c] and [ω; v_c]
-    dw, w, R = av[..., :3], data.cvel[:, :3], data.ximat
+    av = xp.concatenate([data.cacc, data.cvel], axis=1).reshape(m.nbody, 2, 6)     # per body [ω̇; a_c], [ω; v_c]
+    turn, R = av[..., :3], data.ximat[:, None]                                       # ω̇ and ω
     r = data.xipos - data.subtree_com[m.body_rootid]
-    a_r, v_com = av[..., 3:] + cross(dw, r)        # a_c + ω̇ × r, v_c + ω × r
-    I_dw, I_w = xp.matvec(R, m.body_inertia * xp.matvec(R.mT, dw))      # I_com ω̇, I_com ω
-    w_v, w_I = cross(w, xp.stack([v_com, I_w]))    # ω × v_com, ω × I_com ω
-    F = m.body_mass[:, None] * (a_r + w_v)
-    return concat(I_dw + w_I + cross(r, F), F)
+    moved = av[..., 3:] + cross(turn, r[:, None])                    # a_c + ω̇ × r and v_com = v_c + ω × r
+    I_turn = xp.matvec(R, m.body_inertia[:, None] * xp.matvec(R.mT, turn))          # I_com ω̇ and I_com ω
+    w_v, w_Iw = cross(turn[:, 1:], xp.concatenate([moved[:, 1:], I_turn[:, 1:]], axis=1)).swapaxes(0, 1)
+    F = m.body_mass[:, None] * (moved[:, 0] + w_v)
+    return concat(I_turn[:, 0] + w_Iw + cross(r, F), F)
 
 
 def body_accelerations(model, data):
@@ -179,6 +179,8 @@ def contact_wrenches(model, data):
     """
     m = plain(model)
     contacts = [con for con in data.contact if con.efc_address >= 0]
+    if not contacts:
+        return {}
     body, root, com = m.geom_bodyid.tolist(), m.body_rootid.tolist(), data.subtree_com.tolist()
     out = {}
     for con, f in zip(contacts, contact_forces(m, contacts, data.efc_force)):
