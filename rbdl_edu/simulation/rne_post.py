@@ -60,7 +60,7 @@ def rne_post_constraint(model, data):
       (:func:`constraint_wrenches`);
     * ``cfrc_int``: the wrench the parent exerts on body ``i`` through its joints,
       :math:`f_i = I_i a_i + v_i \times^* I_i v_i - f_i^{ext} + \sum_{children} f_k`, with the
-      c-frame inertia :math:`I_i` (:func:`~rbdl_edu.smooth.comframe.cinert_times`). The world's
+      c-frame inertia :math:`I_i` (:func:`body_wrenches`: Newton and Euler at the center of mass). The world's
       entry adds up its children's, each about its own tree's point, as MuJoCo does.
 
     Needs :func:`~rbdl_edu.smooth.comframe.com_pos`, ``cvel``, ``qacc``, and for tendons
@@ -74,7 +74,8 @@ def rne_post_constraint(model, data):
     if is_jax(xfrc) or xfrc.any():          # (none applied: nothing to add)
         # ... and [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
         F, tau = xfrc[:, :3], xfrc[:, 3:]
-        ext = (ext + concat(tau + cross(data.xipos - data.subtree_com[m.body_rootid], F), F)) * body_not_world(m)[:, None]
+        ext = ext + concat(tau + cross(data.xipos - data.subtree_com[m.body_rootid], F), F)
+        ext = ext * body_not_world(m)[:, None]
     data.cfrc_ext = ext                     # (nothing pushes the world)
     # f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext, then f_λ += f_i: the sums over each subtree
     data.cfrc_int = namespace(ext, data.cacc).matmul(subtree_sums(m), body_wrenches(m, data) - ext)
@@ -222,7 +223,8 @@ def contact_forces(model, contacts, efc_force):
         else:
             edges = efc[a:a + 2 * (dim - 1)]
             f[0] = sum(edges)
-            f[1:dim] = [(plus - minus) * mu for plus, minus, mu in zip(edges[0::2], edges[1::2], con.friction.tolist())]
+            mu = con.friction.tolist()
+            f[1:dim] = [(plus - minus) * mu_k for plus, minus, mu_k in zip(edges[0::2], edges[1::2], mu)]
         f[0] -= con.adhesion
         out.append(f)
     return out
