@@ -147,7 +147,7 @@ def constraint_wrenches(model, data):
         """Add each wrench ``[τ; F]`` at ``p`` to its body's row, about the body's c-frame point."""
         c = data.subtree_com[m.body_rootid[bodies]]
         np.add.at(out, bodies, np.concatenate([torque + cross(p - c, force), force], axis=1))
-    for i, e, weld in anchored_equalities(model, data):
+    for i, e, weld in anchored_equalities(model, data) if m.neq else ():     # (no equalities: no rows to walk)
         p1, p2, b1, b2 = equality_anchors(model, data, e)
         force, torque = data.efc_force[i:i + 3], np.zeros(3)
         if weld:
