@@ -119,3 +119,26 @@ def make_frame(normal, tangent=None) -> np.ndarray:
     length = math.sqrt(t @ t)
     t = t / length if length >= 1e-15 else np.array([1.0, 0.0, 0.0])
     return np.array([n, t, cross(n, t)])
+
+
+_AXES = np.eye(3)
+
+
+def make_frames(normals, tangents):
+    """:func:`make_frame` of many contacts at once: ``normals (C, 3)``, ``tangents (C, 3)``
+    (a zero row: none) → frames ``(C, 3, 3)``, each step on all rows.
+
+    >>> make_frames(np.array([[0, 0, 2.0], [0, 1, 0]]), np.zeros((2, 3)))[:, 1]
+    array([[0., 1., 0.],
+           [0., 0., 1.]])
+    """
+    n = normals / np.sqrt(np.einsum("ci,ci->c", normals, normals))[:, None]
+    t = tangents
+    none = np.einsum("ci,ci->c", t, t) < 0.25              # no tangent: (0, 1, 0), or (0, 0, 1)
+    if none.any():                                          # near the y axis
+        t = np.where(none[:, None], _AXES[np.where((-0.5 < n[:, 1]) & (n[:, 1] < 0.5), 1, 2)], t)
+    t = t - n * np.einsum("ci,ci->c", n, t)[:, None]        # Gram-Schmidt, as make_frame
+    length = np.sqrt(np.einsum("ci,ci->c", t, t))
+    short = length < 1e-15                                  # (t along n: (1, 0, 0), as MuJoCo)
+    t = np.where(short[:, None], _AXES[0], t / np.where(short, 1.0, length)[:, None])
+    return np.concatenate([n, t, cross(n, t)], axis=1).reshape(-1, 3, 3)

@@ -34,55 +34,21 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision import box as _box
-from rbdl_edu.collision import capsule_box as _capsule_box
-from rbdl_edu.collision import capsule_cylinder as _capsule_cylinder
-from rbdl_edu.collision import convex as _convex
-from rbdl_edu.collision import ellipsoid as _ellipsoid
-from rbdl_edu.collision import hfield as _hfield
-from rbdl_edu.collision import primitives as _prim
 from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
-from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, capsules_apart,
-                                        contact_pairs, exclude_signatures, geom_pair_filter,
-                                        user_contact_filter)
+from rbdl_edu.collision.colliders import (BATCHED, COLLIDERS, CONVEX, ITERATIVE, NO_POINTS, contacts, narrowphase,
+                                          pair_points)
+from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
+                                        exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
+from rbdl_edu.collision.primitives import CANDIDATES
 from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
-from rbdl_edu.collision.pair_params import assign, mix_adhesion, mix_params, pair_margin_gap
+from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
+from rbdl_edu.model.enums import PLANE
 from rbdl_edu.model.frozen import plain
 
-#: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
-#: The *convex* entries take the model and geom ids (they need mesh data); the others
-#: only poses and sizes.
-COLLIDERS = {
-    (PLANE, SPHERE): _prim.plane_sphere,
-    (PLANE, CAPSULE): _prim.plane_capsule,
-    (PLANE, ELLIPSOID): _convex.plane_convex,
-    (PLANE, CYLINDER): _prim.plane_cylinder,
-    (PLANE, BOX): _prim.plane_box,
-    (PLANE, MESH): _convex.plane_convex,
-    (SPHERE, SPHERE): _prim.sphere_sphere,
-    (SPHERE, CAPSULE): _prim.sphere_capsule,
-    (SPHERE, CYLINDER): _prim.sphere_cylinder,
-    (SPHERE, BOX): _prim.sphere_box,
-    (SPHERE, ELLIPSOID): _ellipsoid.sphere_ellipsoid,
-    (CAPSULE, CAPSULE): _prim.capsule_capsule,
-    (CAPSULE, BOX): _capsule_box.capsule_box,
-    (CAPSULE, CYLINDER): _capsule_cylinder.capsule_cylinder,
-    (BOX, BOX): _box.box_box,
-}
-for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
-    for _t2 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
-        if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
-            COLLIDERS[(_t1, _t2)] = _convex.convex
-    COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
-CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid,
-          _capsule_cylinder.capsule_cylinder}
-ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box,     # worth a box test first
-             _capsule_cylinder.capsule_cylinder}                                  # (GJK/EPA off the side)
+__all__ = ["COLLIDERS", "CONVEX", "ITERATIVE", "candidate_pairs", "near_pairs", "narrowphase", "collide", "detect"]
 
 
 def _ordered(model, g1, g2):
@@ -230,12 +196,17 @@ def pass_plan(model, body_pairs):
     """The :class:`PassPlan` of a list of body pairs: the :func:`pair_plan` s of those not
     ``<exclude>`` d, joined (the last few lists remembered: a scene's broadphase gives the
     same list step after step); ``None`` if there is none."""
+    return _plan_and_layout(model, body_pairs)[0]
+
+
+def _plan_and_layout(model, body_pairs):
+    """:func:`pass_plan` and its :func:`pass_layout`, remembered together."""
     key, kept = tuple(body_pairs), _joined_plans(model)
     if key in kept:
         return kept[key]
     plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
     if not plans:                                           # (every body pair excluded)
-        return None
+        return None, None
     P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
     T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... node test ...
     K = np.cumsum([0] + [len(p.bodies) for p in plans])         # ... and body pair with tests
@@ -244,8 +215,50 @@ def pass_plan(model, body_pairs):
                              node_pair=np.concatenate([p.node_pair + K[k] for k, p in enumerate(plans)]))
     if len(kept) >= _PLANS_KEPT:
         kept.clear()
-    kept[key] = joined
-    return joined
+    kept[key] = joined, pass_layout(model, joined)
+    return kept[key]
+
+
+class PassLayout(NamedTuple):
+    """How a pass over a :class:`PassPlan` calls the colliders (:func:`pass_layout`):
+    ``batches``, per array collider (:data:`~rbdl_edu.collision.colliders.BATCHED`) with pairs
+    in the plan, ``(collider, rows, g1, g2, size1, size2, margin)``; their candidate points
+    (concatenated collider by collider) in the plan's order are ``order (N,)``, of plan rows
+    ``point_row (N,)``; ``others (Q,)``: the rows whose pairs go one by one; ``pairs``: the
+    plan's ``ordered`` as a list."""
+    batches: tuple
+    point_row: np.ndarray
+    order: np.ndarray
+    others: np.ndarray
+    pairs: list
+
+
+def pass_layout(model, plan):
+    """The :class:`PassLayout` of a :class:`PassPlan` (with :func:`pass_plan`, once per plan)."""
+    types, size = plain(model).geom_type, plain(model).geom_size
+    kinds = [tuple(t) for t in types[plan.ordered].tolist()]
+    batches, point_row = [], [np.zeros(0, dtype=int)]
+    for kind, many in BATCHED.items():
+        rows = np.array([r for r, k in enumerate(kinds) if k == kind], dtype=int)
+        if len(rows):
+            a, b = plan.ordered[rows, 0], plan.ordered[rows, 1]
+            batches.append((many, rows, a, b, size[a], size[b], plan.margin[rows]))
+            point_row.append(rows.repeat(CANDIDATES[many]))
+    point_row = np.concatenate(point_row)
+    order = np.argsort(point_row, kind="stable")
+    others = np.array([r for r, k in enumerate(kinds) if k not in BATCHED], dtype=int)
+    return PassLayout(tuple(batches), point_row[order], order, others, plan.ordered.tolist())
+
+
+def node_verdicts(model, gpos, gmat, plan):
+    """``(P,)`` bool: a node pair on the way down to the plan's geom pair is apart (``None``
+    without node tests): all node tests at once (:func:`~rbdl_edu.collision.batch.nodes_apart`)."""
+    if not len(plan.node_margin):
+        return None
+    t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
+    k, box1, box2 = plan.node_pair, plan.node_box[:, 0], plan.node_box[:, 1]
+    apart = nodes_apart(t[k], R[k], box1[:, :3], box1[:, 3:], box2[:, :3], box2[:, 3:], plan.node_margin)
+    return np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(plan.geom1)) > 0
 
 
 def near_pairs(model, gpos, gmat, body_pairs):
@@ -264,12 +277,8 @@ def near_pairs(model, gpos, gmat, body_pairs):
                                                                   plan.boxed.tolist(), plan.ordered.tolist())
                 if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
                 and not (boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
-    out = np.zeros(len(g1), dtype=bool)         # apart: each test only on the pairs left
-    if len(plan.node_margin):                   # 1. a node pair apart on the way down
-        t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
-        k, box1, box2 = plan.node_pair, plan.node_box[:, 0], plan.node_box[:, 1]
-        apart = nodes_apart(t[k], R[k], box1[:, :3], box1[:, 3:], box2[:, :3], box2[:, 3:], plan.node_margin)
-        out = np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    out = node_verdicts(model, gpos, gmat, plan)      # apart: each test only on the pairs left
+    out = np.zeros(len(g1), dtype=bool) if out is None else out     # 1. a node pair on the way down
     left = np.flatnonzero(~out)                 # 2. the bounding spheres
     out[left] = spheres_apart(model, gpos, gmat, geom_rbound(model), g1[left], g2[left], m[left])
     left = np.flatnonzero(plan.boxed & ~out)    # 3. the oriented boxes
@@ -278,51 +287,45 @@ def near_pairs(model, gpos, gmat, body_pairs):
     return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
 
 
-def narrowphase(model, gpos, gmat, g1, g2, pair=None):
-    """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``), with the
-    explicit ``pair``'s parameters if given, else the mixed ones.
-
-    >>> import rbdl_edu as rbd
-    >>> from rbdl_edu.collision.geometry import geom_poses
-    >>> s = rbd.ModelSpec(); _ = s.add_geom(0, "sphere", [0.1]); _ = s.add_geom(0, "capsule", [0.1, 0.2], pos=[0.15, 0, 0])
-    >>> m = s.compile()
-    >>> narrowphase(m, *geom_poses(m, []), 0, 1)
-    [Contact(geom1=0, geom2=1, dist=-0.05, pos=[0.075, 0.0, 0.0], normal=[1.0, 0.0, 0.0])]
-    """
-    m = plain(model)                # (the model's arrays without FrozenArray's dispatch)
-    margin, gap = pair_margin_gap(model, g1, g2, pair)
-    f = COLLIDERS[(m.geom_type[g1], m.geom_type[g2])]
-    if f in ITERATIVE and capsules_apart(model, gpos, gmat, g1, g2, margin + gap):
-        return []                   # (no contact possible: not worth an iteration)
-    if f in CONVEX:
-        raw = f(model, gpos, gmat, g1, g2, margin + gap)
-    else:
-        raw = f(gpos[g1], gmat[g1], m.geom_size[g1], gpos[g2], gmat[g2], m.geom_size[g2], margin + gap)
-    if not raw:
+def pass_contacts(model, gpos, gmat, body_pairs):
+    """The contacts of the geom pairs of ``body_pairs`` that :func:`near_pairs` keeps (a model
+    without explicit ``<pair>`` s, a pass without a contact filter), as
+    :func:`~rbdl_edu.collision.colliders.narrowphase` gives them pair by pair, in that order:
+    the pairs of each array collider at once (all of them: their own test is the bounding
+    spheres'; those with a node pair apart are dropped after), the others one by one."""
+    plan, layout = _plan_and_layout(model, body_pairs)
+    if plan is None:
         return []
-    if pair is None:
-        condim, friction, solref, solreffriction, solimp = geom_pair_params(model, g1, g2)
-        adhesion = mix_adhesion(model, g1, g2)
-    else:
-        condim, friction = pair["condim"], pair["friction"]
-        solref, solimp = pair["solref"], pair["solimp"]
-        solreffriction = pair["solreffriction"] if np.any(pair["solreffriction"] != 0) else np.zeros(2)
-        friction, solref, solreffriction, solimp = assign(model, friction, solref, solreffriction, solimp)
-        adhesion = pair["adhesion"]
-    # an adhesive contact in the gap keeps its normal row only: no surface, no friction
-    return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(), solref.copy(),
-                    solimp.copy(), margin, gap, 1 if adhesion and dist >= margin else condim,
-                    solreffriction.copy(), adhesion=adhesion)
-            for dist, pos, n, t in raw]
-
-
-@per_model
-def geom_pair_params(model, g1, g2):
-    """``(condim, friction, solref, solreffriction, solimp)`` of a geom pair without an explicit
-    ``<pair>``: mixed (:func:`~rbdl_edu.collision.pair_params.mix_params`) and assigned, once
-    per model and pair (read-only arrays; each contact takes copies)."""
-    condim, friction, solref, solimp = mix_params(model, g1, g2)
-    return (condim, *assign(model, friction, solref, np.zeros(2), solimp))
+    apart = node_verdicts(model, gpos, gmat, plan)
+    points = NO_POINTS
+    if layout.batches:
+        parts = [many(gpos[a], gmat[a], s1, gpos[b], gmat[b], s2, m) for many, _, a, b, s1, s2, m in layout.batches]
+        contact, dist, pos, normal, tangent = parts[0] if len(parts) == 1 else \
+            (np.concatenate(x) for x in zip(*parts))
+        keep = contact[layout.order]
+        if apart is not None:
+            keep &= ~apart[layout.point_row]
+        kept = np.flatnonzero(keep)
+        at = layout.order[kept]
+        points = (layout.point_row[kept], dist[at], pos[at], normal[at], tangent[at])
+    rows = layout.others
+    if len(rows):                               # one by one: the near tests first, as near_pairs
+        rows = rows if apart is None else rows[~apart[rows]]
+        rows = rows[~spheres_apart(model, gpos, gmat, geom_rbound(model), plan.geom1[rows], plan.geom2[rows],
+                                   plan.margin[rows])]
+        boxed = plan.boxed[rows]
+        if boxed.any():
+            b = rows[boxed]
+            boxed[boxed] = obbs_apart(model, gpos, gmat, geom_aabb(model), plan.geom1[b], plan.geom2[b],
+                                      plan.margin[b])
+            rows = rows[~boxed]
+        more = [(k + r, *p) for r in rows.tolist()
+                for k, *p in [pair_points(model, gpos, gmat, *layout.pairs[r], plan.margin[r])] if len(k)]
+        if more:
+            k, dist, pos, normal, tangent = (np.concatenate(x) for x in zip(points, *more))
+            order = np.argsort(k, kind="stable")            # pair by pair, each pair's points in order
+            points = k[order], dist[order], pos[order], normal[order], tangent[order]
+    return contacts(model, layout.pairs, points)
 
 
 def detect(model, data):
@@ -361,9 +364,8 @@ def collide(model, data):
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
     if contact_filter is None and not model.npair and type(gpos) is np.ndarray:     # (the common case)
-        rbound, aabb = geom_rbound(model), geom_aabb(model)
-        for g1, g2, pair in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, rbound, aabb)):
-            data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
+        data.contact = pass_contacts(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
+                                                                   geom_aabb(model)))
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat, contact_filter=contact_filter):

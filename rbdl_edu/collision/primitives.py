@@ -267,3 +267,69 @@ def plane_box(p1, R1, s1, p2, R2, s2, margin):
         if len(out) == 4:
             break
     return out
+
+
+# ------------------------------------------------------------- the same on arrays of pairs --
+# The driver hands every pair of one kind at once to these (a leading axis P on every
+# argument, ``margin (P,)``). Each returns a fixed number ``n`` of candidate points per pair
+# (:data:`CANDIDATES`; pair ``p``'s ``j``-th at row ``n p + j``, in the order of the one-pair
+# function above, whose equations they repeat) as arrays ``(contact, dist, pos, normal,
+# tangent)``: ``contact (nP,)`` says which candidates are contacts.
+def plane_spheres(p1, R1, s1, p2, R2, s2, margin):
+    """:func:`plane_sphere` on arrays of pairs: one candidate per pair.
+
+    >>> I = np.tile(np.eye(3), (2, 1, 1))
+    >>> contact, dist, pos, n, t = plane_spheres(np.zeros((2, 3)), I, np.ones((2, 3)),
+    ...                                          np.array([[0, 0, 0.5], [0, 0, 2]]), I, np.ones((2, 3)), np.zeros(2))
+    >>> contact, dist[contact], pos[contact]
+    (array([ True, False]), array([-0.5]), array([[ 0.  ,  0.  , -0.25]]))
+    """
+    n, r = R1[:, :, 2], s2[:, 0]
+    h = np.einsum("pi,pi->p", n, p2 - p1)           # height of each sphere center above its plane
+    dist = h - r
+    return ~(h > margin + r), dist, p2 - n * (r + dist / 2)[:, None], n, np.broadcast_to(ZERO, n.shape)
+
+
+def plane_capsules(p1, R1, s1, p2, R2, s2, margin):
+    """:func:`plane_capsule` on arrays of pairs: :func:`plane_spheres` at both ends of each
+    segment (the end along the axis first), the capsule axis as tangent."""
+    axis = R2[:, :, 2]
+    half = s2[:, 1:2] * axis
+    ends = np.concatenate([p2 + half, p2 - half], axis=1).reshape(-1, 3)
+    contact, dist, pos, n, _ = plane_spheres(p1.repeat(2, axis=0), R1.repeat(2, axis=0), None, ends, None,
+                                             s2.repeat(2, axis=0), margin.repeat(2))
+    return contact, dist, pos, n, axis.repeat(2, axis=0)
+
+
+_CORNERS = np.array([[1 if i & 1 else -1, 1 if i & 2 else -1, 1 if i & 4 else -1] for i in range(8)], dtype=float)
+
+
+def plane_boxes(p1, R1, s1, p2, R2, s2, margin):
+    """:func:`plane_box` on arrays of pairs: the 8 corners of each box, the first four below
+    ``margin`` on the lower side of the box are contacts."""
+    n = R1[:, :, 2]
+    dist = np.einsum("pi,pi->p", n, p2 - p1)
+    corner = np.einsum("pij,pcj->pci", R2, _CORNERS * s2[:, None, :])
+    ld = np.einsum("pci,pi->pc", corner, n)
+    below = ~((dist[:, None] + ld > margin[:, None]) | (ld > 0))
+    d = dist[:, None] + ld
+    pos = corner + p2[:, None] - n[:, None] * d[:, :, None] / 2
+    n = n.repeat(8, axis=0)
+    return (below & (np.cumsum(below, axis=1) <= 4)).ravel(), d.ravel(), pos.reshape(-1, 3), n, \
+        np.broadcast_to(ZERO, n.shape)
+
+
+def plane_ellipsoids(p1, R1, s1, p2, R2, s2, margin):
+    r"""Plane and ellipsoid (:func:`~rbdl_edu.collision.convex.plane_convex`) on arrays of
+    pairs: the deepest point is the support point along :math:`-n`, in the ellipsoid's frame
+    :math:`x = S^2 l / |S l|` with :math:`l = R_2^T(-n)`, :math:`S = \mathrm{diag}(s_2)`; one
+    candidate per pair."""
+    n = R1[:, :, 2]
+    sl = s2 * np.einsum("pji,pj->pi", R2, -n)
+    deepest = p2 + np.einsum("pij,pj->pi", R2, s2 * sl / np.sqrt(np.einsum("pi,pi->p", sl, sl))[:, None])
+    dist = np.einsum("pi,pi->p", n, deepest - p1)
+    return ~(dist > margin), dist, deepest - n * dist[:, None] / 2, n, np.broadcast_to(ZERO, n.shape)
+
+
+#: candidate points per pair of each array collider
+CANDIDATES = {plane_spheres: 1, plane_capsules: 2, plane_boxes: 8, plane_ellipsoids: 1}
