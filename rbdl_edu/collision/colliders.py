@@ -1,17 +1,10 @@
 """The narrowphase: which collider handles a geom pair, and contacts from its points.
 
-Each collider returns *pre-contacts* -- ``(dist, pos, normal, tangent)`` per point -- and
-:func:`contacts` makes them :class:`~rbdl_edu.collision.contact.Contact` s: the frame around
-each normal (:func:`~rbdl_edu.collision.contact.make_frames`, all points at once) and the
-pair's mixed parameters, which the model alone decides (:func:`pair_constants`, once per
-model and pair). Between the two, points travel as arrays ``(k, dist, pos, normal,
-tangent)``: ``k (C,)`` says which pair of a list each point belongs to, the others are
-``(C,)`` and ``(C, 3)``.
-
-The colliders of the commonest pairs -- a plane against a sphere, a capsule, a box: the
-feet on the floor -- also come on arrays of pairs (:data:`BATCHED`), so that a collision
-pass hands all pairs of one kind to one call (:func:`~rbdl_edu.collision.driver.pass_contacts`); one pair
-(:func:`narrowphase`) goes through the same call with one row, so both give the same numbers.
+Each collider returns *pre-contacts* -- ``(dist, pos, normal, tangent)`` per point
+(:func:`pair_points`) -- and :func:`contacts` makes those of a whole collision pass
+:class:`~rbdl_edu.collision.contact.Contact` s: the frames around all normals at once
+(:func:`~rbdl_edu.collision.contact.make_frames`) and each pair's mixed parameters, which the
+model alone decides (:func:`pair_constants`, once per model and pair).
 """
 from __future__ import annotations
 
@@ -60,38 +53,16 @@ CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoi
           _capsule_cylinder.capsule_cylinder}
 ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box,     # worth a box test first
              _capsule_cylinder.capsule_cylinder}                                  # (GJK/EPA off the side)
-#: the pairs whose colliders also come on arrays of pairs (the same equations,
-#: :mod:`~rbdl_edu.collision.primitives`)
-BATCHED = {(PLANE, SPHERE): _prim.plane_spheres, (PLANE, CAPSULE): _prim.plane_capsules,
-           (PLANE, BOX): _prim.plane_boxes, (PLANE, ELLIPSOID): _prim.plane_ellipsoids}
-NO_POINTS = (np.zeros(0, dtype=int), np.zeros(0), np.zeros((0, 3)), np.zeros((0, 3)), np.zeros((0, 3)))
-
-
-def points_of(raw, k=0):
-    """A one-pair collider's list of pre-contacts as arrays ``(k, dist, pos, normal, tangent)``."""
-    if not raw:
-        return NO_POINTS
-    dist, pos, normal, tangent = zip(*raw)
-    return (np.full(len(raw), k), np.array(dist, dtype=float), np.array(pos, dtype=float),
-            np.array(normal, dtype=float), np.array(tangent, dtype=float))
-
-
 def pair_points(model, gpos, gmat, g1, g2, margin):
-    """The points ``(k, dist, pos, normal, tangent)`` (``k`` all 0) of one geom pair
+    """The collider's pre-contacts ``[(dist, pos, normal, tangent), ...]`` of one geom pair
     (``geom_type[g1] <= geom_type[g2]``) within the detection distance ``margin``."""
     m = plain(model)                # (the model's arrays without FrozenArray's dispatch)
-    types = (m.geom_type[g1], m.geom_type[g2])
-    f = COLLIDERS[types]
-    if types in BATCHED:            # (one row of the array version: the numbers of a pass)
-        one, two = [g1], [g2]
-        contact, *points = BATCHED[types](gpos[one], gmat[one], m.geom_size[one], gpos[two], gmat[two],
-                                      m.geom_size[two], np.array([margin], dtype=float))
-        return (np.zeros(np.count_nonzero(contact), dtype=int), *(x[contact] for x in points))
+    f = COLLIDERS[(m.geom_type[g1], m.geom_type[g2])]
     if f in ITERATIVE and capsules_apart(model, gpos, gmat, g1, g2, margin):
-        return NO_POINTS            # (no contact possible: not worth an iteration)
+        return []                   # (no contact possible: not worth an iteration)
     if f in CONVEX:
-        return points_of(f(model, gpos, gmat, g1, g2, margin))
-    return points_of(f(gpos[g1], gmat[g1], m.geom_size[g1], gpos[g2], gmat[g2], m.geom_size[g2], margin))
+        return f(model, gpos, gmat, g1, g2, margin)
+    return f(gpos[g1], gmat[g1], m.geom_size[g1], gpos[g2], gmat[g2], m.geom_size[g2], margin)
 
 
 @per_model
@@ -115,18 +86,16 @@ def explicit_constants(model, pair):
             solreffriction, solimp, pair["adhesion"])
 
 
-def contacts(model, pairs, points, constants=None):
-    """:class:`~rbdl_edu.collision.contact.Contact` s of ``points`` ``(k, dist, pos, normal,
-    tangent)`` between the geom pairs ``pairs`` (a list of ``(g1, g2)``; point ``i`` of pair
-    ``pairs[k[i]]``), with each pair's
-    :func:`pair_constants` (or ``constants``, one tuple for all: an explicit pair's)."""
-    k, dist, pos, normal, tangent = points
-    if not len(k):
+def contacts(model, points, constants=None):
+    """:class:`~rbdl_edu.collision.contact.Contact` s of the pre-contacts ``points``, a list of
+    ``(g1, g2, dist, pos, normal, tangent)``, with each geom pair's :func:`pair_constants` (or
+    ``constants``, one tuple for all: an explicit pair's); the frames all at once."""
+    if not points:
         return []
-    frames = make_frames(normal, tangent)
+    g1, g2, dist, pos, normal, tangent = zip(*points)
+    frames = make_frames(np.array(normal, dtype=float), np.array(tangent, dtype=float))
     out = []
-    for r, d, x, frame in zip(k.tolist(), dist.tolist(), pos, frames):
-        g1, g2 = pairs[r]
+    for g1, g2, d, x, frame in zip(g1, g2, dist, pos, frames):
         margin, gap, condim, friction, solref, solreffriction, solimp, adhesion = \
             constants or pair_constants(model, g1, g2)
         # an adhesive contact in the gap keeps its normal row only: no surface, no friction
@@ -149,4 +118,4 @@ def narrowphase(model, gpos, gmat, g1, g2, pair=None):
     g1, g2 = int(g1), int(g2)
     constants = None if pair is None else explicit_constants(model, pair)
     margin, gap = (constants or pair_constants(model, g1, g2))[:2]
-    return contacts(model, [(g1, g2)], pair_points(model, gpos, gmat, g1, g2, margin + gap), constants)
+    return contacts(model, [(g1, g2, *p) for p in pair_points(model, gpos, gmat, g1, g2, margin + gap)], constants)

@@ -36,12 +36,11 @@ import numpy as np
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
-from rbdl_edu.collision.colliders import (BATCHED, COLLIDERS, CONVEX, ITERATIVE, NO_POINTS, contacts, narrowphase,
+from rbdl_edu.collision.colliders import (COLLIDERS, CONVEX, ITERATIVE, contacts, narrowphase, pair_constants,
                                           pair_points)
 from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
                                         exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
-from rbdl_edu.collision.primitives import CANDIDATES
 from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.kinematics import kinematics
@@ -196,17 +195,12 @@ def pass_plan(model, body_pairs):
     """The :class:`PassPlan` of a list of body pairs: the :func:`pair_plan` s of those not
     ``<exclude>`` d, joined (the last few lists remembered: a scene's broadphase gives the
     same list step after step); ``None`` if there is none."""
-    return _plan_and_layout(model, body_pairs)[0]
-
-
-def _plan_and_layout(model, body_pairs):
-    """:func:`pass_plan` and its :func:`pass_layout`, remembered together."""
     key, kept = tuple(body_pairs), _joined_plans(model)
     if key in kept:
         return kept[key]
     plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
     if not plans:                                           # (every body pair excluded)
-        return None, None
+        return None
     P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
     T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... node test ...
     K = np.cumsum([0] + [len(p.bodies) for p in plans])         # ... and body pair with tests
@@ -215,39 +209,8 @@ def _plan_and_layout(model, body_pairs):
                              node_pair=np.concatenate([p.node_pair + K[k] for k, p in enumerate(plans)]))
     if len(kept) >= _PLANS_KEPT:
         kept.clear()
-    kept[key] = joined, pass_layout(model, joined)
-    return kept[key]
-
-
-class PassLayout(NamedTuple):
-    """How a pass over a :class:`PassPlan` calls the colliders (:func:`pass_layout`):
-    ``batches``, per array collider (:data:`~rbdl_edu.collision.colliders.BATCHED`) with pairs
-    in the plan, ``(collider, rows, g1, g2, size1, size2, margin)``; their candidate points
-    (concatenated collider by collider) in the plan's order are ``order (N,)``, of plan rows
-    ``point_row (N,)``; ``others (Q,)``: the rows whose pairs go one by one; ``pairs``: the
-    plan's ``ordered`` as a list."""
-    batches: tuple
-    point_row: np.ndarray
-    order: np.ndarray
-    others: np.ndarray
-    pairs: list
-
-
-def pass_layout(model, plan):
-    """The :class:`PassLayout` of a :class:`PassPlan` (with :func:`pass_plan`, once per plan)."""
-    types, size = plain(model).geom_type, plain(model).geom_size
-    kinds = [tuple(t) for t in types[plan.ordered].tolist()]
-    batches, point_row = [], [np.zeros(0, dtype=int)]
-    for kind, many in BATCHED.items():
-        rows = np.array([r for r, k in enumerate(kinds) if k == kind], dtype=int)
-        if len(rows):
-            a, b = plan.ordered[rows, 0], plan.ordered[rows, 1]
-            batches.append((many, rows, a, b, size[a], size[b], plan.margin[rows]))
-            point_row.append(rows.repeat(CANDIDATES[many]))
-    point_row = np.concatenate(point_row)
-    order = np.argsort(point_row, kind="stable")
-    others = np.array([r for r, k in enumerate(kinds) if k not in BATCHED], dtype=int)
-    return PassLayout(tuple(batches), point_row[order], order, others, plan.ordered.tolist())
+    kept[key] = joined
+    return joined
 
 
 def node_verdicts(model, gpos, gmat, plan):
@@ -287,47 +250,6 @@ def near_pairs(model, gpos, gmat, body_pairs):
     return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
 
 
-def pass_contacts(model, gpos, gmat, body_pairs):
-    """The contacts of the geom pairs of ``body_pairs`` that :func:`near_pairs` keeps (a model
-    without explicit ``<pair>`` s, a pass without a contact filter), as
-    :func:`~rbdl_edu.collision.colliders.narrowphase` gives them pair by pair, in that order:
-    the pairs of each array collider at once (all of them: their own test is the bounding
-    spheres'; those with a node pair apart are dropped after), the others one by one."""
-    plan, layout = _plan_and_layout(model, body_pairs)
-    if plan is None:
-        return []
-    apart = node_verdicts(model, gpos, gmat, plan)
-    points = NO_POINTS
-    if layout.batches:
-        parts = [many(gpos[a], gmat[a], s1, gpos[b], gmat[b], s2, m) for many, _, a, b, s1, s2, m in layout.batches]
-        contact, dist, pos, normal, tangent = parts[0] if len(parts) == 1 else \
-            (np.concatenate(x) for x in zip(*parts))
-        keep = contact[layout.order]
-        if apart is not None:
-            keep &= ~apart[layout.point_row]
-        kept = np.flatnonzero(keep)
-        at = layout.order[kept]
-        points = (layout.point_row[kept], dist[at], pos[at], normal[at], tangent[at])
-    rows = layout.others
-    if len(rows):                               # one by one: the near tests first, as near_pairs
-        rows = rows if apart is None else rows[~apart[rows]]
-        rows = rows[~spheres_apart(model, gpos, gmat, geom_rbound(model), plan.geom1[rows], plan.geom2[rows],
-                                   plan.margin[rows])]
-        boxed = plan.boxed[rows]
-        if boxed.any():
-            b = rows[boxed]
-            boxed[boxed] = obbs_apart(model, gpos, gmat, geom_aabb(model), plan.geom1[b], plan.geom2[b],
-                                      plan.margin[b])
-            rows = rows[~boxed]
-        more = [(k + r, *p) for r in rows.tolist()
-                for k, *p in [pair_points(model, gpos, gmat, *layout.pairs[r], plan.margin[r])] if len(k)]
-        if more:
-            k, dist, pos, normal, tangent = (np.concatenate(x) for x in zip(points, *more))
-            order = np.argsort(k, kind="stable")            # pair by pair, each pair's points in order
-            points = k[order], dist[order], pos[order], normal[order], tangent[order]
-    return contacts(model, layout.pairs, points)
-
-
 def detect(model, data):
     """Fill ``data.contact`` with the contacts at ``data.qpos`` (MuJoCo's ``mj_collision``);
     first the poses (:func:`~rbdl_edu.kinematics.kinematics`: ``data.geom_xpos``,
@@ -364,8 +286,12 @@ def collide(model, data):
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
     if contact_filter is None and not model.npair and type(gpos) is np.ndarray:     # (the common case)
-        data.contact = pass_contacts(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
-                                                                   geom_aabb(model)))
+        points = []                             # (pre-contacts of the whole pass: one frame call)
+        for g1, g2, _ in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
+                                                                    geom_aabb(model))):
+            margin, gap = pair_constants(model, g1, g2)[:2]
+            points += [(g1, g2, *p) for p in pair_points(model, gpos, gmat, g1, g2, margin + gap)]
+        data.contact = contacts(model, points)
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat, contact_filter=contact_filter):
