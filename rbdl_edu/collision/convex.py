@@ -73,31 +73,46 @@ def support(model, gpos, gmat, g, d, core=False):
     >>> support(s.compile(), np.zeros((1, 3)), np.eye(3)[None], 0, np.array([1., -1, 1]))
     array([ 1., -2.,  3.])
     """
+    return support_of(model, gpos, gmat, g, core)(d)
+
+
+def support_of(model, gpos, gmat, g, core=False):
+    """:func:`support` of geom ``g`` as a function of the direction alone: the geom's type,
+    size and pose are read once (GJK and EPA ask dozens of times per pair)."""
     m = plain(model)
-    t, s, R = m.geom_type[g], m.geom_size[g], gmat[g]
-    lo = R.T @ d
-    n = math.sqrt(lo @ lo)
-    rad = 0.0 if core else s[0]
+    t, s, R, p = m.geom_type[g], m.geom_size[g], gmat[g], gpos[g]
+    Rt, rad = R.T, 0.0 if core else s[0]
     if t == SPHERE:
-        x = lo / n * rad if n > 0 else np.array([rad, 0, 0])
+        def local(lo, n):
+            return lo / n * rad if n > 0 else np.array([rad, 0, 0])
     elif t == CAPSULE:
-        x = (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
+        def local(lo, n):
+            return (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
     elif t == ELLIPSOID:
-        sl = s * lo
-        norm = math.sqrt(sl @ sl)
-        x = s * sl / norm if norm > 0 else np.array([s[0], 0, 0])
+        def local(lo, n):
+            sl = s * lo
+            norm = math.sqrt(sl @ sl)
+            return s * sl / norm if norm > 0 else np.array([s[0], 0, 0])
     elif t == CYLINDER:
-        r = np.hypot(lo[0], lo[1])
-        x = np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
-                      s[1] if lo[2] >= 0 else -s[1]])
+        def local(lo, n):
+            r = np.hypot(lo[0], lo[1])
+            return np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
+                             s[1] if lo[2] >= 0 else -s[1]])
     elif t == BOX:
-        x = np.where(lo >= 0, s, -s)
+        def local(lo, n):
+            return np.where(lo >= 0, s, -s)
     elif t == MESH:
         v = mesh_vertices(model, g)
-        x = v[np.argmax(v @ lo)]
+
+        def local(lo, n):
+            return v[np.argmax(v @ lo)]
     else:
         raise ValueError(f"geom {g}: type {t} has no support function")
-    return gpos[g] + R @ x
+
+    def farthest(d):
+        lo = Rt @ d
+        return p + R @ local(lo, math.sqrt(lo @ lo))
+    return farthest
 
 
 # --------------------------------------------------------------------------------- GJK ----
@@ -247,9 +262,10 @@ def signed_distance(model, gpos, gmat, g1, g2, smooth=True, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points
     (``smooth=False``: GJK/EPA's answer, not polished); ``None`` if the distance exceeds
     ``cutoff`` (or EPA degenerates)."""
+    support1, support2 = support_of(model, gpos, gmat, g1, core=True), support_of(model, gpos, gmat, g2, core=True)
+
     def supp(d):
-        a = support(model, gpos, gmat, g1, d, core=True)
-        b = support(model, gpos, gmat, g2, -d, core=True)
+        a, b = support1(d), support2(-d)
         return (a - b, a, b)
     # round the cores: dist - r1 - r2, so the cores' cutoff is cutoff + r1 + r2
     r1, r2 = core_radius(model, g1), core_radius(model, g2)

@@ -58,7 +58,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.convex import core_distance, core_radius, support
+from rbdl_edu.collision.convex import core_distance, core_radius, support, support_of
 from rbdl_edu.collision.geometry import geom_aabb
 from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
@@ -159,10 +159,10 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
         n, a, b = R1 @ n, x1 + R1 @ q, x1 + R1 @ p
     else:
         P = x1 + prism.corners @ R1.T
+        support2 = support_of(model, gpos, gmat, g2, core=True)
 
         def supp(d):
-            a = P[np.argmax(P @ d)]
-            b = support(model, gpos, gmat, g2, -d, core=True)
+            a, b = P[np.argmax(P @ d)], support2(-d)
             return (a - b, a, b)
         polytope = model.geom_type[g2] in (CAPSULE, BOX, MESH)          # a segment or a polytope
         out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope, cutoff=cutoff + r2)
