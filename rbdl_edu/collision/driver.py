@@ -34,14 +34,14 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
+from rbdl_edu.collision.batch import node_frames, nodes_apart, obbs_apart, spheres_apart
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.colliders import (COLLIDERS, CONVEX, ITERATIVE, contacts, narrowphase, pair_constants,
                                           pair_points)
 from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
                                         exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
-from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
+from rbdl_edu.collision.midphase import descent_paths, node_margin, tree_pairs, uses_midphase
 from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.kinematics import kinematics
 from rbdl_edu.model.enums import PLANE
@@ -124,19 +124,21 @@ class PassPlan(NamedTuple):
     """What the model alone decides about the geom pairs of a list of body pairs (see
     :func:`pass_plan`). Per geom pair examined: ``geom1``, ``geom2`` (``geom1`` on the first
     body), ``ordered (P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
-    ``boxed`` (whether the oriented-box test decides: a midphase leaf pair or an iterating
-    collider, without a plane, which no box holds). ``bodies (K, 2)``: the body pairs with
-    node-box tests. Per node-box test on a midphase descent: ``node_pair (T,)`` (its row of
-    ``bodies``), ``node_box (T, 2, 6)`` (center, half-sizes), ``node_margin (T,)``.
-    ``on_way (E, 2)``: (geom pair, node test) for each test on the way down to a leaf pair."""
+    ``boxed (B,)``: the geom pairs whose oriented-box test decides (a midphase leaf pair or an
+    iterating collider, without a plane, which no box holds). Per node-box test on a midphase
+    descent, its two node boxes as :func:`~rbdl_edu.collision.batch.node_frames` gives them:
+    ``node_geom (T, 2)``, ``node_axes (T, 2, 3, 3)``, ``node_center (T, 2, 3)``,
+    ``node_half (T, 2, 3)``; and ``node_margin (T,)``. ``on_way (E, 2)``: (geom pair, node
+    test) for each test on the way down to a leaf pair."""
     geom1: np.ndarray
     geom2: np.ndarray
     ordered: np.ndarray
     margin: np.ndarray
     boxed: np.ndarray
-    bodies: np.ndarray
-    node_pair: np.ndarray
-    node_box: np.ndarray
+    node_geom: np.ndarray
+    node_axes: np.ndarray
+    node_center: np.ndarray
+    node_half: np.ndarray
     node_margin: np.ndarray
     on_way: np.ndarray
 
@@ -168,16 +170,18 @@ def pair_plan(model, b1, b2):
         leaves = [(g1, g2, ()) for g1 in geoms_of[b1] for g2 in geoms_of[b2]]
     leaves = [leaf for leaf in leaves if _static_reason(model, *leaf[:2]) is None]
     tests = sorted({t for leaf in leaves for t in leaf[2]})
-    trees, index = body_trees(model), {t: k for k, t in enumerate(tests)}
+    index = {t: k for k, t in enumerate(tests)}
     ordered = [_ordered(model, g1, g2) for g1, g2, _ in leaves]
+    sides = [(node_frames(model, b1, n1), node_frames(model, b2, n2)) for n1, n2 in tests]
     return PassPlan(
         np.array([leaf[0] for leaf in leaves], dtype=int), np.array([leaf[1] for leaf in leaves], dtype=int),
         np.array(ordered, dtype=int).reshape(-1, 2),
         np.array([sum(pair_margin_gap(model, g1, g2)) for g1, g2 in ordered], dtype=float),
-        np.array([(midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE)
-                  and PLANE not in (types[g1], types[g2]) for g1, g2 in ordered], dtype=bool),
-        np.array([(b1, b2)] if tests else [], dtype=int).reshape(-1, 2), np.zeros(len(tests), dtype=int),
-        np.array([[trees[b1].aabb[n1], trees[b2].aabb[n2]] for n1, n2 in tests]).reshape(-1, 2, 6),
+        np.array([k for k, (g1, g2) in enumerate(ordered) if (midphase or COLLIDERS[(types[g1], types[g2])]
+                                                             in ITERATIVE) and PLANE not in (types[g1], types[g2])],
+                 dtype=int),
+        *(np.array([[side[i] for side in pair] for pair in sides], dtype=float if i else int).reshape(-1, 2, *shape)
+          for i, shape in enumerate([(), (3, 3), (3,), (3,)])),
         np.full(len(tests), node_margin(model, b1, b2) if tests else 0.0, dtype=float),
         np.array([(k, index[t]) for k, leaf in enumerate(leaves) for t in leaf[2]], dtype=int).reshape(-1, 2))
 
@@ -202,26 +206,14 @@ def pass_plan(model, body_pairs):
     if not plans:                                           # (every body pair excluded)
         return None
     P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
-    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... node test ...
-    K = np.cumsum([0] + [len(p.bodies) for p in plans])         # ... and body pair with tests
+    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... and node test
     joined = PassPlan(*(np.concatenate([getattr(p, f) for p in plans]) for f in PassPlan._fields))
     joined = joined._replace(on_way=np.concatenate([p.on_way + [P[k], T[k]] for k, p in enumerate(plans)]),
-                             node_pair=np.concatenate([p.node_pair + K[k] for k, p in enumerate(plans)]))
+                             boxed=np.concatenate([p.boxed + P[k] for k, p in enumerate(plans)]))
     if len(kept) >= _PLANS_KEPT:
         kept.clear()
     kept[key] = joined
     return joined
-
-
-def node_verdicts(model, gpos, gmat, plan):
-    """``(P,)`` bool: a node pair on the way down to the plan's geom pair is apart (``None``
-    without node tests): all node tests at once (:func:`~rbdl_edu.collision.batch.nodes_apart`)."""
-    if not len(plan.node_margin):
-        return None
-    t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
-    k, box1, box2 = plan.node_pair, plan.node_box[:, 0], plan.node_box[:, 1]
-    apart = nodes_apart(t[k], R[k], box1[:, :3], box1[:, 3:], box2[:, :3], box2[:, 3:], plan.node_margin)
-    return np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(plan.geom1)) > 0
 
 
 def near_pairs(model, gpos, gmat, body_pairs):
@@ -233,21 +225,23 @@ def near_pairs(model, gpos, gmat, body_pairs):
     plan = pass_plan(model, body_pairs)
     if plan is None:
         return []
-    g1, g2, m = plan.geom1, plan.geom2, plan.margin
+    g1, g2, m, boxed = plan.geom1, plan.geom2, plan.margin, plan.boxed
     if len(g1) <= _FEW and not len(plan.node_margin):    # a few pairs: one at a time is cheaper
-        rbound, aabb = geom_rbound(model), geom_aabb(model)
-        return [(o1, o2, None) for a, b, mg, boxed, (o1, o2) in zip(g1.tolist(), g2.tolist(), m.tolist(),
-                                                                  plan.boxed.tolist(), plan.ordered.tolist())
+        rbound, aabb, boxed = geom_rbound(model), geom_aabb(model), set(boxed.tolist())
+        return [(o1, o2, None) for k, (a, b, mg, (o1, o2)) in enumerate(zip(g1.tolist(), g2.tolist(), m.tolist(),
+                                                                          plan.ordered.tolist()))
                 if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
-                and not (boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
-    out = node_verdicts(model, gpos, gmat, plan)      # apart: each test only on the pairs left
-    out = np.zeros(len(g1), dtype=bool) if out is None else out     # 1. a node pair on the way down
-    left = np.flatnonzero(~out)                 # 2. the bounding spheres
-    out[left] = spheres_apart(model, gpos, gmat, geom_rbound(model), g1[left], g2[left], m[left])
-    left = np.flatnonzero(plan.boxed & ~out)    # 3. the oriented boxes
+                and not (k in boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
+    # the cheap tests on every pair (fewer, larger operations than on the pairs left):
+    apart = spheres_apart(model, gpos, gmat, geom_rbound(model), g1, g2, m)    # the bounding spheres,
+    if len(plan.node_margin):                   # a node pair apart on the way down,
+        tested = nodes_apart(gpos, gmat, plan.node_geom, plan.node_axes, plan.node_center, plan.node_half,
+                             plan.node_margin)
+        apart |= np.bincount(plan.on_way[:, 0], weights=tested[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    left = boxed[~apart[boxed]]                 # the oriented boxes (on the pairs left: 3x3 products)
     if len(left):
-        out[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
-    return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
+        apart[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
+    return [(a, b, None) for a, b in plan.ordered[~apart].tolist()]
 
 
 def detect(model, data):
