@@ -1,9 +1,9 @@
 """The narrowphase: which collider handles a geom pair, and contacts from its points.
 
 Each collider returns *pre-contacts* -- ``(dist, pos, normal, tangent)`` per point
-(:func:`pair_points`) -- and :func:`contacts` makes those of a whole collision pass
-:class:`~rbdl_edu.collision.contact.Contact` s: the frames around all normals at once
-(:func:`~rbdl_edu.collision.contact.make_frames`) and each pair's mixed parameters, which the
+(:func:`pair_points`) -- and :func:`contacts` makes them
+:class:`~rbdl_edu.collision.contact.Contact` s: the frame around each normal
+(:func:`~rbdl_edu.collision.contact.make_frame`) and the pair's mixed parameters, which the
 model alone decides (:func:`pair_constants`, once per model and pair).
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rbdl_edu.collision import convex as _convex
 from rbdl_edu.collision import ellipsoid as _ellipsoid
 from rbdl_edu.collision import hfield as _hfield
 from rbdl_edu.collision import primitives as _prim
-from rbdl_edu.collision.contact import Contact, make_frames
+from rbdl_edu.collision.contact import Contact, make_frame
 from rbdl_edu.collision.filters import capsules_apart
 from rbdl_edu.collision.pair_params import assign, mix_adhesion, mix_params, pair_margin_gap
 from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
@@ -89,17 +89,13 @@ def explicit_constants(model, pair):
 def contacts(model, points, constants=None):
     """:class:`~rbdl_edu.collision.contact.Contact` s of the pre-contacts ``points``, a list of
     ``(g1, g2, dist, pos, normal, tangent)``, with each geom pair's :func:`pair_constants` (or
-    ``constants``, one tuple for all: an explicit pair's); the frames all at once."""
-    if not points:
-        return []
-    g1, g2, dist, pos, normal, tangent = zip(*points)
-    frames = make_frames(np.array(normal, dtype=float), np.array(tangent, dtype=float))
+    ``constants``, one tuple for all: an explicit pair's)."""
     out = []
-    for g1, g2, d, x, frame in zip(g1, g2, dist, pos, frames):
+    for g1, g2, d, x, n, t in points:
         margin, gap, condim, friction, solref, solreffriction, solimp, adhesion = \
             constants or pair_constants(model, g1, g2)
         # an adhesive contact in the gap keeps its normal row only: no surface, no friction
-        out.append(Contact(g1, g2, d, x, frame, friction.copy(), solref.copy(), solimp.copy(), margin, gap,
+        out.append(Contact(g1, g2, d, x, make_frame(n, t), friction.copy(), solref.copy(), solimp.copy(), margin, gap,
                            1 if adhesion and d >= margin else condim, solreffriction.copy(), adhesion=adhesion))
     return out
 
