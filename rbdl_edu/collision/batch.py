@@ -7,7 +7,8 @@ arrays of pairs, so that a pass costs a few NumPy operations instead of Python c
 
 * :func:`node_frames`, :func:`nodes_apart`: the midphase's node-box test on the node pairs of
   many body pairs, each node box in the world from its body's frame geom;
-* :func:`spheres_apart`: rule 8 (:func:`~rbdl_edu.collision.filters.bounding_sphere_rejects`);
+* :func:`spheres_apart`: rule 8 (:func:`~rbdl_edu.collision.filters.bounding_sphere_rejects`),
+  what the model decides about it (:func:`sphere_tests`) apart from the poses (:func:`spheres_apart_at`);
 * :func:`obbs_apart`: the oriented-box test (:func:`~rbdl_edu.collision.filters.boxes_apart`);
   both box tests are :func:`boxes_apart` on boxes in the world.
 
@@ -15,6 +16,8 @@ Each computes the equation of its one-pair version; the tests
 (``tests/test_collision_batch.py``) check that they agree pair by pair.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -70,13 +73,48 @@ def spheres_apart(model, gpos, gmat, rbound, g1, g2, margin):
 
     .. math:: |x_1 - x_2| > r_1 + r_2 + m  \qquad\text{or, for a plane } g_1:\quad
               n_1\cdot(x_2 - x_1) > r_2 + m
+
+    (:func:`sphere_tests`, what the model decides, then :func:`spheres_apart_at`, the poses.)
     """
+    return spheres_apart_at(gpos, gmat, sphere_tests(model, rbound, g1, g2, margin), len(g1))
+
+
+class SphereTests(NamedTuple):
+    """Rule 8 on a list of geom pairs, sorted by what the model decides: the rows of two
+    bounded geoms, ``bounded (S,)``, their geoms ``pairs (S, 2)`` and reach squared
+    ``reach2 (S,)`` :math:`= (r_1 + r_2 + m)^2`; the rows of a plane and a bounded geom,
+    ``planar (Q,)``, their geoms ``planes (Q, 2)`` (the plane first) and ``reach (Q,)``
+    :math:`= r + m`. Other rows (two unbounded geoms) are never apart."""
+    bounded: np.ndarray
+    pairs: np.ndarray
+    reach2: np.ndarray
+    planar: np.ndarray
+    planes: np.ndarray
+    reach: np.ndarray
+
+
+def sphere_tests(model, rbound, g1, g2, margin):
+    """The :class:`SphereTests` of geom pairs ``g1[k], g2[k]`` with margins ``margin[k]``."""
     r1, r2, plane = rbound[g1], rbound[g2], is_plane(model)
-    d = gpos[g1] - gpos[g2]
-    far = np.einsum("pi,pi->p", d, d) > (r1 + r2 + margin) ** 2
-    above1 = plane[g1] & (r2 > 0) & (np.einsum("pi,pi->p", gmat[g1][:, :, 2], -d) > margin + r2)
-    above2 = plane[g2] & (r1 > 0) & (np.einsum("pi,pi->p", gmat[g2][:, :, 2], d) > margin + r1)
-    return np.where((r1 > 0) & (r2 > 0), far, above1 | above2)
+    both = (r1 > 0) & (r2 > 0)
+    first, second = ~both & plane[g1] & (r2 > 0), ~both & plane[g2] & (r1 > 0)
+    b, p = np.flatnonzero(both), np.flatnonzero(first | second)
+    planes = np.where(first[p, None], np.stack([g1[p], g2[p]], axis=1), np.stack([g2[p], g1[p]], axis=1))
+    return SphereTests(b, np.stack([g1[b], g2[b]], axis=1), (r1[b] + r2[b] + margin[b]) ** 2,
+                       p, planes, margin[p] + np.where(first[p], r2[p], r1[p]))
+
+
+def spheres_apart_at(gpos, gmat, tests, n):
+    """``(n,)`` bool: rule 8 at the poses ``gpos, gmat`` on the ``n`` rows of ``tests``
+    (:class:`SphereTests`)."""
+    out = np.zeros(n, dtype=bool)
+    if len(tests.bounded):
+        d = gpos[tests.pairs[:, 0]] - gpos[tests.pairs[:, 1]]
+        out[tests.bounded] = np.einsum("pi,pi->p", d, d) > tests.reach2
+    if len(tests.planar):
+        plane, other = tests.planes[:, 0], tests.planes[:, 1]
+        out[tests.planar] = np.einsum("pi,pi->p", gmat[plane, :, 2], gpos[other] - gpos[plane]) > tests.reach
+    return out
 
 
 def obbs_apart(model, gpos, gmat, aabb, g1, g2, margin):

@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.batch import node_frames, nodes_apart, obbs_apart, spheres_apart
+from rbdl_edu.collision.batch import node_frames, nodes_apart, obbs_apart, sphere_tests, spheres_apart_at
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
 from rbdl_edu.collision.colliders import (COLLIDERS, CONVEX, ITERATIVE, contacts, narrowphase, pair_constants,
                                           pair_points)
@@ -199,12 +199,18 @@ def pass_plan(model, body_pairs):
     """The :class:`PassPlan` of a list of body pairs: the :func:`pair_plan` s of those not
     ``<exclude>`` d, joined (the last few lists remembered: a scene's broadphase gives the
     same list step after step); ``None`` if there is none."""
+    return _joined(model, body_pairs)[0]
+
+
+def _joined(model, body_pairs):
+    """:func:`pass_plan` and its rule-8 tests (:func:`~rbdl_edu.collision.batch.sphere_tests`),
+    remembered together."""
     key, kept = tuple(body_pairs), _joined_plans(model)
     if key in kept:
         return kept[key]
     plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
     if not plans:                                           # (every body pair excluded)
-        return None
+        return None, None
     P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
     T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... and node test
     joined = PassPlan(*(np.concatenate([getattr(p, f) for p in plans]) for f in PassPlan._fields))
@@ -212,8 +218,8 @@ def pass_plan(model, body_pairs):
                              boxed=np.concatenate([p.boxed + P[k] for k, p in enumerate(plans)]))
     if len(kept) >= _PLANS_KEPT:
         kept.clear()
-    kept[key] = joined
-    return joined
+    kept[key] = joined, sphere_tests(model, geom_rbound(model), joined.geom1, joined.geom2, joined.margin)
+    return kept[key]
 
 
 def near_pairs(model, gpos, gmat, body_pairs):
@@ -222,7 +228,7 @@ def near_pairs(model, gpos, gmat, body_pairs):
     without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
     same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`) --
     or, for a few pairs without a midphase (a box on a plane), one pair at a time."""
-    plan = pass_plan(model, body_pairs)
+    plan, spheres = _joined(model, body_pairs)
     if plan is None:
         return []
     g1, g2, m, boxed = plan.geom1, plan.geom2, plan.margin, plan.boxed
@@ -233,7 +239,7 @@ def near_pairs(model, gpos, gmat, body_pairs):
                 if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
                 and not (k in boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
     # the cheap tests on every pair (fewer, larger operations than on the pairs left):
-    apart = spheres_apart(model, gpos, gmat, geom_rbound(model), g1, g2, m)    # the bounding spheres,
+    apart = spheres_apart_at(gpos, gmat, spheres, len(g1))     # the bounding spheres,
     if len(plan.node_margin):                   # a node pair apart on the way down,
         tested = nodes_apart(gpos, gmat, plan.node_geom, plan.node_axes, plan.node_center, plan.node_half,
                              plan.node_margin)
