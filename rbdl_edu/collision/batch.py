@@ -45,10 +45,11 @@ def boxes_apart(c1, A1, h1, c2, A2, h2, margin):
     .. math:: |A_1^T d| > h_1 + C h_2 + m \quad\text{or}\quad |A_2^T d| > C^T h_1 + h_2 + m
 
     in some component."""
-    d, m = c2 - c1, margin[:, None]
+    d, m = c2[:, None], margin[:, None]                 # (rows as 1x3 matrices: d A, h Cᵀ, ...)
+    d = d - c1[:, None]
     C = np.abs(A1.transpose(0, 2, 1) @ A2)
-    return (np.abs(np.einsum("pi,pij->pj", d, A1)) > h1 + np.einsum("pij,pj->pi", C, h2) + m).any(axis=1) | \
-        (np.abs(np.einsum("pi,pij->pj", d, A2)) > np.einsum("pi,pij->pj", h1, C) + h2 + m).any(axis=1)
+    return (np.abs(d @ A1)[:, 0] > h1 + (h2[:, None] @ C.transpose(0, 2, 1))[:, 0] + m).any(axis=1) | \
+        (np.abs(d @ A2)[:, 0] > (h1[:, None] @ C)[:, 0] + h2 + m).any(axis=1)
 
 
 def nodes_apart(gpos, gmat, geom, axes, center, half, margin):
