@@ -131,22 +131,24 @@ def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL, start=None):
         v = simplex[0][0]
     else:
         v, simplex = start
+    vv = v @ v                                      # |v|²
     for _ in range(MAX_ITER):
-        if v @ v < TOL ** 2:
+        if vv < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
-        if v @ w[0] > cutoff * np.sqrt(v @ v):       # separated by more than the cutoff
+        vw = v @ w[0]
+        if vw > cutoff * np.sqrt(vv):               # separated by more than the cutoff
             return None
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
-        if v @ v - v @ w[0] <= tol * (v @ v) or \
-                any(_norm2(w[0] - s[0]) < 1e-28 for s in simplex):
+        if vv - vw <= tol * vv or any(_norm2(w[0] - s[0]) < 1e-28 for s in simplex):
             return v, simplex
         simplex.append(w)
-        v_old = v
+        v_old, vv_old = v, vv
         v, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
-        if v @ v >= v_old @ v_old:                  # no progress (rounding): done
-            return v_old if v @ v > v_old @ v_old else v, simplex
+        vv = v @ v
+        if vv >= vv_old:                            # no progress (rounding): done
+            return v_old if vv > vv_old else v, simplex
         simplex = [simplex[i] for i in idx]
         if len(simplex) == 4:                      # tetrahedron around the origin
             return np.zeros(3), simplex
