@@ -188,8 +188,8 @@ def edge_gap(ends, prism):
 
 def _cross_rows(d, E):
     """``d × e`` for each row ``e`` of ``E``."""
-    return np.stack([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2],
-                     d[0] * E[:, 1] - d[1] * E[:, 0]], axis=1)
+    return np.array([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2],
+                     d[0] * E[:, 1] - d[1] * E[:, 0]]).T
 
 
 def core_points(model, gpos, gmat, g1, g2):
@@ -202,7 +202,7 @@ def core_points(model, gpos, gmat, g1, g2):
     if t == SPHERE:
         return c[None]
     half = model.geom_size[g2][1] * (gmat[g2][:, 2] @ gmat[g1])
-    return np.stack([c + half, c - half])
+    return np.array([c + half, c - half])
 
 
 class Prism(NamedTuple):
@@ -366,7 +366,7 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     # prisms with a corner at least that high are visited, in the order rows, columns,
     # triangles (cell (r, c)'s triangles: cell_triangles)
     H = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
-    up = np.stack([H[1:, :-1] | H[:-1, :-1] | H[1:, 1:], H[:-1, :-1] | H[1:, 1:] | H[:-1, 1:]], axis=-1)
+    up = np.array([H[1:, :-1] | H[:-1, :-1] | H[1:, 1:], H[:-1, :-1] | H[1:, 1:] | H[:-1, 1:]]).transpose(1, 2, 0)
     out = []
     for i, j, k in zip(*np.nonzero(up)):
         # 3. the prism against the geom
