@@ -351,11 +351,10 @@ def polish(supp, dist, n, a, b, iters=40):
             break
         eps = 1e-7
         J = np.column_stack([(h_and_g(_unit(m + eps * t), t1, t2)[1] - G) / eps for t in (t1, t2)])
-        J = (J + J.T) / 2
-        try:
-            du = -np.linalg.solve(J, G) if np.all(np.linalg.eigvalsh(J) > 0) else -G
-        except np.linalg.LinAlgError:
-            du = -G
+        (a, b), (_, c) = ((J + J.T) / 2).tolist()
+        det = a * c - b * b                         # a 2x2: positive definite iff a > 0, det > 0
+        g1, g2 = G.tolist()
+        du = -np.array([(c * g1 - b * g2) / det, (a * g2 - b * g1) / det]) if a > 0 and det > 0 else -G
         while du @ du > 1e-28:                       # backtrack until h_D decreases, down
             m_new = _unit(m + du[0] * t1 + du[1] * t2)   # to a turn of 1e-14 rad
             h_new = supp(m_new)[0] @ m_new
