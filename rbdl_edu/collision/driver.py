@@ -13,19 +13,22 @@
    ``data.contact_filter`` in place of the geom bitmask, if set:
    :func:`~rbdl_edu.collision.filters.user_contact_filter`);
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
-   to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
+   to the collider in :data:`~rbdl_edu.collision.colliders.COLLIDERS`, keyed by the two geom
+   types (:func:`~rbdl_edu.collision.colliders.pair_points`) -- those that iterate
    (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
    (:func:`~rbdl_edu.collision.filters.boxes_apart`) and, ours, not MuJoCo's, so do capsules
    that hold the geoms (:func:`~rbdl_edu.collision.filters.capsules_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
-   mixed parameters.
+   mixed parameters (:func:`~rbdl_edu.collision.colliders.contacts`).
 
 :func:`candidate_pairs` runs steps 2-3 as written, one pair at a time (with a log of every
 verdict). :func:`collide` gets the same pairs cheaper (:func:`near_pairs`, for models without
 ``<pair>`` s and passes without a contact filter): what the model alone decides about a body
 pair -- which geom pairs survive the bit masks, their margins, the node-box tests on the
-midphase's way down to each leaf pair -- is worked out once (:func:`pair_plan`), and a pass
-runs the tests that depend on the poses on arrays of pairs (:mod:`~rbdl_edu.collision.batch`).
+midphase's way down to each leaf pair, which of them meet a plane -- is worked out once
+(:func:`pair_plan`, :func:`~rbdl_edu.collision.batch.sphere_tests`), and a pass runs the tests
+that depend on the poses on arrays of pairs (:mod:`~rbdl_edu.collision.batch`): each on every
+pair at once, the oriented boxes (3x3 products) on the pairs left.
 """
 from __future__ import annotations
 
