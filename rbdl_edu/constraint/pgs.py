@@ -54,14 +54,24 @@ def solve_pgs(model, data):
             f_prev = f.copy()
         f_momentum = f.copy()
         improvement = sweep(data, AR, f, [steps[j] for j in orders[it]], sets)
-        data.efc_force = f
-        update_state(model, data, sets)
-        data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
+        data.solver.append(SolverStat(s * improvement, 0.0, 0.0, active_rows(model, data, f, sets), 0, 0))
         # restart the momentum when the sweep went against the extrapolation
         k = 0 if it > 0 and (f - f_momentum) @ (f_momentum - f_prev) < 0 else k + 1
         if s * improvement < model.opt.tolerance:
             break
+    data.efc_force = f
+    update_state(model, data, sets)
     data.solver_niter = it + 1 if model.opt.iterations else 0
+
+
+def active_rows(model, data, f, sets):
+    """How many rows act at the forces ``f`` (``efc_state`` not SATISFIED, :func:`update_state`):
+    all but the one-sided rows that do not push, unless a cone asks for its zone."""
+    if sets.cones:
+        data.efc_force = f
+        update_state(model, data, sets)
+        return nactive(data)
+    return data.nefc - int(np.count_nonzero(f[sets.one_sided] <= 0))
 
 
 class ForceSets:
@@ -81,18 +91,19 @@ class ForceSets:
         self.cones = list(elliptic_cones(model, data))
         if AR is not None:
             self.b, self.diag, self.AR_rows = data.efc_b.tolist(), AR.diagonal().tolist(), list(AR)
+            self.inverse = [1 / Aii for Aii in self.diag]
 
 
 def sweep(data, AR, f, steps, sets):
     """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
-    b, diag, lo, hi, AR_rows = sets.b, sets.diag, sets.lo, sets.hi, sets.AR_rows
+    b, diag, inverse, lo, hi, AR_rows = sets.b, sets.diag, sets.inverse, sets.lo, sets.hi, sets.AR_rows
     improvement = 0.0
     for i, n in steps:
         if n == 1:
             # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
             res, Aii, old = b[i] + float(AR_rows[i].dot(f)), diag[i], float(f[i])
-            new = min(hi[i], max(lo[i], old - res * (1 / Aii)))
+            new = min(hi[i], max(lo[i], old - res * inverse[i]))
             delta = new - old
             change = 0.5 * delta * delta * Aii + delta * res
         else:

@@ -47,7 +47,11 @@ def solve_primal(model, data, newton=True):
     update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint
     s = scale(data)
-    Mgrad = np.linalg.solve(M, grad)
+    LM = cholesky_floored(M)                          # M = L L^T, for M^-1 g (M is positive definite)
+
+    def solve_M(g):
+        return scipy.linalg.lapack.dpotrs(LM, g, lower=1)[0]
+    Mgrad = solve_M(grad)
     # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
     small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
     small_gradient = s * norm(grad) < tol
@@ -68,7 +72,7 @@ def solve_primal(model, data, newton=True):
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = factor.newton_step(grad) if newton else np.linalg.solve(M, grad)
+        Mgrad = factor.newton_step(grad) if newton else solve_M(grad)
         improvement, gradient = s * improvement, s * norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
                                       np.count_nonzero(data.efc_state != oldstate), neval))
@@ -111,8 +115,9 @@ class HessianFactor:
     def newton_step(self, g):
         """:math:`H^{-1} g` at the current state (:func:`newton_step`)."""
         data = self.data
-        if self.L is None or data.cone_H or not np.array_equal(self.state, data.efc_state):
-            self.state, self.L = data.efc_state, cholesky_floored(hessian(self.model, data))
+        state = data.efc_state.tobytes()
+        if self.L is None or data.cone_H or state != self.state:
+            self.state, self.L = state, cholesky_floored(hessian(self.model, data))
         x, _ = scipy.linalg.lapack.dpotrs(self.L, g, lower=1)
         return x
 
@@ -134,12 +139,9 @@ def cholesky_floored(H, mindiag=MINVAL):
 
     the pivot :math:`d_j` floored at :math:`m` = ``mindiag``. Where no pivot is floored this is
     the ordinary factor, and LAPACK's is used."""
-    try:
-        L = np.linalg.cholesky(H)
-        if L.diagonal().min() ** 2 >= mindiag:
-            return L
-    except np.linalg.LinAlgError:
-        pass
+    L, info = scipy.linalg.lapack.dpotrf(H, lower=1, clean=1)
+    if info == 0 and L.diagonal().min() ** 2 >= mindiag:
+        return L
     L = np.zeros_like(H)
     for j in range(len(H)):
         L[j, j] = math.sqrt(max(H[j, j] - L[j, :j] @ L[j, :j], mindiag))

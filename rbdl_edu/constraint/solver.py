@@ -68,7 +68,7 @@ def fwd_constraint(model, data):
     data.qfrc_constraint = np.zeros(model.nv)
     data.solver_niter, data.solver = 0, []
     if not data.nefc:
-        data.qacc = data.qacc_smooth.copy()
+        data.qacc = data.qacc_smooth
         data.efc_b, data.efc_force, data.efc_state = np.zeros(0), np.zeros(0), np.zeros(0, dtype=int)
         return
     # b = J a_u - a_ref: where each row would be without constraint forces
@@ -81,7 +81,8 @@ def fwd_constraint(model, data):
         parts = [(np.arange(model.nv), np.arange(data.nefc))]
     else:
         parts = islands(model, data)
-        data.qacc = data.qacc_smooth.copy() if not parts else _untouched_smooth(model, data, parts)
+        if not parts or sum(len(dofs) for dofs, _ in parts) < model.nv:
+            data.qacc = data.qacc_smooth if not parts else _untouched_smooth(model, data, parts)
     force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
     noslip = model.opt.noslip_iterations > 0
     for dofs, rows in parts:
@@ -118,13 +119,13 @@ def warmstart(model, data):
     is positive (then zero forces). ``<flag warmstart="disable"/>``: ``qacc_smooth`` and zero
     forces. Returns the dual matrix :math:`A + R` if it made it (PGS), else None."""
     if model.opt.disabled("warmstart"):
-        data.qacc = data.qacc_smooth.copy()
+        data.qacc = data.qacc_smooth
         data.efc_force, data.efc_state = np.zeros(data.nefc), np.zeros(data.nefc, dtype=int)
         return None
     a = data.qacc_warmstart
-    data.qacc = a.copy()
     cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
     if model.opt.solver == "PGS":
+        data.qacc = a                                    # (a copy: Data copies what it is given)
         f, AR = data.efc_force, dual_matrix(model, data)
         if f @ data.efc_b + 0.5 * f @ (AR @ f) > 0:
             data.efc_force = np.zeros(data.nefc)
@@ -132,8 +133,7 @@ def warmstart(model, data):
         return AR
     # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
     cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)
-    if cost_warmstart > update(model, data, data.efc_b, cost=True):
-        data.qacc = data.qacc_smooth.copy()
+    data.qacc = data.qacc_smooth if cost_warmstart > update(model, data, data.efc_b, cost=True) else a
     return None
 
 
