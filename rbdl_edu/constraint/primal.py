@@ -180,7 +180,7 @@ class LineCost:
         self.data, self.n_eval, self.search_norm = data, 0, norm(p)
         self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
         # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
-        self.gauss = (p @ Ma - data.qfrc_smooth @ p, 0.5 * p @ self.Mv)
+        self.gauss = (float(p @ Ma - data.qfrc_smooth @ p), float(0.5 * p @ self.Mv))
         self.x0, self.D = Jaref, data.efc_D
         self.cones = []
         for (i, n, _, _), con in elliptic_cones(model, data):
@@ -193,14 +193,18 @@ class LineCost:
         # what does not depend on alpha, once per line: each kind of row's x0, v, D, and
         # its cost at alpha = 0
         x0, v, D, ne, nf = Jaref, self.Jv, data.efc_D, data.ne, data.nf
-        self.q = (self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne]), self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2) if ne \
-            else self.gauss
+        self.q = self.gauss if not ne else (self.gauss[0] + float(D[:ne] @ (x0[:ne] * v[:ne])),
+                                            self.gauss[1] + float(0.5 * D[:ne] @ v[:ne] ** 2))
         fr = slice(ne, ne + nf)
         f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
         self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr])) if nf else None
+        # limits, frictionless contacts, pyramid edges: a row's 1/2 D (x0 + alpha v)^2 as a
+        # quadratic in alpha, (1/2 D x0^2, D x0 v, 1/2 D v^2) (MuJoCo's efc quad), summed over
+        # the rows that push (x < 0) at alpha
         rows = one_sided_rows(data)
-        xs, Ds = x0[rows], D[rows]
-        self.one_sided = (xs, v[rows], Ds, np.sum(np.where(xs < 0, 0.5 * Ds * xs * xs, 0.0)))
+        xs, vs, Ds = x0[rows], v[rows], D[rows]
+        quad = np.array([0.5 * Ds * xs * xs, Ds * xs * vs, 0.5 * Ds * vs * vs])
+        self.one_sided = (xs, vs, quad, float(quad[0] @ (xs < 0)))
 
     def __call__(self, alpha):
         self.n_eval += 1
@@ -215,14 +219,12 @@ class LineCost:
             inside = (-Rf < x) & (x < Rf)
             d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
-        # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
-        xs, vs, Ds, cost0 = self.one_sided
-        x = xs + alpha * vs
-        Don = np.where(x < 0, Ds, 0.0)                 # D on the rows that push, else 0
-        Dx = Don * x
-        cost += float(0.5 * (Dx * x).sum() - cost0)
-        d1 += float((Dx * vs).sum())
-        d2 += float((Don * vs * vs).sum())
+        # limits, frictionless contacts, pyramid edges: the quadratics of the rows that push
+        xs, vs, quad, cost0 = self.one_sided
+        c0, c1, c2 = (quad @ (xs + alpha * vs < 0)).tolist()
+        cost += c0 - cost0 + alpha * c1 + alpha * alpha * c2
+        d1 += c1 + 2 * alpha * c2
+        d2 += 2 * c2
         for cone in self.cones:
             c, e1, e2 = _cone_along(alpha, *cone[2:])
             cost, d1, d2 = cost + c, d1 + e1, d2 + e2
