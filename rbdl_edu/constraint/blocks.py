@@ -133,8 +133,10 @@ class Rows:
         n = len(J)
         sizes = sizes or [1] * len(ids)
         kinds = kinds if isinstance(kinds, list) else [kinds] * len(ids)
-        self.blocks += [Block(adr, size, kind, k) for adr, size, kind, k in
-                        zip(np.cumsum([len(self.type)] + sizes[:-1]).tolist(), sizes, kinds, ids)]
+        adr = len(self.type)
+        for size, kind, k in zip(sizes, kinds, ids):
+            self.blocks.append(Block(adr, size, kind, k))
+            adr += size
         self.J.append(J)
         self.pos += pos
         self.margin += margin

@@ -79,7 +79,8 @@ class ForceSets:
     (free for equalities, :math:`\pm` frictionloss for friction loss, :math:`\ge 0` for
     limits and pyramid edges), the one-sided rows, and each elliptic contact's block with its
     contact (:func:`~rbdl_edu.constraint.blocks.elliptic_cones`). With the dual matrix ``AR``,
-    also what every sweep reads of it and of ``b`` (as Python numbers and rows)."""
+    also what every sweep reads of it and of ``b``, row by row (``rows``: Python numbers and
+    rows of ``AR``)."""
 
     def __init__(self, model, data, AR=None):
         ne, nf, floss = data.ne, data.nf, data.efc_frictionloss
@@ -90,20 +91,24 @@ class ForceSets:
         self.one_sided = one_sided_rows(data)
         self.cones = list(elliptic_cones(model, data))
         if AR is not None:
-            self.b, self.diag, self.AR_rows = data.efc_b.tolist(), AR.diagonal().tolist(), list(AR)
-            self.inverse = [1 / Aii for Aii in self.diag]
+            # each scalar row's (AR_i, b_i, A_ii, 1/A_ii, lo, hi), read once per solve
+            self.rows = [(AR_i, b_i, Aii, 1 / Aii, lo_i, hi_i) for AR_i, b_i, Aii, lo_i, hi_i in
+                         zip(AR, data.efc_b.tolist(), AR.diagonal().tolist(), self.lo, self.hi)]
 
 
 def sweep(data, AR, f, steps, sets):
     """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
-    b, diag, inverse, lo, hi, AR_rows = sets.b, sets.diag, sets.inverse, sets.lo, sets.hi, sets.AR_rows
-    improvement = 0.0
+    rows, improvement = sets.rows, 0.0
     for i, n in steps:
         if n == 1:
             # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
-            res, Aii, old = b[i] + float(AR_rows[i].dot(f)), diag[i], float(f[i])
-            new = min(hi[i], max(lo[i], old - res * inverse[i]))
+            # [lo, hi] (max(lo, .), then min(hi, .), as comparisons)
+            AR_i, b_i, Aii, inverse, lo, hi = rows[i]
+            res, old = b_i + float(AR_i.dot(f)), float(f[i])
+            new = old - res * inverse
+            new = new if new > lo else lo
+            new = new if new < hi else hi
             delta = new - old
             change = 0.5 * delta * delta * Aii + delta * res
         else:
