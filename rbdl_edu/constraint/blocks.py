@@ -133,16 +133,14 @@ class Rows:
         n = len(J)
         sizes = sizes or [1] * len(ids)
         kinds = kinds if isinstance(kinds, list) else [kinds] * len(ids)
-        adr = len(self.type)
         for size, kind, k in zip(sizes, kinds, ids):
-            self.blocks.append(Block(adr, size, kind, k))
-            adr += size
+            self.blocks.append(Block(len(self.type), size, kind, k))
+            self.type += [kind] * size
+            self.id += [k] * size
         self.J.append(J)
         self.pos += pos
         self.margin += margin
         self.frictionloss += frictionloss
-        self.type += sum([[kind] * size for kind, size in zip(kinds, sizes)], [])
-        self.id += sum([[k] * size for k, size in zip(ids, sizes)], [])
         kind = kinds[0] if kinds else None
         if kind == CNSTR_EQUALITY:
             self.ne += n

@@ -39,8 +39,8 @@ def solve_pgs(model, data):
     AR, f = dual_matrix(model, data), data.efc_force.copy()
     # the coordinates of Gauss-Seidel, (first row, number of rows): an elliptic contact's
     # rows together, every other row on its own
-    steps = []
-    for adr, n, kind, _ in blocks(model, data):
+    steps = [(i, 1) for i in range(data.nefc)] if model.opt.cone != "elliptic" else []
+    for adr, n, kind, _ in blocks(model, data) if model.opt.cone == "elliptic" else ():
         steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
     sets = ForceSets(model, data, AR)           # each row's set, once for the whole solve
     orders = sweep_orders(len(steps), model.opt.iterations)

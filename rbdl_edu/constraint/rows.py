@@ -247,12 +247,9 @@ def contact_rows(model, data, rows):
     # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame,
     # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
     cons = [data.contact[k] for k in live]
-    ncon = len(cons)
     points, frame = np.array([con.pos for con in cons]), np.array([con.frame for con in cons])
-    bodies = m.geom_bodyid[[con.geom1 for con in cons] + [con.geom2 for con in cons]]
-    J = point_jacobians(model, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
-    # J_2 - J_1, its translation rows and its rotation rows each turned into the contact frame
-    J = (frame[:, None] @ (J[ncon:] - J[:ncon]).reshape(ncon, 2, 3, m.nv)).reshape(ncon, 6, m.nv)
+    bodies = m.geom_bodyid[np.array([[con.geom1, con.geom2] for con in cons])]
+    J = contact_jacobians(model, data, bodies, points, frame)
     dims = [con.dim for con in cons]
     counts = [contact_row_count(model, dim) for dim in dims]
     if elliptic:
@@ -263,7 +260,7 @@ def contact_rows(model, data, rows):
     else:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
         muJ = np.array([con.friction for con in cons])[:, :, None] * J[:, 1:]
-        candidates = np.empty((ncon, 10, m.nv))
+        candidates = np.empty((len(cons), 10, m.nv))
         candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
         pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
         margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
@@ -278,16 +275,30 @@ def contact_rows(model, data, rows):
     rows.extend(candidates[first], pos, margin, [0.0] * len(pos), kinds, live, counts)
 
 
-def point_jacobians(model, data, bodies, points):
-    r"""``(n, 6, nv)``: the Jacobians of the world points ``points (n, 3)`` moving with
-    ``bodies (n,)``, translation (rows 0-2) over rotation (3-5) (MuJoCo's ``mj_jac`` for n
-    points at once). With :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c)
-    on the path from the world to the body: :math:`J_r = [\omega_j]`,
-    :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
-    on = path_mask(model)[bodies][:, :, None]                       # (n, nv, 1)
-    w, v = np.where(on, data.cdof[:, :3], 0.0), np.where(on, data.cdof[:, 3:], 0.0)
-    r = points - data.subtree_com[plain(model).body_rootid[bodies]]
-    return np.concatenate([v + cross(w, r[:, None, :]), w], axis=2).transpose(0, 2, 1)
+def contact_jacobians(model, data, bodies, points, frames):
+    r"""``(ncon, 6, nv)``: of contacts at ``points (ncon, 3)`` between ``bodies (ncon, 2)``,
+    the velocity of the point on body 2 relative to the point on body 1, translation then
+    rotation, in the contact frames ``frames (ncon, 3, 3)`` (MuJoCo's ``mj_jac`` of both
+    points, subtracted and turned). With :math:`(\omega_j, v_j)` the dof columns ``cdof``
+    (about their tree's com :math:`c`), dof :math:`j` moves the point at
+    :math:`v_j + \omega_j \times (p - c)` and turns it at :math:`\omega_j`, counted with the sign
+    :math:`s_j = [j \text{ on body 2's path}] - [j \text{ on body 1's path}]` (a dof on both
+    paths moves both points alike)."""
+    ncon, nv = len(points), model.nv
+    w, v = data.cdof[:, :3], data.cdof[:, 3:]
+    r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
+    mask = path_mask(model)
+    s = (mask[bodies[:, 1]].astype(float) - mask[bodies[:, 0]])[:, :, None]  # (ncon, nv, 1)
+    J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
+    # the translation rows and the rotation rows each turned into the contact frame
+    return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
+
+
+@per_model
+def dof_rootid(model):
+    """``(nv,)``: the root body of each dof's tree (whose ``subtree_com`` its ``cdof`` is about)."""
+    m = plain(model)
+    return m.body_rootid[m.dof_bodyid]
 
 
 @per_model
