@@ -195,9 +195,11 @@ class LineCost:
         x0, v, D, ne, nf = Jaref, self.Jv, data.efc_D, data.ne, data.nf
         self.q = self.gauss if not ne else (self.gauss[0] + float(D[:ne] @ (x0[:ne] * v[:ne])),
                                             self.gauss[1] + float(0.5 * D[:ne] @ v[:ne] ** 2))
-        fr = slice(ne, ne + nf)
-        f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
-        self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr])) if nf else None
+        self.friction = None
+        if nf:
+            fr = slice(ne, ne + nf)
+            f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
+            self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr]))
         # limits, frictionless contacts, pyramid edges: a row's 1/2 D (x0 + alpha v)^2 as a
         # quadratic in alpha, (1/2 D x0^2, D x0 v, 1/2 D v^2) (MuJoCo's efc quad), summed over
         # the rows that push (x < 0) at alpha
