@@ -37,14 +37,17 @@ from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTA
 EPS = np.finfo(float).eps          # a step smaller than the round-off of q̈ changes nothing
 
 
-def solve_primal(model, data, newton=True):
+def solve_primal(model, data, newton=True, updated=False):
     """Newton (``newton=True``) or CG from ``data.qacc`` (the warm start): ``qacc``,
-    ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``."""
+    ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``.
+    ``updated``: ``data``'s forces are already :func:`~rbdl_edu.constraint.cost.update`'s at
+    ``data.qacc``."""
     opt, M, J = model.opt, data.qM, data.efc_J
     tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
     a = data.qacc.copy()
     Ma, Jaref = M @ a, J @ a - data.efc_aref
-    update(model, data, Jaref, cone_hessian=cones)
+    if not updated or cones:                          # (Newton on elliptic cones: their Hessians too)
+        update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint
     s = scale(data)
     LM = cholesky_floored(M)                          # M = L L^T, for M^-1 g (M is positive definite)
