@@ -252,27 +252,33 @@ def contact_rows(model, data, rows):
     J = contact_jacobians(model, data, bodies, points, frame)
     dims = [con.dim for con in cons]
     counts = [contact_row_count(model, dim) for dim in dims]
+    width = max(counts)                                  # the most rows a contact has
     if elliptic:
         # the first dim directions; the position is the normal row's alone
-        candidates = J
+        candidates = J[:, :width]
         pos = sum([[con.dist] + [0.0] * (n - 1) for con, n in zip(cons, counts)], [])
         margin = sum([[con.includemargin] + [0.0] * (n - 1) for con, n in zip(cons, counts)], [])
     else:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
-        muJ = np.array([con.friction for con in cons])[:, :, None] * J[:, 1:]
-        candidates = np.empty((len(cons), 10, m.nv))
-        candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+        k = width // 2                                   # friction directions
+        muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
+        candidates = np.empty((len(cons), width, m.nv))
+        if k:
+            candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
         pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
         margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
-    if 1 in dims:                                        # frictionless: the normal alone
-        candidates[np.array(dims) == 1, 0] = J[np.array(dims) == 1, 0]
+        if 1 in dims:                                    # frictionless: the normal alone
+            candidates[np.array(dims) == 1, 0] = J[np.array(dims) == 1, 0]
     kind = CNSTR_CONTACT_ELLIPTIC if elliptic else CNSTR_CONTACT_PYRAMIDAL
     kinds = [CNSTR_CONTACT_FRICTIONLESS if dim == 1 else kind for dim in dims]
-    first = np.arange(candidates.shape[1]) < np.array(counts)[:, None]     # (ncon, 10): each contact's rows
+    if min(counts) == width:                             # (all alike: every candidate is a row)
+        J = candidates.reshape(-1, m.nv)
+    else:
+        J = candidates[np.arange(width) < np.array(counts)[:, None]]     # each contact's first rows
     address = len(rows.type)
     for con, n in zip(cons, counts):
         con.efc_address, address = address, address + n
-    rows.extend(candidates[first], pos, margin, [0.0] * len(pos), kinds, live, counts)
+    rows.extend(J, pos, margin, [0.0] * len(pos), kinds, live, counts)
 
 
 def contact_jacobians(model, data, bodies, points, frames):
@@ -287,8 +293,8 @@ def contact_jacobians(model, data, bodies, points, frames):
     ncon, nv = len(points), model.nv
     w, v = data.cdof[:, :3], data.cdof[:, 3:]
     r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
-    mask = path_mask(model)
-    s = (mask[bodies[:, 1]].astype(float) - mask[bodies[:, 0]])[:, :, None]  # (ncon, nv, 1)
+    on = path_sign(model)
+    s = (on[bodies[:, 1]] - on[bodies[:, 0]])[:, :, None]                     # (ncon, nv, 1)
     J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
     # the translation rows and the rotation rows each turned into the contact frame
     return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
@@ -299,6 +305,12 @@ def dof_rootid(model):
     """``(nv,)``: the root body of each dof's tree (whose ``subtree_com`` its ``cdof`` is about)."""
     m = plain(model)
     return m.body_rootid[m.dof_bodyid]
+
+
+@per_model
+def path_sign(model):
+    """``(nbody, nv)``: :func:`path_mask` as numbers, 1.0 on the path, else 0.0."""
+    return path_mask(model).astype(float)
 
 
 @per_model
