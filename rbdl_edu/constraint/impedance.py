@@ -160,6 +160,40 @@ def contact_row_params(model, con):
         raise ValueError(f"contact of geoms {con.geom1} and {con.geom2}{error}") from None
 
 
+def softness(model, con_or_kind, k=None):
+    """``(solimp, (k, b), b_friction)`` of a contact's rows (``softness(model, con)``) or of object
+    ``k`` of row kind ``kind``: :func:`row_params`' ``solimp``, the reference spring-damper
+    (:func:`stiffness_damping`), and the damping of an elliptic cone's friction rows (its
+    ``solreffriction`` if given, else ``solref``). Worked out once per set of numbers."""
+    if k is not None:
+        return object_softness(model, con_or_kind, k)
+    con = con_or_kind
+    key = con.solref.tobytes() + con.solreffriction.tobytes() + con.solimp.tobytes()
+    try:
+        return contact_softness(model, key)
+    except ValueError as error:
+        raise ValueError(f"contact of geoms {con.geom1} and {con.geom2}{error}") from None
+
+
+@per_model
+def contact_softness(model, key):
+    """:func:`softness` of a contact whose ``solref, solreffriction, solimp`` have the bytes ``key``."""
+    numbers = np.frombuffer(key).tolist()
+    return _softness(*contact_params(model, tuple(numbers[:2]), tuple(numbers[2:4]), tuple(numbers[4:])))
+
+
+@per_model
+def object_softness(model, kind, k):
+    """:func:`softness` of object ``k``'s row of kind ``kind``."""
+    return _softness(*object_params(model, kind, k))
+
+
+def _softness(solref, solreffriction, solimp):
+    """:func:`softness` from :func:`row_params`' numbers."""
+    return solimp, stiffness_damping(solref, solimp[1]), \
+        stiffness_damping(solreffriction if any(solreffriction) else solref, solimp[1])[1]
+
+
 @per_model
 def contact_params(model, solref, solreffriction, solimp):
     """:func:`row_params` of a contact with these numbers (the geoms' or a ``<pair>``'s: few
@@ -251,21 +285,18 @@ def make_impedance(model, data, constraint_blocks=None):
     diagA, margin, pos, R, KBIP = data.efc_diagA.tolist(), data.efc_margin.tolist(), data.efc_pos.tolist(), [], []
     for block in (blocks(model, data) if constraint_blocks is None else constraint_blocks):
         i, n, kind = block.adr, block.n, block.type
-        if kind in CONTACT_TYPES:
-            solref, solreffriction, solimp = contact_row_params(model, data.contact[block.id])
-        else:
-            solref, solreffriction, solimp = object_params(model, kind, block.id)
+        contact = kind in CONTACT_TYPES
+        solimp, (k, b), b_friction = softness(model, data.contact[block.id]) if contact else \
+            softness(model, kind, block.id)
         d, dd = impedance(solimp, violation(model, data, block, pos), margin[i])
         # R = (1 - d)/d * diagA, for all the rows of the block
         R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
-        k, b = stiffness_damping(solref, solimp[1])
         KBIP_block = [(k, b, d, dd)] * n
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
             KBIP_block[0] = (0.0, b, d, dd)              # friction has no position to return to
         elif kind == CNSTR_CONTACT_ELLIPTIC:
             # the friction rows: no position either, their own solref if given
-            _, b = stiffness_damping(solreffriction if any(solreffriction) else solref, solimp[1])
-            KBIP_block[1:] = [(0.0, b, d, dd)] * (n - 1)
+            KBIP_block[1:] = [(0.0, b_friction, d, dd)] * (n - 1)
         if kind in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
             friction_regularizer(model, data.contact[block.id], kind, R_block)
         R += R_block

@@ -56,15 +56,17 @@ def joint_limit_rows(model, data, rows):
     within = dist < margin[:, None]
     if rows.awake is not None:                           # a row on a sleeping dof moves nothing awake
         within &= rows.awake[dof][:, None]
+    balls = [ball_limit_row(model, data, b) for b in ball_limits(model)]
+    balls = [row for row in balls if row is not None]
+    if not balls and not within.any():                   # (the common case: nothing at a limit)
+        return
     hit, side = np.nonzero(within)                       # in joint order, lower before upper
     J = np.zeros((len(hit), m.nv))
     J[np.arange(len(hit)), dof[hit]] = 1.0 - 2.0 * side  # -side: +1 below, -1 above
-    balls = [ball_limit_row(model, data, b) for b in ball_limits(model)]
-    balls = [row for row in balls if row is not None]
-    if not balls and len(hit):
+    if not balls:
         rows.extend(J, dist[hit, side].tolist(), margin[hit].tolist(), [0.0] * len(hit), CNSTR_LIMIT_JOINT,
                     j[hit].tolist())
-    elif balls:                                          # the ball joints' rows in joint order among them
+    else:                                                # the ball joints' rows in joint order among them
         found = [(int(j[h]), J[r:r + 1], float(dist[h, sd]), float(margin[h]))
                  for r, (h, sd) in enumerate(zip(hit.tolist(), side.tolist()))]
         for k, Jk, dist_k, margin_k in sorted(found + balls, key=lambda row: row[0]):    # (stable)

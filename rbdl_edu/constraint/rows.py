@@ -230,7 +230,8 @@ def friction_rows(model, data, rows):
 def frictional(model):
     """``(dofs, tendons)``: those with friction loss, tuples."""
     m = plain(model)
-    return tuple(np.flatnonzero(m.dof_frictionloss != 0).tolist()), tuple(np.flatnonzero(m.tendon_frictionloss > 0).tolist())
+    dofs, tendons = np.flatnonzero(m.dof_frictionloss != 0), np.flatnonzero(m.tendon_frictionloss > 0)
+    return tuple(dofs.tolist()), tuple(tendons.tolist())
 
 
 # -- contacts ---------------------------------------------------------------------------------
