@@ -45,14 +45,16 @@ def limited_tendons(model):
     return tuple(np.flatnonzero(plain(model).tendon_limited).tolist())
 
 
+SIDES = np.array([-1.0, 1.0])          # the lower limit's side, the upper's
+
+
 def joint_limit_rows(model, data, rows):
     """The joint limits' rows of :func:`limit_rows`, in joint order: the hinges and slides
     all at once, then the ball joints in among them."""
     m = plain(model)
     j, dof, adr, lo_hi, margin = hinge_slide_limits(model)
     # a hinge or slide: sides -1 (lower), +1 (upper), dist = side (limit - q), row -side
-    q = data.qpos[adr]
-    dist = np.stack([q - lo_hi[:, 0], lo_hi[:, 1] - q], axis=1)          # (njoint, 2): -(lo - q), hi - q
+    dist = SIDES * (lo_hi - data.qpos[adr][:, None])      # (njoint, 2)
     within = dist < margin[:, None]
     if rows.awake is not None:                           # a row on a sleeping dof moves nothing awake
         within &= rows.awake[dof][:, None]
