@@ -86,11 +86,13 @@ def elliptic_cones(model, data):
 def one_sided_rows(data):
     r"""The rows whose force can only push, :math:`f \ge 0`, each on its own: limits,
     frictionless contacts and pyramid edges (the rows after the friction loss that are not
-    an elliptic cone's), as an index array (a solver state's ``one_sided``, made once)."""
+    an elliptic cone's), as an index array, or a slice when they are all the rows from the
+    first limit on (no elliptic cone; a solver state's ``one_sided``, made once)."""
     if getattr(data, "one_sided", None) is not None:
         return data.one_sided
     rows = np.arange(data.ne + data.nf, data.nefc)
-    return rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+    rows = rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+    return slice(data.ne + data.nf, data.nefc) if len(rows) == data.nefc - data.ne - data.nf else rows
 
 
 def equality_bodies(model, e):

@@ -53,8 +53,9 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     x = jar[rows]
     if cost:
         s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
-    satisfied = rows[x >= 0]
-    force[satisfied], state[satisfied] = 0.0, CNSTRSTATE_SATISFIED
+    satisfied = x >= 0
+    force[rows] = np.where(satisfied, 0.0, force[rows])
+    state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:
         data.cone_H = {}
     for (adr, n, _, k), con in elliptic_cones(model, data):

@@ -39,11 +39,14 @@ def solve_pgs(model, data):
     AR, f = dual_matrix(model, data), data.efc_force.copy()
     # the coordinates of Gauss-Seidel, (first row, number of rows): an elliptic contact's
     # rows together, every other row on its own
-    steps = [(i, 1) for i in range(data.nefc)] if model.opt.cone != "elliptic" else []
-    for adr, n, kind, _ in blocks(model, data) if model.opt.cone == "elliptic" else ():
-        steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
+    if model.opt.cone != "elliptic":            # (every row on its own: the sweeps made once per size)
+        sweeps = scalar_sweeps(data.nefc, model.opt.iterations)
+    else:
+        steps = []
+        for adr, n, kind, _ in blocks(model, data):
+            steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
+        sweeps = [[steps[j] for j in order] for order in sweep_orders(len(steps), model.opt.iterations)]
     sets = ForceSets(model, data, AR)           # each row's set, once for the whole solve
-    orders = sweep_orders(len(steps), model.opt.iterations)
     s, f_prev, k = scale(data), f.copy(), 0
     for it in range(model.opt.iterations):
         # Nesterov: extrapolate f + beta (f - f_prev), then back into the sets
@@ -53,7 +56,7 @@ def solve_pgs(model, data):
         else:
             f_prev = f.copy()
         f_momentum = f.copy()
-        improvement = sweep(data, AR, f, [steps[j] for j in orders[it]], sets)
+        improvement = sweep(data, AR, f, sweeps[it], sets)
         data.solver.append(SolverStat(s * improvement, 0.0, 0.0, active_rows(model, data, f, sets), 0, 0))
         # restart the momentum when the sweep went against the extrapolation
         k = 0 if it > 0 and (f - f_momentum) @ (f_momentum - f_prev) < 0 else k + 1
@@ -126,6 +129,13 @@ def sweep(data, AR, f, steps, sets):
                 f[i:i + n] = new
             improvement -= change
     return improvement
+
+
+@functools.lru_cache(maxsize=64)
+def scalar_sweeps(n, iterations):
+    """The steps of each sweep over ``n`` rows that are each a constraint: :func:`sweep_orders`
+    as ``(row, 1)`` steps."""
+    return tuple(tuple((i, 1) for i in order) for order in sweep_orders(n, iterations))
 
 
 @functools.lru_cache(maxsize=64)
