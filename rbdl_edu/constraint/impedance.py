@@ -168,18 +168,17 @@ def softness(model, con_or_kind, k=None):
     if k is not None:
         return object_softness(model, con_or_kind, k)
     con = con_or_kind
-    key = con.solref.tobytes() + con.solreffriction.tobytes() + con.solimp.tobytes()
     try:
-        return contact_softness(model, key)
+        return contact_softness(model, tuple(con.solref.tolist()), tuple(con.solreffriction.tolist()),
+                                tuple(con.solimp.tolist()))
     except ValueError as error:
         raise ValueError(f"contact of geoms {con.geom1} and {con.geom2}{error}") from None
 
 
 @per_model
-def contact_softness(model, key):
-    """:func:`softness` of a contact whose ``solref, solreffriction, solimp`` have the bytes ``key``."""
-    numbers = np.frombuffer(key).tolist()
-    return _softness(*contact_params(model, tuple(numbers[:2]), tuple(numbers[2:4]), tuple(numbers[4:])))
+def contact_softness(model, solref, solreffriction, solimp):
+    """:func:`softness` of a contact with these numbers (tuples)."""
+    return _softness(*contact_params(model, solref, solreffriction, solimp))
 
 
 @per_model
