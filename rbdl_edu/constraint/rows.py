@@ -325,11 +325,8 @@ def path_mask(model):
 
 def contact_force(model, data, k):
     r"""Contact ``k``'s force in its own frame, ``(6,)``: normal, two tangential, spin and two
-    rolling torques (zeros beyond ``dim``; all zero without rows). An elliptic cone's
-    forces are its rows'; a pyramid's edge forces :math:`f_{k\pm}` give the normal force
-    :math:`\sum (f_{k+} + f_{k-})` and the friction :math:`\mu_k (f_{k+} - f_{k-})`
-    (MuJoCo's ``mj_contactForce``). An adhesive contact reports the net force: its normal
-    component less the adhesion :math:`\delta` (negative when it pulls).
+    rolling torques (zeros beyond ``dim``; all zero without rows); :func:`contact_forces`
+    of the one contact.
 
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
@@ -338,15 +335,39 @@ def contact_force(model, data, k):
     >>> contact_force(model, data, 0).round(4)          # a 1 kg ball pressed 1 mm into the floor
     array([11.8195,  0.    ,  0.    ,  0.    ,  0.    ,  0.    ])
     """
-    out, con = np.zeros(6), data.contact[k]
-    a = con.efc_address
-    if a < 0:
-        return out
-    if con.dim == 1 or model.opt.cone == "elliptic":
-        out[:con.dim] = data.efc_force[a:a + con.dim]
-    else:
-        f = data.efc_force[a:a + 2 * (con.dim - 1)]
-        out[0] = f.sum()
-        out[1:con.dim] = (f[0::2] - f[1::2]) * con.friction[:con.dim - 1]
-    out[0] -= con.adhesion
+    con = data.contact[k]
+    if con.efc_address < 0:
+        return np.zeros(6)
+    return np.array(contact_forces(model, [con], data.efc_force)[0])
+
+
+def contact_forces(model, contacts, efc_force):
+    r"""The forces of ``contacts`` (each with rows) in their own frames, a list of 6 numbers
+    each (MuJoCo's ``mj_contactForce``), from ``efc_force`` (an array or a list): an elliptic
+    cone's (or a ``dim`` 1 contact's) forces are its rows'; a pyramid's edge forces
+    :math:`f_{k\pm}` give the normal force :math:`\sum (f_{k+} + f_{k-})`, added one by one
+    as MuJoCo, and the friction :math:`\mu_k (f_{k+} - f_{k-})`. An adhesive contact reports
+    the net force: its normal component less the adhesion :math:`\delta` (negative when it
+    pulls). On Python numbers: a handful of contacts of a few numbers each, where an array
+    call or two per contact would cost more than the arithmetic.
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
+    ...   <body pos="0 0 .099"><freejoint/><geom size=".1" mass="1"/></body></worldbody></mujoco>''')
+    >>> data = rbd.Data(model); data.qvel[:2] = 1.0; rbd.forward(model, data)    # sliding: friction too
+    >>> np.round(contact_forces(model, data.contact, data.efc_force)[0], 4)
+    array([ 41.4046, -20.7023,  20.7023,   0.    ,   0.    ,   0.    ])
+    """
+    elliptic, out = model.opt.cone == "elliptic", []
+    efc = efc_force if isinstance(efc_force, list) else efc_force.tolist()
+    for con in contacts:
+        a, dim, f = con.efc_address, con.dim, [0.0] * 6
+        if dim == 1 or elliptic:
+            f[:dim] = efc[a:a + dim]
+        else:
+            edges = efc[a:a + 2 * (dim - 1)]
+            f[0] = sum(edges)
+            f[1:dim] = [(plus - minus) * mu for plus, minus, mu in zip(edges[0::2], edges[1::2], con.friction.tolist())]
+        f[0] -= con.adhesion
+        out.append(f)
     return out

@@ -31,7 +31,7 @@ import numpy as np
 
 from rbdl_edu.arrays import concat, is_jax, namespace
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.rows import anchored_equalities, equality_anchors, weld_frames
+from rbdl_edu.constraint.rows import anchored_equalities, contact_forces, equality_anchors, weld_frames
 from rbdl_edu.model.enums import (CNSTR_EQUALITY, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON, EQ_TENDON,
                                   OBJ_SITE, TRN_TENDON, WRAP_PULLEY, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
@@ -159,10 +159,13 @@ def constraint_wrenches(model, data):
     return out
 
 
+_NO_WRENCH = (0.0,) * 6          # a body no contact has pushed yet
+
+
 def contact_wrenches(model, data):
     r"""The c-frame wrenches of the contact forces, ``{body: [τ; F]}`` for every body but the
     world that a contact with rows pushes. A contact's force :math:`F` and torque :math:`\tau`
-    (:func:`contact_forces`, turned from the contact frame to the world: :math:`\mathrm{frame}^T f`)
+    (:func:`~rbdl_edu.constraint.rows.contact_forces`, turned from the contact frame to the world: :math:`\mathrm{frame}^T f`)
     act at its point :math:`p` on ``geom2``'s body and, opposite, on ``geom1``'s: about the
     body's c-frame point :math:`c`, :math:`\pm[\tau + (p - c) \times F;\ F]`, added contact by contact.
 
@@ -197,37 +200,6 @@ def contact_wrenches(model, data):
             out[i] = [x + sign * y for x, y in zip(out.get(i, _NO_WRENCH), w)]
     return out
 
-
-def contact_forces(model, contacts, efc_force):
-    r"""``len(contacts)`` lists of 6 numbers: :func:`~rbdl_edu.constraint.rows.contact_force` of each of
-    ``contacts`` (all with rows), computed on Python numbers (a handful of contacts, each a few
-    numbers: an array call or two per contact would cost more than the arithmetic). An elliptic
-    cone's (or a ``dim`` 1 contact's) forces are its rows'; a pyramid's edge forces
-    :math:`f_{k\pm}` give the normal force :math:`\sum (f_{k+} + f_{k-})`, added one by one,
-    and the friction :math:`\mu_k (f_{k+} - f_{k-})`; less the adhesion on the normal.
-
-    >>> import rbdl_edu as rbd
-    >>> from rbdl_edu.constraint.rows import contact_force
-    >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
-    ...   <body pos="0 0 .099"><freejoint/><geom size=".1" mass="1"/></body></worldbody></mujoco>''')
-    >>> data = rbd.Data(model); data.qvel[:2] = 1.0; rbd.forward(model, data)    # sliding: friction too
-    >>> f = np.array(contact_forces(model, data.contact, data.efc_force))
-    >>> bool((f[0] == contact_force(model, data, 0)).all()), bool(f[0, 1:3].any())
-    (True, True)
-    """
-    elliptic, efc, out = model.opt.cone == "elliptic", efc_force.tolist(), []
-    for con in contacts:
-        a, dim, f = con.efc_address, con.dim, [0.0] * 6
-        if dim == 1 or elliptic:
-            f[:dim] = efc[a:a + dim]
-        else:
-            edges = efc[a:a + 2 * (dim - 1)]
-            f[0] = sum(edges)
-            mu = con.friction.tolist()
-            f[1:dim] = [(plus - minus) * mu_k for plus, minus, mu_k in zip(edges[0::2], edges[1::2], mu)]
-        f[0] -= con.adhesion
-        out.append(f)
-    return out
 
 def subtree_vel(model, data):
     r"""MuJoCo's ``mj_subtreeVel``: ``subtree_linvel (nbody, 3)``, the velocity of each subtree's
@@ -269,9 +241,6 @@ def subtree_vel(model, data):
     # L_i: the own terms of i's subtree, and the moved terms of the bodies below i
     L = subtree_sums(m) @ own + strictly_below(m) @ moved
     data.subtree_linvel, data.subtree_angmom = linvel, L
-
-
-_NO_WRENCH = (0.0,) * 6
 
 
 @per_model

@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from rbdl_edu.collision.ray import ray_geom
+from rbdl_edu.constraint.rows import contact_forces
 from rbdl_edu.model.enums import MINVAL, SPHERE
 from rbdl_edu.model.frozen import plain
 
@@ -49,7 +50,7 @@ def touch(model, data, sites):
         if con.efc_address < 0 or (bodies[0] not in site_body and bodies[1] not in site_body):
             continue
         f = data.efc_force.tolist() if f is None else f
-        normal = normal_force(m, con, f)
+        normal = contact_forces(m, [con], f)[0][0]
         if normal <= 0:
             continue
         for i, body in enumerate(site_body):
@@ -59,17 +60,6 @@ def touch(model, data, sites):
                 if ray_meets_site(m, data, sites[i], con.pos, ray):
                     total[i] += normal
     return np.array(total)
-
-
-def normal_force(model, con, efc_force):
-    r"""The normal force of contact ``con`` (with rows) from ``efc_force`` (a list): its first row
-    (an elliptic cone, or a contact of dim 1), or :math:`\sum_k (f_{k+} + f_{k-})`, its pyramid's
-    edge forces added one by one (MuJoCo's ``mj_contactForce``); less the contact's adhesion
-    (:func:`~rbdl_edu.constraint.rows.contact_force`'s first entry)."""
-    a = con.efc_address
-    if con.dim == 1 or model.opt.cone == "elliptic":
-        return efc_force[a] - con.adhesion
-    return sum(efc_force[a:a + 2 * (con.dim - 1)]) - con.adhesion
 
 
 def ray_meets_site(model, data, s, pnt, vec):
