@@ -216,6 +216,19 @@ def write(x, index, value):
     return x
 
 
+def add_at(x, index, value):
+    """``x[index] += value`` where ``index`` may repeat (each repeat adds), returned: NumPy's
+    ``np.add.at`` in ``x`` itself, JAX's ``x.at[index].add(value)`` (a new array).
+
+    >>> add_at(np.zeros(2), np.array([1, 1]), np.array([2.0, 3.0]))
+    array([0., 5.])
+    """
+    if is_jax(x) or is_jax(value):
+        return namespace(x, value).asarray(x).at[index].add(value)
+    np.add.at(x, index, value)
+    return x
+
+
 def stacked(parts, shape, *like):
     """``parts`` (numbers or arrays) stacked along a new first axis and reshaped to ``shape``,
     an array of the kind of ``like`` and ``parts`` (NumPy or JAX); ``shape`` gives the empty
