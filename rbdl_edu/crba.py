@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import is_jax, namespace
-from rbdl_edu.joints import joint_frames
+from rbdl_edu.arrays import add_at, is_jax, namespace
+from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
+from rbdl_edu.tree import body_inertias, by_dof_blocks, state, tree_levels
 
 
 def crba(model, q):
@@ -50,20 +50,18 @@ def crba(model, q):
 def composite_inertias(model, q):
     r"""Each body's ``Xup`` (:math:`{}^iX_{\lambda(i)}`), motion subspace ``S`` and composite
     inertia ``IC`` (:math:`I^c_i`, the rigid body of its whole subtree, in its own coordinates):
-    the first pass of both ways of assembling :math:`M`. Lists indexed by body (index 0 unused)."""
-    nb, parent = model.nbody, model.body_parentid
-    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
-    for i in range(1, nb):
-        XJ, S[i] = joint_frames(model, i, q)
-        Xup[i] = XJ @ Xtree(model, i)
-        IC[i] = body_inertia(model, i)
+    the first pass of both ways of assembling :math:`M`. ``Xup`` and ``IC`` are stacked by
+    body ``(nbody, ..., 6, 6)``, ``S`` is a list by body (index 0, the world, unused)."""
+    xp = namespace(q)
+    Xup, S = body_transforms(model, q)
+    I = body_inertias(model)
+    IC = xp.zeros_like(Xup) + I.reshape((I.shape[0],) + (1,) * (Xup.ndim - 3) + (6, 6))
 
-    # composite inertias, leaves to root: I^c_λ += ^λX_i^* I^c_i ^iX_λ = X^T I^c_i X
-    for i in range(nb - 1, 0, -1):
-        if parent[i] > 0:
-            IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
+    # composite inertias, leaves to root, a level of the tree at a time (i: its bodies, p: their
+    # parents): I^c_λ += ^λX_i^* I^c_i ^iX_λ = X^T I^c_i X
+    for i, p in tree_levels(model)[:0:-1]:
+        IC = add_at(IC, p, Xup[i].mT @ IC[i] @ Xup[i])
     return Xup, S, IC
-
 
 
 def crba_blocks(model, q):

@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
-from rbdl_edu.arrays import eye, is_jax, namespace
+from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
-from rbdl_edu.joints import jcalc, joint_ids, joint_transform, one_state, take
+from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state, take
 from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
+from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state, tree_levels
 
 
 def world_transforms(model, q):
@@ -256,38 +256,40 @@ def kinematics(model, data):
             raise ValueError(f"data.{name} has shape {np.shape(x)}; a Data holds one state: {shape} "
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
-    # built body by body, parents first, as lists (so that the same lines trace under jax.jit)
-    xpos, xmat, xquat = [xp.zeros(3)], [eye(xp, 3, float)], [xp.array([1.0, 0.0, 0.0, 0.0])]
+    R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
+    xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
+    xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
     # the frame each joint acts in (the one the joints before it left), for its anchor and axis
-    x_before, R_before = [xp.zeros(3)] * m.njnt, [eye(xp, 3, float)] * m.njnt
-    for i in range(1, m.nbody):
-        p, k = m.body_parentid[i], m.body_mocapid[i]
-        if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
-            x, quat = data.mocap_pos[k], quat_normalize(data.mocap_quat[k])
-            R = quat_to_mat(quat)
-        else:                   # the parent's pose, the fixed offset, then each joint
-            frames = body_frames(model, i, xpos[p], xmat[p], q)
-            x, R = frames[-1]
-            quat = quat_mul(xquat[p], m.body_quat[i])
-        for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
-            if m.jnt_type[j] == FREE:           # qpos is the pose in the world
-                quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
-                x_before[j] = x                 # its anchor is the body's origin, its axis jnt_axis
-                continue
-            # each joint moves the frame the previous joints left: anchor and axis before it
-            x_before[j], R_before[j] = frames[n]
-            quat = quat_mul(quat, joint_quat(model, j, q))
+    x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
+    # a level of the tree at a time (its parents are done): i its bodies, p their parents; for
+    # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
+    for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
+        for b in one_by_one:    # a mocap body, one with a free joint, or every one (numbers)
+            x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, q)
+            xpos, xmat, xquat = write(xpos, b, x), write(xmat, b, R), write(xquat, b, quat)
+            for j, (xb, Rb) in before.items():
+                x_before, R_before = write(x_before, j, xb), write(R_before, j, Rb)
+        if not len(i):
+            continue
+        # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
+        x = xpos[p] + xp.matvec(xmat[p], m.body_pos[i])
+        R, quat = xmat[p] @ tree_rotations(model)[i], quat_mul(xquat[p], m.body_quat[i])
+        # then each joint in the frame the joints before it left: x += R t_j, R = R R_j, quat = quat quat_j
+        # (k: the bodies of the level with an n-th joint, j: that joint, for n = 0, 1, ...)
+        for k, j in joint_steps:
+            x_before, R_before = write(x_before, j, x[k]), write(R_before, j, R[k])
+            x = put_rows(x, k, x[k] + xp.matvec(R[k], t_j[j]))
+            R = put_rows(R, k, R[k] @ R_j[j])
+            quat = put_rows(quat, k, quat_mul(quat[k], quat_j[j]))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
         # xmat is then taken from it, as MuJoCo does, so that it rounds as MuJoCo's (a sphere
         # resting on a plane is exactly as far from it in both: a contact or none)
-        xquat.append(_normalize4(quat))
-        xpos.append(x)
-        xmat.append(quat_to_mat(xquat[i]))
-    xpos, xmat, xquat = xp.stack(xpos), xp.stack(xmat), xp.stack(xquat)
+        quat = _normalize4s(quat)
+        xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
     if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
-        R_before, (pos, axis) = xp.stack(R_before), anchor_offsets(model)
-        data.xanchor = xp.stack(x_before) + xp.matvec(R_before, pos)
+        pos, axis = anchor_offsets(model)
+        data.xanchor = x_before + xp.matvec(R_before, pos)
         data.xaxis = xp.matvec(R_before, axis)
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
@@ -301,6 +303,89 @@ def kinematics(model, data):
     b = m.site_bodyid
     data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
     data.site_xmat = xmat[b] @ R_site
+
+
+def body_pose(model, data, b, xpos, xmat, xquat, q):
+    """The pose ``(x, R, quat)`` of body ``b`` from its parent's, alone: a mocap body where the
+    user puts it, a body with a free joint where its ``qpos`` puts it, any other as the parent's
+    pose moved by the fixed offset and the joints (:func:`body_frames`); with
+    ``{joint: (x, R)}``, the frame each of its joints acts in."""
+    m = plain(model)
+    k = m.body_mocapid[b]
+    if k >= 0:                  # a mocap body (a child of the world) sits where the user puts it
+        quat = _normalize4(quat_normalize(data.mocap_quat[k]))
+        return data.mocap_pos[k], quat_to_mat(quat), quat, {}
+    p = m.body_parentid[b]
+    frames = body_frames(model, b, xpos[p], xmat[p], q)
+    x, _ = frames[-1]
+    quat, before = quat_mul(xquat[p], m.body_quat[b]), {}
+    for n, j in enumerate(range(m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])):
+        if m.jnt_type[j] == FREE:           # qpos is the pose in the world
+            quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
+            before[j] = (x, eye(namespace(x), 3, float))    # its anchor is the body's origin, its axis jnt_axis
+            continue
+        before[j] = frames[n]               # each joint moves the frame the previous joints left
+        quat = quat_mul(quat, joint_quat(model, j, q))
+    quat = _normalize4(quat)
+    return x, quat_to_mat(quat), quat, before
+
+
+@per_model
+def level_plan(model, by_body=False):
+    """How :func:`kinematics` walks the tree, a tuple by level of ``(one_by_one, i, p, steps)``:
+    the bodies placed one by one (mocap, free joint; every body if ``by_body``; a list) by
+    :func:`body_pose`, the others ``i`` (an int array)
+    and their parents ``p``, and for n = 0, 1, ... the step of each body's n-th joint, ``(k,
+    j)``: ``k`` the positions in ``i`` of the bodies that have one (a slice where all do), ``j``
+    those joints (int arrays)."""
+    m = plain(model)
+    plan = []
+    for i, p in tree_levels(model):
+        given = [by_body or (m.body_mocapid[b] >= 0) or any(m.jnt_type[j] == FREE for j in range(
+            m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])) for b in i.tolist()]
+        one_by_one = [b for b, g in zip(i.tolist(), given) if g]
+        i, p = i[~np.array(given, dtype=bool)], p[~np.array(given, dtype=bool)]
+        steps = []
+        for n in range(int(m.body_jntnum[i].max(initial=0))):
+            k = np.flatnonzero(m.body_jntnum[i] > n)
+            steps.append((slice(None) if len(k) == len(i) else k, m.body_jntadr[i[k]] + n))
+        plan.append((one_by_one, i, p, tuple(steps)))
+    return tuple(plan)
+
+
+def put_rows(x, k, value):
+    """``x`` with its rows ``k`` replaced by ``value`` (``value`` itself where ``k`` is every row)."""
+    return value if isinstance(k, slice) else write(x, k, value)
+
+
+@per_model
+def tree_rotations(model):
+    """:func:`tree_rotation` of every body, ``(nbody, 3, 3)``."""
+    return quat_to_mat(plain(model).body_quat)
+
+
+@per_state
+def joint_rotations(model, q):
+    """Every joint's pose ``R (njnt, 3, 3)``, ``t (njnt, 3)`` (:func:`~rbdl_edu.joints.joint_transform`)
+    and its rotation as a quaternion ``(njnt, 4)`` (:func:`joint_quat`; a free joint's rows unused)."""
+    m = plain(model)
+    xp = namespace(q)
+    if not m.njnt:
+        return xp.zeros((0, 3, 3)), xp.zeros((0, 3)), xp.zeros((0, 4))
+    R, t, _, _ = joint_poses(model, q)
+    identity = np.array([1.0, 0.0, 0.0, 0.0])
+    quats = [identity if m.jnt_type[j] == FREE else joint_quat(model, j, q) for j in range(m.njnt)]
+    return xp.stack(R), xp.stack(t), xp.stack(quats)
+
+
+def _normalize4s(q):
+    """:func:`_normalize4` of every row of ``q (n, 4)`` (traced by JAX: divided)."""
+    if is_jax(q):
+        return quat_normalize(q)
+    n = np.sqrt((q * q).sum(-1))[:, None]
+    if not (n >= MINVAL).all():
+        return np.array([_normalize4(row) for row in q])
+    return np.where(np.abs(n - 1) > MINVAL, q * (1 / n), q)
 
 
 @per_model
