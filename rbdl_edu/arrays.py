@@ -210,10 +210,10 @@ def write(x, index, value):
     >>> write(x, 1, 5.0) is x, view
     (True, array([5., 0.]))
     """
-    if is_jax(x) or is_jax(value):
-        return put(x, index, value)
-    x[index] = value
-    return x
+    if type(x) is np.ndarray and (type(value) is np.ndarray or type(value) is float or not is_jax(value)):
+        x[index] = value                    # (NumPy, the common case, asked first)
+        return x
+    return put(x, index, value)
 
 
 def add_at(x, index, value):

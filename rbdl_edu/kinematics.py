@@ -14,7 +14,7 @@ import numpy as np
 from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state, take
-from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
+from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
@@ -265,7 +265,7 @@ def kinematics(model, data):
     # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
     for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
         for b in one_by_one:    # a mocap body, one with a free joint, or every one (numbers)
-            x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, q)
+            x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, (R_j, t_j, quat_j))
             xpos, xmat, xquat = write(xpos, b, x), write(xmat, b, R), write(xquat, b, quat)
             for j, (xb, Rb) in before.items():
                 x_before, R_before = write(x_before, j, xb), write(R_before, j, Rb)
@@ -305,27 +305,26 @@ def kinematics(model, data):
     data.site_xmat = xmat[b] @ R_site
 
 
-def body_pose(model, data, b, xpos, xmat, xquat, q):
+def body_pose(model, data, b, xpos, xmat, xquat, joints):
     """The pose ``(x, R, quat)`` of body ``b`` from its parent's, alone: a mocap body where the
     user puts it, a body with a free joint where its ``qpos`` puts it, any other as the parent's
-    pose moved by the fixed offset and the joints (:func:`body_frames`); with
+    pose moved by the fixed offset and its joints (``joints``: :func:`joint_rotations`); with
     ``{joint: (x, R)}``, the frame each of its joints acts in."""
-    m = plain(model)
-    k = m.body_mocapid[b]
+    m, (R_j, t_j, quat_j) = plain(model), joints
+    xp = namespace(xpos, xmat, t_j)
+    k, p, j0, nj = m.body_mocapid[b], m.body_parentid[b], m.body_jntadr[b], m.body_jntnum[b]
     if k >= 0:                  # a mocap body (a child of the world) sits where the user puts it
         quat = _normalize4(quat_normalize(data.mocap_quat[k]))
         return data.mocap_pos[k], quat_to_mat(quat), quat, {}
-    p = m.body_parentid[b]
-    frames = body_frames(model, b, xpos[p], xmat[p], q)
-    x, _ = frames[-1]
-    quat, before = quat_mul(xquat[p], m.body_quat[b]), {}
-    for n, j in enumerate(range(m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])):
-        if m.jnt_type[j] == FREE:           # qpos is the pose in the world
-            quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
-            before[j] = (x, eye(namespace(x), 3, float))    # its anchor is the body's origin, its axis jnt_axis
-            continue
-        before[j] = frames[n]               # each joint moves the frame the previous joints left
-        quat = quat_mul(quat, joint_quat(model, j, q))
+    if nj and m.jnt_type[j0] == FREE:   # qpos is the pose in the world; the anchor is the body's origin
+        x, quat = xpos[p] + xp.matvec(xmat[p], t_j[j0]), _normalize4(quat_j[j0])
+        return x, quat_to_mat(quat), quat, {j0: (x, eye(xp, 3, float))}
+    # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
+    x = xpos[p] + xp.matvec(xmat[p], m.body_pos[b])
+    R, quat, before = xmat[p] @ tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
+    for j in range(j0, j0 + nj):        # then each joint, in the frame the joints before it left
+        before[j] = (x, R)
+        x, R, quat = x + xp.matvec(R, t_j[j]), R @ R_j[j], quat_mul(quat, quat_j[j])
     quat = _normalize4(quat)
     return x, quat_to_mat(quat), quat, before
 
@@ -367,15 +366,13 @@ def tree_rotations(model):
 @per_state
 def joint_rotations(model, q):
     """Every joint's pose ``R (njnt, 3, 3)``, ``t (njnt, 3)`` (:func:`~rbdl_edu.joints.joint_transform`)
-    and its rotation as a quaternion ``(njnt, 4)`` (:func:`joint_quat`; a free joint's rows unused)."""
+    and its rotation as a quaternion ``(njnt, 4)`` (:func:`joint_quat`; a free joint's: its ``qpos`` normalized)."""
     m = plain(model)
     xp = namespace(q)
     if not m.njnt:
         return xp.zeros((0, 3, 3)), xp.zeros((0, 3)), xp.zeros((0, 4))
     R, t, _, _ = joint_poses(model, q)
-    identity = np.array([1.0, 0.0, 0.0, 0.0])
-    quats = [identity if m.jnt_type[j] == FREE else joint_quat(model, j, q) for j in range(m.njnt)]
-    return xp.stack(R), xp.stack(t), xp.stack(quats)
+    return xp.stack(R), xp.stack(t), joint_quats(model, q)
 
 
 def _normalize4s(q):
@@ -414,8 +411,8 @@ def joint_quat(model, j, q):
     array([0., 0., 1., 0.])
     """
     adr = model.jnt_qposadr[j]
-    if model.jnt_type[j] == HINGE and (one_state(q) or is_jax(q)):     # numbers or JAX: all hinges at once
-        return hinge_quats(model, q)[j]
+    if model.jnt_type[j] != SLIDE and (one_state(q) or is_jax(q)):     # numbers or JAX: all joints at once
+        return joint_quats(model, q)[..., j, :]
     if model.jnt_type[j] == HINGE:
         return axis_angle_to_quat(model.jnt_axis[j], q[adr] - model.qpos0[adr])
     if model.jnt_type[j] == BALL:
@@ -424,21 +421,24 @@ def joint_quat(model, j, q):
 
 
 @per_state
-def hinge_quats(model, q):
-    """:func:`joint_quat` of every hinge at one state of numbers ``q (nq,)`` (or JAX ``(..., nq)``),
-    computed at once: a list by joint (None for the others).
+def joint_quats(model, q):
+    """:func:`joint_quat` of every joint at one state of numbers ``q (nq,)`` (or JAX ``(..., nq)``),
+    ``(..., njnt, 4)``: the hinges at once; a free joint's is its ``qpos`` quaternion normalized.
 
     >>> from rbdl_edu.models import double_pendulum
-    >>> hinge_quats(double_pendulum(), np.array([0.0, np.pi]))[1].round(12)
+    >>> joint_quats(double_pendulum(), np.array([0.0, np.pi]))[1].round(12)
     array([0., 0., 1., 0.])
     """
-    m = plain(model)
-    hinges, quats = joint_ids(model, HINGE), [None] * m.njnt
+    m, xp = plain(model), namespace(q)
+    quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+    hinges = joint_ids(model, HINGE)
     if len(hinges):
-        xp, adr = namespace(q), m.jnt_qposadr[hinges]
+        adr = m.jnt_qposadr[hinges]
         half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
-        for n, j in enumerate(hinges.tolist()):
-            quats[j] = rows[..., n, :]
+        quats = write(quats, (Ellipsis, hinges, slice(None)), rows)
+    for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist():
+        adr = m.jnt_qposadr[j] + (3 if m.jnt_type[j] == FREE else 0)
+        quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
     return quats
