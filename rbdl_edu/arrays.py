@@ -216,6 +216,18 @@ def write(x, index, value):
     return put(x, index, value)
 
 
+def move_axis(x, source, destination):
+    """``xp.moveaxis(x, source, destination)``, and ``x`` itself where there is nothing to move
+    (a matrix, whose axes -2 and 0 are one: the common case of one state, asked first).
+
+    >>> move_axis(np.zeros((2, 3, 4)), -2, 0).shape, move_axis(np.zeros((3, 4)), -2, 0).shape
+    ((3, 2, 4), (3, 4))
+    """
+    if x.ndim == 2 and {source, destination} <= {0, -2}:
+        return x
+    return namespace(x).moveaxis(x, source, destination)
+
+
 def add_at(x, index, value):
     """``x[index] += value`` where ``index`` may repeat (each repeat adds), returned: NumPy's
     ``np.add.at`` in ``x`` itself, JAX's ``x.at[index].add(value)`` (a new array).

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, concat, cos, eye, is_jax, namespace, sin, write
+from rbdl_edu.arrays import FLOAT64, concat, cos, eye, is_jax, move_axis, namespace, sin, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -290,7 +290,7 @@ def joint_motions(model, q, x):
     array([0., 1., 2.])
     """
     xp = namespace(q, x)
-    s = xp.moveaxis(dof_axes(model, q) * x[..., :, None], -2, 0)        # (nv, ..., 6): dof k's motion
+    s = move_axis(dof_axes(model, q) * x[..., :, None], -2, 0)          # (nv, ..., 6): dof k's motion
     out = xp.zeros((model.nbody,) + s.shape[1:], dtype=s.dtype)
     moving, first = moving_bodies(model)
     if not len(moving):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rbdl_edu.arrays import add_at, namespace, write
+from rbdl_edu.arrays import add_at, move_axis, namespace, write
 from rbdl_edu.joints import body_transforms, dof_axes, joint_motions, joint_velocities
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.spatial import cross_force, cross_motion
@@ -81,7 +81,7 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
         # f_λ += ^λX_i^* f_i = (^iX_λ)^T f_i
         f = add_at(f, p, xp.matvec(Xup[i].mT, f[i]))
     # τ_i = S_i^T f_i, every dof at once: the dof's axis (a row of S_i^T) dotted with its body's f_i
-    tau = (dof_axes(model, q) * xp.moveaxis(f[plain(model).dof_bodyid], 0, -2)).sum(-1)
+    tau = (dof_axes(model, q) * move_axis(f[plain(model).dof_bodyid], 0, -2)).sum(-1)
     # joint armature: an extra inertia on each dof, as MuJoCo's M has on its diagonal
     tau = tau + model.dof_armature * qdd
     return Passes(Xup, S, v, a, fB, f, tau)
