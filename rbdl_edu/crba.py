@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import is_jax, move_axis, namespace, write
-from rbdl_edu.cache import per_model
-from rbdl_edu.joints import body_transforms, dof_axes
+from rbdl_edu.arrays import is_jax, namespace
+from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import body_inertia, body_inertias, by_dof_blocks, state, tree_levels
+from rbdl_edu.tree import body_inertia, by_dof_blocks, state
 
 
 def crba(model, q):
@@ -42,8 +40,8 @@ def crba(model, q):
     """
     (q,) = state(model, q)
     xp = namespace(q)
-    if is_jax(q):                       # traced: every body at once (see the end)
-        return crba_world(model, q) + xp.diag(model.dof_armature)
+    if is_jax(q):                       # traced: a subtree's columns at once (see the end)
+        return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
     return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
@@ -98,64 +96,43 @@ def crba_blocks(model, q):
     return M
 
 
-def crba_world(model, q):
-    r""":func:`crba` without armature, every body at once, for JAX arrays (the loops above take a
-    few small products per pair of bodies: compiled, XLA's time grows with them; for NumPy's
-    numbers they are as fast as these larger products). The same :math:`M_{ij} = S_i^T I^c_i\, {}^iX_j S_j` with every quantity in world
-    coordinates, where the transform between two bodies is the identity (MuJoCo's ``mj_crb``):
-    the bodies' poses :math:`{}^iX_0 = {}^iX_\lambda\, {}^\lambda X_0` a level of the tree at a
-    time, each dof's axis :math:`s_k = ({}^iX_0)^{-1} S_k` and each body's inertia
-    :math:`I^0_i = ({}^iX_0)^T I_i\, {}^iX_0` in the world, a composite inertia the sum of its
-    subtree's, and
-
-    .. math:: M_{kl} = s_k^T\, I^{c,0}_{b(l)}\, s_l \quad (k \text{ a dof on the path of dof } l)
-
-    >>> from rbdl_edu.models import double_pendulum
-    >>> q = np.array([0.3, -0.5])
-    >>> bool(np.allclose(crba_world(double_pendulum(), q), by_dof_blocks(double_pendulum(), crba_blocks(double_pendulum(), q), (), float)))
-    True
-    """
+def _crba_subtrees(model, q):
+    r""":func:`crba` without armature on traced arrays (``rbdl_edu.compiled``). The loops above
+    carry each body's :math:`F = I^c_i S_i` to every ancestor, one product per pair of bodies:
+    unrolled by JAX, :math:`O(n^2)` operations for a chain of :math:`n`, and XLA's compile time
+    grows with them. The same products grouped by the body they reach: body ``j`` holds the
+    columns :math:`F` of every dof in its subtree, in its own coordinates,
+    :math:`[I^c_j S_j,\ {}^cX_j^T F_c, \dots]` over its children ``c`` (one product per child),
+    and its rows of M are :math:`S_j^T F`: :math:`O(n)` operations."""
     xp = namespace(q)
-    Xup, _ = body_transforms(model, q)
-    X0 = Xup + 0                                        # the world's children: ^iX_0 = ^iX_λ
-    for i, p in tree_levels(model)[1:]:
-        X0 = write(X0, i, Xup[i] @ X0[p])               # ^iX_0 = ^iX_λ ^λX_0
-    I0 = X0.mT @ _batched(body_inertias(model), X0) @ X0            # I^0_i = (^iX_0)^T I_i ^iX_0
-    IC0 = xp.tensordot(subtree_matrix(model), I0, axes=1)           # I^{c,0}_i: the sum over i's subtree
-    b = plain(model).dof_bodyid
-    axes = move_axis(dof_axes(model, q), -2, 0)                     # S_k, by dof first
-    s = xp.matvec(plucker_inv(X0[b]), axes)                         # s_k = (^iX_0)^{-1} S_k
-    F = xp.matvec(IC0[b], s)                                        # F_l = I^{c,0}_{b(l)} s_l
-    s, F = move_axis(s, 0, -2), move_axis(F, 0, -2)
-    MT = s @ F.mT                                                   # s_k^T F_l for every pair
-    # M_kl where k is on l's path (k ≤ l), and its mirror: M is symmetric
-    upper, strictly = path_pairs(model)
-    return xp.where(upper, MT, 0.0) + xp.where(strictly, MT, 0.0).mT
+    nb, parent = model.nbody, model.body_parentid
+    Xup, S, IC = composite_inertias(model, q)
+
+    batch = q.shape[:-1]
+    # body j: the columns its children carried up (^cX_j^T F_c), and the dofs they belong to
+    carried, cols = [[] for _ in range(nb)], [[] for _ in range(nb)]
+    M = xp.zeros(batch + (model.nv, model.nv), dtype=q.dtype)
+    for j in range(nb - 1, 0, -1):
+        own = np.arange(model.body_dofadr[j], model.body_dofadr[j] + model.body_dofnum[j])
+        # F (..., 6, len(cols[j])): I^c_j S_j for j's own dofs, then every column from below
+        # (children came in from the last; taken first to last, the columns are j's subtree's
+        # dofs in order, one range: M's entries are written as blocks, not scattered)
+        F = xp.concatenate([xp.broadcast_to(IC[j] @ S[j], batch + (6, len(own)))] + carried[j][::-1], axis=-1)
+        cols[j] = list(own) + cols[j]
+        if len(own):                                    # M_jk = S_j^T F_k, and M is symmetric
+            rows, k, o = S[j].mT @ F, _as_range(cols[j]), _as_range(own)
+            M = M.at[..., o, k].set(rows)
+            M = M.at[..., k, o].set(rows.mT)
+        if parent[j] > 0 and cols[j]:                   # carry the columns to the parent
+            carried[parent[j]].append(Xup[j].mT @ F)
+            cols[parent[j]] = cols[j] + cols[parent[j]]
+    return M
 
 
-def _batched(A, like):
-    """``A (nbody, 6, 6)`` shaped to multiply ``like (nbody, ..., 6, 6)`` body by body."""
-    return A.reshape((A.shape[0],) + (1,) * (like.ndim - 3) + A.shape[1:])
-
-
-@per_model
-def subtree_matrix(model):
-    """``(nbody, nbody)``: 1.0 where body ``k`` is body ``i`` or below it (the world's row: 0)."""
-    m = plain(model)
-    T = np.zeros((m.nbody, m.nbody))
-    for k in range(1, m.nbody):
-        i = k
-        while i > 0:
-            T[i, k], i = 1.0, m.body_parentid[i]
-    return T
-
-
-@per_model
-def path_pairs(model):
-    """``(nv, nv)`` masks: True where dof ``k`` is on the path of dof ``l`` (its body is ``l``'s
-    or an ancestor's), ``k ≤ l``; and the same with ``k < l``."""
-    m = plain(model)
-    b = m.dof_bodyid
-    T = subtree_matrix(model)[b][:, b] > 0                          # b(l) in the subtree of b(k)
-    k, l = np.indices((m.nv, m.nv))
-    return T & (k <= l), T & (k < l)
+def _as_range(dofs):
+    """``dofs`` as a slice where they are consecutive (a depth-first body order: a subtree's
+    dofs are), else as an index array (XLA writes a slice as a block, an index array as a loop)."""
+    dofs = np.asarray(dofs)
+    if np.array_equal(dofs, np.arange(dofs[0], dofs[0] + len(dofs))):
+        return slice(int(dofs[0]), int(dofs[0]) + len(dofs))
+    return dofs

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, concat, cos, eye, is_jax, move_axis, namespace, sin, write
+from rbdl_edu.arrays import FLOAT64, add_at, concat, cos, eye, is_jax, move_axis, namespace, sin, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -298,7 +298,7 @@ def joint_motions(model, q, x):
     if xp is np:                       # each body's dofs are consecutive: one sum per run
         out[moving] = np.add.reduceat(s, first, axis=0)
         return out
-    return out.at[plain(model).dof_bodyid].add(s)
+    return add_at(out, plain(model).dof_bodyid, s)
 
 
 @per_state

@@ -437,7 +437,7 @@ def joint_quats(model, q):
         half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
-        quats = write(quats, (Ellipsis, hinges, slice(None)), rows)
+        quats = write(quats, hinges if q.ndim == 1 else (Ellipsis, hinges, slice(None)), rows)
     for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist():
         adr = m.jnt_qposadr[j] + (3 if m.jnt_type[j] == FREE else 0)
         quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
