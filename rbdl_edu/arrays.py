@@ -252,6 +252,8 @@ def add_at(x, index, value):
     """
     if is_jax(x) or is_jax(value):
         xp = namespace(x, value)
+        if isinstance(index, int):                           # one row: read, add, write back
+            return put(x, index, x[index] + value)
         if type(index) is np.ndarray and index.ndim == 1:      # rows by number: a product, not a scatter
             one_hot = (np.arange(x.shape[0])[:, None] == index).astype(float)   # (rows of x, rows of value)
             value = xp.broadcast_to(value, (len(index),) + x.shape[1:])

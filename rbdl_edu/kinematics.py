@@ -340,6 +340,7 @@ def level_plan(model, by_body=False):
     m = plain(model)
     plan = []
     for i, p in tree_levels(model):
+        i, p = np.atleast_1d(i), np.atleast_1d(p)
         given = [by_body or (m.body_mocapid[b] >= 0) or any(m.jnt_type[j] == FREE for j in range(
             m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])) for b in i.tolist()]
         one_by_one = [b for b, g in zip(i.tolist(), given) if g]

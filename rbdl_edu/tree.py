@@ -197,10 +197,11 @@ def tree_levels(model):
     """The bodies below the world by depth: a tuple of ``(i, p)`` int arrays, the bodies ``i`` one
     level down and their parents ``p``, the world's children first. A recursion over the tree
     runs level by level (``v[i] = X[i] v[p]``: every body of a level at once, its parents done).
+    A level of one body holds plain ints (its rows are then views, and a compiled write a slice).
 
-    >>> from rbdl_edu.models import double_pendulum
-    >>> tree_levels(double_pendulum())
-    ((array([1]), array([0])), (array([2]), array([1])))
+    >>> from rbdl_edu.models import branched_tree
+    >>> tree_levels(branched_tree())[:2]
+    ((1, 0), (array([2, 4]), array([1, 1])))
     """
     parent = np.asarray(model.body_parentid)
     depth = np.zeros(model.nbody, dtype=int)
@@ -209,8 +210,11 @@ def tree_levels(model):
     out = []
     for d in range(1, int(depth.max(initial=0)) + 1):
         i = np.flatnonzero(depth == d)
-        i.setflags(write=False)
         p = parent[i].copy()
+        if len(i) == 1:
+            out.append((int(i[0]), int(p[0])))
+            continue
+        i.setflags(write=False)
         p.setflags(write=False)
         out.append((i, p))
     return tuple(out)
