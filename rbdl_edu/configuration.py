@@ -29,30 +29,43 @@ def integrate_pos(model, q, qd, dt):
     array([0.707107, 0.      , 0.      , 0.707107])
     """
     q, qd = state(model, q, qd)
-    m = plain(model)
+    if not quaternions(model):                   # hinges and slides only: q + q̇ dt, all at once
+        return q + qd * dt
     # a new array to write into, of the batch's shape (one state: q's own)
     q_next = q + 0 * dt
     if q.ndim > 1 or qd.ndim > 1:
         batch = np.broadcast_shapes(q.shape[:-1], qd.shape[:-1])
         q_next = namespace(q, qd).broadcast_to(q_next, batch + q.shape[-1:]) * 1
-    # hinges and slides, all at once: q + q̇ dt
+    # hinges, slides and the free joints' positions, all at once: q + q̇ dt
     a, d = linear_coordinates(model)
-    q_next = write(q_next, (..., a), q[..., a] + qd[..., d] * dt)
-    for j in rotating_joints(model):
-        a, d = m.jnt_qposadr[j], m.jnt_dofadr[j]
-        if m.jnt_type[j] == FREE:               # the position moves on a line, the orientation turns
-            q_next = write(q_next, (..., slice(a, a + 3)), q[..., a:a + 3] + qd[..., d:d + 3] * dt)
-            a, d = a + 3, d + 3
+    if q_next.ndim > 1:                          # a batch: the coordinates along the last axis
+        a, d = (..., a), (..., d)
+    q_next = write(q_next, a, q[a] + qd[d] * dt)
+    # each quaternion (ball joints, free joints' orientations) turns: quat ⊗ exp(ω dt / 2)
+    for a, d in quaternions(model):
         q_next = write(q_next, (..., slice(a, a + 4)), quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
     return q_next
 
 
 @per_model
 def linear_coordinates(model):
-    """``qposadr`` and ``dofadr`` of every hinge and slide (their ``qpos`` moves as ``q̇ dt``)."""
+    """``qpos`` and ``dof`` addresses of the coordinates that move as ``q̇ dt``: every hinge and
+    slide, and the three of each free joint's position (in that order)."""
     m = plain(model)
     scalar = np.flatnonzero((m.jnt_type != FREE) & (m.jnt_type != BALL))
-    return m.jnt_qposadr[scalar], m.jnt_dofadr[scalar]
+    free = np.flatnonzero(m.jnt_type == FREE)
+    a = np.concatenate([m.jnt_qposadr[scalar]] + [m.jnt_qposadr[j] + np.arange(3) for j in free])
+    d = np.concatenate([m.jnt_dofadr[scalar]] + [m.jnt_dofadr[j] + np.arange(3) for j in free])
+    return a.astype(int), d.astype(int)
+
+
+@per_model
+def quaternions(model):
+    """``(qposadr, dofadr)`` of each quaternion in ``qpos`` and its angular velocity, a tuple:
+    the ball joints', and the free joints' after their position."""
+    m = plain(model)
+    after = {j: 3 if m.jnt_type[j] == FREE else 0 for j in rotating_joints(model)}     # a free joint's position
+    return tuple((int(m.jnt_qposadr[j]) + k, int(m.jnt_dofadr[j]) + k) for j, k in after.items())
 
 
 @per_model

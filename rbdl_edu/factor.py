@@ -149,24 +149,44 @@ def factor_ltdl(model, Msp, min_pivot=None):
     if is_jax(Msp):                 # traced: each row as one vector, or gathered (below)
         traced = _factor_rows if rowwise(model) else _factor_chains
         return traced(model, Msp, min_pivot)
-    Madr, nM = _layout(model)
-    chain_of = chains(model)
     qLD = entries(Msp)
-    for k in range(model.nv - 1, -1, -1):                  # eliminate from the leaves up
-        chain = chain_of[k]
-        if min_pivot is not None and is_jax(qLD[Madr[k]]):            # traced: no branch on values
-            qLD[Madr[k]] = namespace(qLD[Madr[k]]).maximum(qLD[Madr[k]], min_pivot)
-        elif min_pivot is not None and qLD[Madr[k]] < min_pivot:
-            qLD[Madr[k]] = min_pivot
-        Dk = qLD[Madr[k]]
-        for a, i in enumerate(chain[1:], start=1):
-            # L_ki = M_ki / D_k, and the Schur update M_ij -= M_ki M_kj / D_k for j in chain(i)
-            tmp = qLD[Madr[k] + a] / Dk
-            row_i, row_k = Madr[i], Madr[k] + a         # row i, and row k from entry a on: the same dofs
-            for b in range(len(chain_of[i])):
-                qLD[row_i + b] = qLD[row_i + b] - tmp * qLD[row_k + b]
-            qLD[Madr[k] + a] = tmp
-    return from_entries(qLD, Msp) if nM else Msp
+    for kk, updates in elimination(model):                  # row k, from the leaves up
+        if min_pivot is not None and is_jax(qLD[kk]):                 # traced: no branch on values
+            qLD[kk] = namespace(qLD[kk]).maximum(qLD[kk], min_pivot)
+        elif min_pivot is not None and qLD[kk] < min_pivot:
+            qLD[kk] = min_pivot
+        Dk = qLD[kk]
+        for ki, pairs in updates:                            # each ancestor i of k
+            # L_ki = M_ki / D_k, and the Schur update M_ij -= L_ki M_kj for j in chain(i)
+            L_ki = qLD[ki] / Dk
+            for ij, kj in pairs:
+                qLD[ij] = qLD[ij] - L_ki * qLD[kj]
+            qLD[ki] = L_ki
+    return from_entries(qLD, Msp) if elimination(model) else Msp
+
+
+@per_model
+def elimination(model):
+    """:func:`factor_ltdl`'s loops as a table of entries (tree-sparse addresses), made once per
+    model: for each dof ``k`` from the leaves up, ``(kk, updates)``: its diagonal entry, and for
+    each ancestor ``i`` (entry ``a`` of row ``k``) ``(ki, pairs)``: the entry :math:`M_{ki}` and
+    the pairs ``(ij, kj)`` of the Schur update, row ``i`` and row ``k`` from entry ``a`` on
+    (the same dofs ``j``, ``chain(i)``).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> elimination(double_pendulum())                  # M_11 = qLD[1]; M_10 = qLD[2] updates M_00
+    ((1, ((2, ((0, 2),)),)), (0, ()))
+    """
+    Madr, _ = _layout(model)
+    chain_of = chains(model)
+    table = []
+    for k in range(model.nv - 1, -1, -1):
+        updates = []
+        for a, i in enumerate(chain_of[k][1:], start=1):
+            pairs = tuple((Madr[i] + b, Madr[k] + a + b) for b in range(len(chain_of[i])))
+            updates.append((Madr[k] + a, pairs))
+        table.append((Madr[k], tuple(updates)))
+    return tuple(table)
 
 
 def solve_ltdl(model, qLD, b):
@@ -180,20 +200,36 @@ def solve_ltdl(model, qLD, b):
     """
     if (is_jax(qLD) or is_jax(b)) and rowwise(model):     # traced, a large tree: row by row (below)
         return _solve_rows(model, qLD, b)
-    Madr, _ = _layout(model)
-    chain_of = chains(model)
     LD, x = entries(qLD), entries(b)
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
-    for i in range(model.nv - 1, -1, -1):
-        for a, j in enumerate(chain_of[i][1:], start=1):
-            x[j] = x[j] - LD[Madr[i] + a] * x[i]
+    for i, ii, row in reversed(sweeps(model)):
+        x_i = x[i]
+        for ij, j in row:
+            x[j] = x[j] - LD[ij] * x_i
     # x <- D^{-1} x
-    x = [x[i] / LD[Madr[i]] for i in range(model.nv)]
+    x = [x[i] / LD[ii] for i, ii, _ in sweeps(model)]
     # x <- L^{-1} x : root to leaves, pull from the ancestors
-    for i in range(model.nv):
-        for a, j in enumerate(chain_of[i][1:], start=1):
-            x[i] = x[i] - LD[Madr[i] + a] * x[j]
+    for i, ii, row in sweeps(model):
+        x_i = x[i]
+        for ij, j in row:
+            x_i = x_i - LD[ij] * x[j]
+        x[i] = x_i
     return from_entries(x, qLD, b) if model.nv else b
+
+
+@per_model
+def sweeps(model):
+    """:func:`solve_ltdl`'s loops as a table, made once per model: for each dof ``i``,
+    ``(i, ii, row)``: its diagonal entry ``ii`` and the pairs ``(ij, j)`` of its row's other
+    entries and their dofs, the ancestors ``j`` of ``i``.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> sweeps(double_pendulum())                       # L_10 = qLD[2]
+    ((0, 0, ()), (1, 1, ((2, 0),)))
+    """
+    Madr, _ = _layout(model)
+    return tuple((i, Madr[i], tuple((Madr[i] + a, j) for a, j in enumerate(chains(model)[i][1:], start=1)))
+                 for i in range(model.nv))
 
 
 def unpack_ltdl(model, qLD):

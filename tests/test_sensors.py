@@ -340,6 +340,27 @@ def test_subtree_velocities_and_joint_wrenches_match_mujoco(path):
         assert np.abs(ours - theirs).max() <= 1e-10 * max(1.0, np.abs(theirs).max()), name
 
 
+@pytest.mark.parametrize("sensor", ["accelerometer", "force", "framelinacc"])
+def test_a_step_leaves_the_wrenches_mujoco_leaves(sensor):
+    """MuJoCo's ``mj_sensorAcc`` runs ``mj_rnePostConstraint`` for accelerometers, force and
+    torque sensors and ``framelinacc``/``frameangacc``: after a step ``cacc``, ``cfrc_int`` and
+    ``cfrc_ext`` are filled even where the sensor reads only ``cacc`` — ours too (a box resting
+    on a plane, pushed by its contacts)."""
+    xml = f"""<mujoco><worldbody><geom type="plane" size="2 2 .1"/>
+      <body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/><site name="s"/>
+      <body pos=".2 0 0"><joint axis="0 1 0" damping=".1"/><geom size=".05"/></body></body>
+      </worldbody><sensor><{sensor} {'objtype="site" objname' if sensor.startswith('frame') else 'site'}="s"/></sensor></mujoco>"""
+    model, m = rbd.load_model(xml), mujoco.MjModel.from_xml_string(xml)
+    data, d = rbd.Data(model), mujoco.MjData(m)
+    rbd.step(model, data, 30)
+    for _ in range(30):
+        mujoco.mj_step(m, d)
+    assert d.ncon > 0 and np.abs(d.cfrc_ext).max() > 1.0          # contacts push: non-trivial wrenches
+    for name in ("cacc", "cfrc_int", "cfrc_ext", "sensordata"):
+        ours, theirs = getattr(data, name), getattr(d, name)
+        assert np.abs(ours - theirs).max() <= 1e-8 * max(1.0, np.abs(theirs).max()), name
+
+
 def test_force_moves_to_cframe_keeping_power():
     """A force moves to the c-frame differently from a motion, so that power is the same in
     both: :math:`f_c \\cdot v_c = f_b \\cdot v_b`; and it is the same force, with the moment

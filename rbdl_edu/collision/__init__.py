@@ -13,7 +13,8 @@ Pipeline (one module per stage):
   :mod:`~rbdl_edu.collision.polytope`, :mod:`~rbdl_edu.collision.clipping`,
   :mod:`~rbdl_edu.collision.multiccd`), :mod:`~rbdl_edu.collision.ellipsoid`,
   :mod:`~rbdl_edu.collision.hfield`: the narrowphase colliders;
-* :mod:`~rbdl_edu.collision.pair_params`: contact parameters;
+* :mod:`~rbdl_edu.collision.colliders`: which collider a geom pair goes to, contacts from
+  its points; :mod:`~rbdl_edu.collision.pair_params`: contact parameters;
 * :mod:`~rbdl_edu.collision.driver`: ``collide(model, data)`` ties them together.
 
 Checked against MuJoCo 4.0.0 (``tests/test_collision_*.py``). Where we knowingly differ:

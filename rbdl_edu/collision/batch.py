@@ -5,17 +5,19 @@
 pair, geom pair after geom pair, one test on one pair at a time. The same tests run here on
 arrays of pairs, so that a pass costs a few NumPy operations instead of Python calls per pair:
 
-* :func:`inertial_frames`: every body's inertial frame, recovered from one of its geoms as
-  :func:`~rbdl_edu.collision.midphase.tree_pairs` does;
-* :func:`relative_frames`, :func:`nodes_apart`: the midphase's node-box test on node pairs
-  of many body pairs;
-* :func:`spheres_apart`: rule 8 (:func:`~rbdl_edu.collision.filters.bounding_sphere_rejects`);
-* :func:`obbs_apart`: the oriented-box test (:func:`~rbdl_edu.collision.filters.boxes_apart`).
+* :func:`node_frames`, :func:`nodes_apart`: the midphase's node-box test on the node pairs of
+  many body pairs, each node box in the world from its body's frame geom;
+* :func:`spheres_apart`: rule 8 (:func:`~rbdl_edu.collision.filters.bounding_sphere_rejects`),
+  what the model decides about it (:func:`sphere_tests`) apart from the poses (:func:`spheres_apart_at`);
+* :func:`obbs_apart`: the oriented-box test (:func:`~rbdl_edu.collision.filters.boxes_apart`);
+  both box tests are :func:`boxes_apart` on boxes in the world.
 
-Each computes the equation of its one-pair version, in the same order of operations; the
-tests (``tests/test_collision_batch.py``) check that they agree pair by pair.
+Each computes the equation of its one-pair version; the tests
+(``tests/test_collision_batch.py``) check that they agree pair by pair.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,18 +26,40 @@ from rbdl_edu.collision.midphase import body_trees
 from rbdl_edu.model.enums import PLANE
 
 
-@per_model
-def frame_geoms(model):
-    """Per body, the geom its inertial frame is recovered from and that frame's pose in the
-    geom's (:class:`~rbdl_edu.collision.midphase.BoxTree` ``frame``): ``g0 (nbody,)``,
-    ``p (nbody, 3)``, ``R (nbody, 3, 3)`` (geom 0 and the identity for a body without a
-    tree), once per model."""
-    g0, p = np.zeros(model.nbody, dtype=int), np.zeros((model.nbody, 3))
-    R = np.tile(np.eye(3), (model.nbody, 1, 1))
-    for b, tree in enumerate(body_trees(model)):
-        if tree is not None:
-            g0[b], p[b], R[b] = tree.frame
-    return g0, p, R
+def node_frames(model, b, n):
+    """Node ``n`` of body ``b``'s tree (:func:`~rbdl_edu.collision.midphase.body_trees`) in the
+    frame of the body's geom ``g0`` (the tree's ``frame``: ``g0`` and its pose ``p, R`` in the
+    body's inertial frame): ``(g0, A, c, h)`` with axes :math:`A = R^T`, center
+    :math:`c = R^T(c_n - p)` and half-sizes ``h`` -- at run time the box's world axes are
+    :math:`R_{g_0} A` and its center :math:`x_{g_0} + R_{g_0} c`."""
+    tree = body_trees(model)[b]
+    g0, p, R = tree.frame
+    return g0, R.T, R.T @ (tree.aabb[n, :3] - p), tree.aabb[n, 3:]
+
+
+def boxes_apart(c1, A1, h1, c2, A2, h2, margin):
+    r"""``(T,)`` bool: box 1 (center ``c1``, axes the columns of ``A1``, half-sizes ``h1``)
+    and box 2, grown by ``margin``, are separated along one of their six face normals: with
+    :math:`d = c_2 - c_1` and :math:`C = |A_1^T A_2|`,
+
+    .. math:: |A_1^T d| > h_1 + C h_2 + m \quad\text{or}\quad |A_2^T d| > C^T h_1 + h_2 + m
+
+    in some component."""
+    d, m = c2[:, None], margin[:, None]                 # (rows as 1x3 matrices: d A, h Cᵀ, ...)
+    d = d - c1[:, None]
+    C = np.abs(A1.transpose(0, 2, 1) @ A2)
+    return (np.abs(d @ A1)[:, 0] > h1 + (h2[:, None] @ C.transpose(0, 2, 1))[:, 0] + m).any(axis=1) | \
+        (np.abs(d @ A2)[:, 0] > (h1[:, None] @ C)[:, 0] + h2 + m).any(axis=1)
+
+
+def nodes_apart(gpos, gmat, geom, axes, center, half, margin):
+    """``(T,)`` bool: the node-box test of :func:`~rbdl_edu.collision.midphase.tree_pairs` on
+    node pairs, each side as :func:`node_frames` gives it (``geom (T, 2)``, ``axes (T, 2, 3, 3)``,
+    ``center (T, 2, 3)``, ``half (T, 2, 3)``), grown by ``margin (T,)``: :func:`boxes_apart`
+    of the boxes in the world."""
+    R = gmat[geom]
+    A, c = R @ axes, gpos[geom] + (R @ center[..., None])[..., 0]
+    return boxes_apart(c[:, 0], A[:, 0], half[:, 0], c[:, 1], A[:, 1], half[:, 1], margin)
 
 
 @per_model
@@ -44,53 +68,54 @@ def is_plane(model):
     return np.asarray(model.geom_type) == PLANE
 
 
-def inertial_frames(model, gpos, gmat):
-    """Every body's inertial frame ``x (nbody, 3)``, ``R (nbody, 3, 3)`` from its geom ``g0``:
-    :math:`R_i = R_{g_0} R^T`, :math:`x_i = x_{g_0} - R_i p` (meaningless for a body
-    without a tree)."""
-    g0, p, R = frame_geoms(model)
-    Ri = gmat[g0] @ R.transpose(0, 2, 1)
-    return gpos[g0] - np.einsum("bij,bj->bi", Ri, p), Ri
-
-
-def nodes_apart(t, R, c1, h1, c2, h2, margin):
-    r"""``(T,)`` bool: node box 1 (center ``c1``, half-sizes ``h1``) and node box 2, grown by
-    ``margin``, are apart -- row by row, the test of
-    :func:`~rbdl_edu.collision.midphase.tree_pairs`, with box 2's frame given in box 1's
-    (:math:`t = R_1^T(x_2 - x_1)`, :math:`R = R_1^T R_2`, per body pair: :func:`relative_frames`):
-    with :math:`C = |R|` and :math:`d = t + R\,c_2 - c_1`,
-
-    .. math:: |d| > h_1 + C h_2 + m \quad\text{or}\quad |R^T d| > C^T h_1 + h_2 + m
-
-    in some component.
-    """
-    C = np.abs(R)
-    d = (t + np.einsum("tj,tij->ti", c2, R)) - c1
-    Ch2 = np.einsum("tj,tij->ti", h2, C) + margin[:, None]          # each box's reach along
-    Ch1 = np.einsum("ti,tij->tj", h1, C) + margin[:, None]          # the other's axes
-    return (np.abs(d) > h1 + Ch2).any(axis=1) | (np.abs(np.einsum("ti,tij->tj", d, R)) > Ch1 + h2).any(axis=1)
-
-
-def relative_frames(x, R, b1, b2):
-    """Body ``b2[k]``'s inertial frame in body ``b1[k]``'s, from the frames ``x, R`` of
-    :func:`inertial_frames`: ``t (K, 3)`` :math:`= R_1^T(x_2 - x_1)`, ``R (K, 3, 3)`` :math:`= R_1^T R_2`."""
-    R1 = R[b1]
-    return np.einsum("ti,tij->tj", x[b2] - x[b1], R1), R1.transpose(0, 2, 1) @ R[b2]
-
-
 def spheres_apart(model, gpos, gmat, rbound, g1, g2, margin):
     r"""``(P,)`` bool: rule 8 on geom pairs ``g1[k], g2[k]``: the bounding spheres, grown by
     ``margin[k]``, cannot touch (:func:`~rbdl_edu.collision.filters.bounding_sphere_rejects`):
 
     .. math:: |x_1 - x_2| > r_1 + r_2 + m  \qquad\text{or, for a plane } g_1:\quad
               n_1\cdot(x_2 - x_1) > r_2 + m
+
+    (:func:`sphere_tests`, what the model decides, then :func:`spheres_apart_at`, the poses.)
     """
+    return spheres_apart_at(gpos, gmat, sphere_tests(model, rbound, g1, g2, margin), len(g1))
+
+
+class SphereTests(NamedTuple):
+    """Rule 8 on a list of geom pairs, sorted by what the model decides: the rows of two
+    bounded geoms, ``bounded (S,)``, their geoms ``pairs (S, 2)`` and reach squared
+    ``reach2 (S,)`` :math:`= (r_1 + r_2 + m)^2`; the rows of a plane and a bounded geom,
+    ``planar (Q,)``, their geoms ``planes (Q, 2)`` (the plane first) and ``reach (Q,)``
+    :math:`= r + m`. Other rows (two unbounded geoms) are never apart."""
+    bounded: np.ndarray
+    pairs: np.ndarray
+    reach2: np.ndarray
+    planar: np.ndarray
+    planes: np.ndarray
+    reach: np.ndarray
+
+
+def sphere_tests(model, rbound, g1, g2, margin):
+    """The :class:`SphereTests` of geom pairs ``g1[k], g2[k]`` with margins ``margin[k]``."""
     r1, r2, plane = rbound[g1], rbound[g2], is_plane(model)
-    d = gpos[g1] - gpos[g2]
-    far = np.einsum("pi,pi->p", d, d) > (r1 + r2 + margin) ** 2
-    above1 = plane[g1] & (r2 > 0) & (np.einsum("pi,pi->p", gmat[g1][:, :, 2], -d) > margin + r2)
-    above2 = plane[g2] & (r1 > 0) & (np.einsum("pi,pi->p", gmat[g2][:, :, 2], d) > margin + r1)
-    return np.where((r1 > 0) & (r2 > 0), far, above1 | above2)
+    both = (r1 > 0) & (r2 > 0)
+    first, second = ~both & plane[g1] & (r2 > 0), ~both & plane[g2] & (r1 > 0)
+    b, p = np.flatnonzero(both), np.flatnonzero(first | second)
+    planes = np.where(first[p, None], np.stack([g1[p], g2[p]], axis=1), np.stack([g2[p], g1[p]], axis=1))
+    return SphereTests(b, np.stack([g1[b], g2[b]], axis=1), (r1[b] + r2[b] + margin[b]) ** 2,
+                       p, planes, margin[p] + np.where(first[p], r2[p], r1[p]))
+
+
+def spheres_apart_at(gpos, gmat, tests, n):
+    """``(n,)`` bool: rule 8 at the poses ``gpos, gmat`` on the ``n`` rows of ``tests``
+    (:class:`SphereTests`)."""
+    out = np.zeros(n, dtype=bool)
+    if len(tests.bounded):
+        d = gpos[tests.pairs[:, 0]] - gpos[tests.pairs[:, 1]]
+        out[tests.bounded] = np.einsum("pi,pi->p", d, d) > tests.reach2
+    if len(tests.planar):
+        plane, other = tests.planes[:, 0], tests.planes[:, 1]
+        out[tests.planar] = np.einsum("pi,pi->p", gmat[plane, :, 2], gpos[other] - gpos[plane]) > tests.reach
+    return out
 
 
 def obbs_apart(model, gpos, gmat, aabb, g1, g2, margin):
@@ -103,11 +128,8 @@ def obbs_apart(model, gpos, gmat, aabb, g1, g2, margin):
 
     Planes are unbounded: never apart.
     """
-    R1, R2, h1, h2, m = gmat[g1], gmat[g2], aabb[g1, 3:], aabb[g2, 3:], margin[:, None]
-    d = (gpos[g2] + np.einsum("pij,pj->pi", R2, aabb[g2, :3])
-         - gpos[g1] - np.einsum("pij,pj->pi", R1, aabb[g1, :3]))
-    C = np.abs(R1.transpose(0, 2, 1) @ R2)
-    apart = (np.abs(np.einsum("pi,pij->pj", d, R1)) > h1 + np.einsum("pij,pj->pi", C, h2) + m).any(axis=1) | \
-        (np.abs(np.einsum("pi,pij->pj", d, R2)) > np.einsum("pi,pij->pj", h1, C) + h2 + m).any(axis=1)
+    R1, R2 = gmat[g1], gmat[g2]
+    apart = boxes_apart(gpos[g1] + np.einsum("pij,pj->pi", R1, aabb[g1, :3]), R1, aabb[g1, 3:],
+                        gpos[g2] + np.einsum("pij,pj->pi", R2, aabb[g2, :3]), R2, aabb[g2, 3:], margin)
     plane = is_plane(model)
     return apart & ~(plane[g1] | plane[g2])

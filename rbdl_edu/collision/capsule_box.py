@@ -42,26 +42,28 @@ def _ratio(a, b):
 def _closest_feature(p, a, h, L, bestdist):
     """Step 1: ``(cltype, s*, t*, corner, edge, face)``. ``cltype`` is -3/-1 for the segment's
     end -1/+1 over a face, ``3 s1 + s2`` (0..8) for an edge (``s1``: 0, 1, 2 for the edge's
-    lower end, middle, upper end; ``s2`` the same for the segment), -4 if nothing."""
+    lower end, middle, upper end; ``s2`` the same for the segment), -4 if nothing. ``p``,
+    ``a``, ``h``: lists of 3 floats (a few dozen operations on 3 numbers each: plain floats)."""
     cltype, s_best, t_best, corner, edge, face = -4, 0.0, 0.0, 0, 0, -1
     for i in (-1, 1):                                   # the ends, through a face
-        q = p + i * a
-        clamped = np.clip(q, -h, h)
-        moved = np.flatnonzero(clamped != q)
+        q = [p[k] + i * a[k] for k in range(3)]
+        clamped = [min(max(q[k], -h[k]), h[k]) for k in range(3)]
+        moved = [k for k in range(3) if clamped[k] != q[k]]
         if len(moved) > 1:
             continue
-        dist = float((clamped - q) @ (clamped - q))
+        e = [clamped[k] - q[k] for k in range(3)]
+        dist = _dot(e, e)
         if dist < bestdist:
-            bestdist, s_best, cltype, face = dist, float(i), -2 + i, int(moved[-1]) if len(moved) else -1
+            bestdist, s_best, cltype, face = dist, float(i), -2 + i, moved[-1] if moved else -1
     for j in range(3):                                  # the 12 edges
         for i in range(8):
             if i & (1 << j):
                 continue
-            c = np.array([h[k] if i & (1 << k) else -h[k] for k in range(3)])
+            c = [h[k] if i & (1 << k) else -h[k] for k in range(3)]
             c[j] = 0.0                                  # the edge's midpoint
-            dif = c - p
+            dif = [c[k] - p[k] for k in range(3)]
             ma, mb, mc = h[j] * h[j], -h[j] * a[j], L * L
-            u, v = -h[j] * dif[j], a @ dif
+            u, v = -h[j] * dif[j], _dot(a, dif)
             det = ma * mc - mb * mb
             if abs(det) < MINVAL:
                 continue
@@ -79,13 +81,17 @@ def _closest_feature(p, a, h, L, bestdist):
                     x1, s1 = 1.0, 2
                 elif x1 < -1:
                     x1, s1 = -1.0, 0
-            d = dif - x2 * a
+            d = [dif[k] - x2 * a[k] for k in range(3)]
             d[j] += h[j] * x1
-            dist = float(d @ d)
+            dist = _dot(d, d)
             if dist < bestdist - MINVAL:
-                bestdist, s_best, t_best = dist, float(x2), float(x1)
+                bestdist, s_best, t_best = dist, x2, x1
                 corner, edge, cltype = i + (1 << j) * ((3 * s1 + s2) // 6), j, 3 * s1 + s2
     return cltype, s_best, t_best, corner, edge, face
+
+
+def _dot(x, y):
+    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
 
 
 def _second_point(cltype, s, t, corner, edge, face, p, a, h, axis, axisdir):
@@ -145,7 +151,7 @@ def capsule_box(p1, R1, s1, p2, R2, s2, margin):
     a = axis * L                                        # half-axis
     axisdir = int(a[0] > 0) + 2 * int(a[1] > 0) + 4 * int(a[2] > 0)
     bestdist = margin + 2 * (r + L + h.sum())
-    cltype, s, t, corner, edge, face = _closest_feature(p, a, h, L, bestdist)
+    cltype, s, t, corner, edge, face = _closest_feature(p.tolist(), a.tolist(), h.tolist(), L, float(bestdist))
     if cltype == -4:
         return []
     delta = _second_point(cltype, s, t, corner, edge, face, p, a, h, axis, axisdir)

@@ -73,31 +73,46 @@ def support(model, gpos, gmat, g, d, core=False):
     >>> support(s.compile(), np.zeros((1, 3)), np.eye(3)[None], 0, np.array([1., -1, 1]))
     array([ 1., -2.,  3.])
     """
+    return support_of(model, gpos, gmat, g, core)(d)
+
+
+def support_of(model, gpos, gmat, g, core=False):
+    """:func:`support` of geom ``g`` as a function of the direction alone: the geom's type,
+    size and pose are read once (GJK and EPA ask dozens of times per pair)."""
     m = plain(model)
-    t, s, R = m.geom_type[g], m.geom_size[g], gmat[g]
-    lo = R.T @ d
-    n = math.sqrt(lo @ lo)
-    rad = 0.0 if core else s[0]
+    t, s, R, p = m.geom_type[g], m.geom_size[g], gmat[g], gpos[g]
+    Rt, rad = R.T, 0.0 if core else s[0]
     if t == SPHERE:
-        x = lo / n * rad if n > 0 else np.array([rad, 0, 0])
+        def local(lo, n):
+            return lo / n * rad if n > 0 else np.array([rad, 0, 0])
     elif t == CAPSULE:
-        x = (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
+        def local(lo, n):
+            return (lo / n * rad if n > 0 else np.zeros(3)) + [0, 0, s[1] if lo[2] >= 0 else -s[1]]
     elif t == ELLIPSOID:
-        sl = s * lo
-        norm = math.sqrt(sl @ sl)
-        x = s * sl / norm if norm > 0 else np.array([s[0], 0, 0])
+        def local(lo, n):
+            sl = s * lo
+            norm = math.sqrt(sl @ sl)
+            return s * sl / norm if norm > 0 else np.array([s[0], 0, 0])
     elif t == CYLINDER:
-        r = np.hypot(lo[0], lo[1])
-        x = np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
-                      s[1] if lo[2] >= 0 else -s[1]])
+        def local(lo, n):
+            r = np.hypot(lo[0], lo[1])
+            return np.array([lo[0] / r * s[0] if r > 0 else 0, lo[1] / r * s[0] if r > 0 else 0,
+                             s[1] if lo[2] >= 0 else -s[1]])
     elif t == BOX:
-        x = np.where(lo >= 0, s, -s)
+        def local(lo, n):
+            return np.where(lo >= 0, s, -s)
     elif t == MESH:
         v = mesh_vertices(model, g)
-        x = v[np.argmax(v @ lo)]
+
+        def local(lo, n):
+            return v[np.argmax(v @ lo)]
     else:
         raise ValueError(f"geom {g}: type {t} has no support function")
-    return gpos[g] + R @ x
+
+    def farthest(d):
+        lo = Rt @ d
+        return p + R @ local(lo, math.sqrt(lo @ lo))
+    return farthest
 
 
 # --------------------------------------------------------------------------------- GJK ----
@@ -116,22 +131,24 @@ def gjk(supp, d0, cutoff=np.inf, tol=GJK_TOL, start=None):
         v = simplex[0][0]
     else:
         v, simplex = start
+    vv = v @ v                                      # |v|²
     for _ in range(MAX_ITER):
-        if v @ v < TOL ** 2:
+        if vv < TOL ** 2:
             return np.zeros(3), simplex
         w = supp(-v)
-        if v @ w[0] > cutoff * np.sqrt(v @ v):       # separated by more than the cutoff
+        vw = v @ w[0]
+        if vw > cutoff * np.sqrt(vv):               # separated by more than the cutoff
             return None
         # stop when the new support point does not get closer: |v|² - v·w ≤ ε |v|²,
         # or is one we already have (GJK would cycle)
-        if v @ v - v @ w[0] <= tol * (v @ v) or \
-                any(_norm2(w[0] - s[0]) < 1e-28 for s in simplex):
+        if vv - vw <= tol * vv or any(_norm2(w[0] - s[0]) < 1e-28 for s in simplex):
             return v, simplex
         simplex.append(w)
-        v_old = v
+        v_old, vv_old = v, vv
         v, idx, lam = closest_on_simplex(np.array([s[0] for s in simplex]))
-        if v @ v >= v_old @ v_old:                  # no progress (rounding): done
-            return v_old if v @ v > v_old @ v_old else v, simplex
+        vv = v @ v
+        if vv >= vv_old:                            # no progress (rounding): done
+            return v_old if vv > vv_old else v, simplex
         simplex = [simplex[i] for i in idx]
         if len(simplex) == 4:                      # tetrahedron around the origin
             return np.zeros(3), simplex
@@ -247,9 +264,10 @@ def signed_distance(model, gpos, gmat, g1, g2, smooth=True, cutoff=np.inf):
     """``(dist, n, a, b)``: signed distance, normal from ``g1`` to ``g2``, witness points
     (``smooth=False``: GJK/EPA's answer, not polished); ``None`` if the distance exceeds
     ``cutoff`` (or EPA degenerates)."""
+    support1, support2 = support_of(model, gpos, gmat, g1, core=True), support_of(model, gpos, gmat, g2, core=True)
+
     def supp(d):
-        a = support(model, gpos, gmat, g1, d, core=True)
-        b = support(model, gpos, gmat, g2, -d, core=True)
+        a, b = support1(d), support2(-d)
         return (a - b, a, b)
     # round the cores: dist - r1 - r2, so the cores' cutoff is cutoff + r1 + r2
     r1, r2 = core_radius(model, g1), core_radius(model, g2)
@@ -333,11 +351,10 @@ def polish(supp, dist, n, a, b, iters=40):
             break
         eps = 1e-7
         J = np.column_stack([(h_and_g(_unit(m + eps * t), t1, t2)[1] - G) / eps for t in (t1, t2)])
-        J = (J + J.T) / 2
-        try:
-            du = -np.linalg.solve(J, G) if np.all(np.linalg.eigvalsh(J) > 0) else -G
-        except np.linalg.LinAlgError:
-            du = -G
+        (a, b), (_, c) = ((J + J.T) / 2).tolist()
+        det = a * c - b * b                         # a 2x2: positive definite iff a > 0, det > 0
+        g1, g2 = G.tolist()
+        du = -np.array([(c * g1 - b * g2) / det, (a * g2 - b * g1) / det]) if a > 0 and det > 0 else -G
         while du @ du > 1e-28:                       # backtrack until h_D decreases, down
             m_new = _unit(m + du[0] * t1 + du[1] * t2)   # to a turn of 1e-14 rad
             h_new = supp(m_new)[0] @ m_new

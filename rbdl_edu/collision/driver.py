@@ -13,19 +13,22 @@
    ``data.contact_filter`` in place of the geom bitmask, if set:
    :func:`~rbdl_edu.collision.filters.user_contact_filter`);
 4. each surviving geom pair (ordered so that ``geom_type[g1] <= geom_type[g2]``) is handed
-   to the collider in :data:`COLLIDERS`, keyed by the two geom types -- those that iterate
+   to the collider in :data:`~rbdl_edu.collision.colliders.COLLIDERS`, keyed by the two geom
+   types (:func:`~rbdl_edu.collision.colliders.pair_points`) -- those that iterate
    (GJK/EPA, height fields, capsule-box) only if the pair's oriented bounding boxes touch
    (:func:`~rbdl_edu.collision.filters.boxes_apart`) and, ours, not MuJoCo's, so do capsules
    that hold the geoms (:func:`~rbdl_edu.collision.filters.capsules_apart`);
 5. each returned point becomes a :class:`~rbdl_edu.collision.contact.Contact` with the
-   mixed parameters.
+   mixed parameters (:func:`~rbdl_edu.collision.colliders.contacts`).
 
 :func:`candidate_pairs` runs steps 2-3 as written, one pair at a time (with a log of every
 verdict). :func:`collide` gets the same pairs cheaper (:func:`near_pairs`, for models without
 ``<pair>`` s and passes without a contact filter): what the model alone decides about a body
 pair -- which geom pairs survive the bit masks, their margins, the node-box tests on the
-midphase's way down to each leaf pair -- is worked out once (:func:`pair_plan`), and a pass
-runs the tests that depend on the poses on arrays of pairs (:mod:`~rbdl_edu.collision.batch`).
+midphase's way down to each leaf pair, which of them meet a plane -- is worked out once
+(:func:`pair_plan`, :func:`~rbdl_edu.collision.batch.sphere_tests`), and a pass runs the tests
+that depend on the poses on arrays of pairs (:mod:`~rbdl_edu.collision.batch`): each on every
+pair at once, the oriented boxes (3x3 products) on the pairs left.
 """
 from __future__ import annotations
 
@@ -34,55 +37,20 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision import box as _box
-from rbdl_edu.collision import capsule_box as _capsule_box
-from rbdl_edu.collision import capsule_cylinder as _capsule_cylinder
-from rbdl_edu.collision import convex as _convex
-from rbdl_edu.collision import ellipsoid as _ellipsoid
-from rbdl_edu.collision import hfield as _hfield
-from rbdl_edu.collision import primitives as _prim
-from rbdl_edu.collision.batch import inertial_frames, nodes_apart, obbs_apart, relative_frames, spheres_apart
+from rbdl_edu.collision.batch import node_frames, nodes_apart, obbs_apart, sphere_tests, spheres_apart_at
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
-from rbdl_edu.collision.contact import Contact, make_frame
-from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, capsules_apart,
-                                        contact_pairs, exclude_signatures, geom_pair_filter,
-                                        user_contact_filter)
+from rbdl_edu.collision.colliders import (COLLIDERS, CONVEX, ITERATIVE, contacts, narrowphase, pair_constants,
+                                          pair_points)
+from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
+                                        exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
-from rbdl_edu.collision.midphase import body_trees, descent_paths, node_margin, tree_pairs, uses_midphase
-from rbdl_edu.collision.pair_params import assign, mix_adhesion, mix_params, pair_margin_gap
+from rbdl_edu.collision.midphase import descent_paths, node_margin, tree_pairs, uses_midphase
+from rbdl_edu.collision.pair_params import pair_margin_gap
 from rbdl_edu.kinematics import kinematics
-from rbdl_edu.model.enums import BOX, CAPSULE, CYLINDER, ELLIPSOID, HFIELD, MESH, PLANE, SPHERE
+from rbdl_edu.model.enums import PLANE
 from rbdl_edu.model.frozen import plain
 
-#: narrowphase dispatch table: (type1, type2) with type1 <= type2 → collider.
-#: The *convex* entries take the model and geom ids (they need mesh data); the others
-#: only poses and sizes.
-COLLIDERS = {
-    (PLANE, SPHERE): _prim.plane_sphere,
-    (PLANE, CAPSULE): _prim.plane_capsule,
-    (PLANE, ELLIPSOID): _convex.plane_convex,
-    (PLANE, CYLINDER): _prim.plane_cylinder,
-    (PLANE, BOX): _prim.plane_box,
-    (PLANE, MESH): _convex.plane_convex,
-    (SPHERE, SPHERE): _prim.sphere_sphere,
-    (SPHERE, CAPSULE): _prim.sphere_capsule,
-    (SPHERE, CYLINDER): _prim.sphere_cylinder,
-    (SPHERE, BOX): _prim.sphere_box,
-    (SPHERE, ELLIPSOID): _ellipsoid.sphere_ellipsoid,
-    (CAPSULE, CAPSULE): _prim.capsule_capsule,
-    (CAPSULE, BOX): _capsule_box.capsule_box,
-    (CAPSULE, CYLINDER): _capsule_cylinder.capsule_cylinder,
-    (BOX, BOX): _box.box_box,
-}
-for _t1 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
-    for _t2 in (SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH):
-        if _t1 <= _t2 and (_t1, _t2) not in COLLIDERS:
-            COLLIDERS[(_t1, _t2)] = _convex.convex
-    COLLIDERS[(HFIELD, _t1)] = _hfield.hfield_convex        # prism by prism (not planes, hfields)
-CONVEX = {_convex.convex, _convex.plane_convex, _hfield.hfield_convex, _ellipsoid.sphere_ellipsoid,
-          _capsule_cylinder.capsule_cylinder}
-ITERATIVE = {_convex.convex, _hfield.hfield_convex, _capsule_box.capsule_box,     # worth a box test first
-             _capsule_cylinder.capsule_cylinder}                                  # (GJK/EPA off the side)
+__all__ = ["COLLIDERS", "CONVEX", "ITERATIVE", "candidate_pairs", "near_pairs", "narrowphase", "collide", "detect"]
 
 
 def _ordered(model, g1, g2):
@@ -159,19 +127,21 @@ class PassPlan(NamedTuple):
     """What the model alone decides about the geom pairs of a list of body pairs (see
     :func:`pass_plan`). Per geom pair examined: ``geom1``, ``geom2`` (``geom1`` on the first
     body), ``ordered (P, 2)`` (as handed to the narrowphase), ``margin`` (``margin + gap``),
-    ``boxed`` (whether the oriented-box test decides: a midphase leaf pair or an iterating
-    collider, without a plane, which no box holds). ``bodies (K, 2)``: the body pairs with
-    node-box tests. Per node-box test on a midphase descent: ``node_pair (T,)`` (its row of
-    ``bodies``), ``node_box (T, 2, 6)`` (center, half-sizes), ``node_margin (T,)``.
-    ``on_way (E, 2)``: (geom pair, node test) for each test on the way down to a leaf pair."""
+    ``boxed (B,)``: the geom pairs whose oriented-box test decides (a midphase leaf pair or an
+    iterating collider, without a plane, which no box holds). Per node-box test on a midphase
+    descent, its two node boxes as :func:`~rbdl_edu.collision.batch.node_frames` gives them:
+    ``node_geom (T, 2)``, ``node_axes (T, 2, 3, 3)``, ``node_center (T, 2, 3)``,
+    ``node_half (T, 2, 3)``; and ``node_margin (T,)``. ``on_way (E, 2)``: (geom pair, node
+    test) for each test on the way down to a leaf pair."""
     geom1: np.ndarray
     geom2: np.ndarray
     ordered: np.ndarray
     margin: np.ndarray
     boxed: np.ndarray
-    bodies: np.ndarray
-    node_pair: np.ndarray
-    node_box: np.ndarray
+    node_geom: np.ndarray
+    node_axes: np.ndarray
+    node_center: np.ndarray
+    node_half: np.ndarray
     node_margin: np.ndarray
     on_way: np.ndarray
 
@@ -203,16 +173,18 @@ def pair_plan(model, b1, b2):
         leaves = [(g1, g2, ()) for g1 in geoms_of[b1] for g2 in geoms_of[b2]]
     leaves = [leaf for leaf in leaves if _static_reason(model, *leaf[:2]) is None]
     tests = sorted({t for leaf in leaves for t in leaf[2]})
-    trees, index = body_trees(model), {t: k for k, t in enumerate(tests)}
+    index = {t: k for k, t in enumerate(tests)}
     ordered = [_ordered(model, g1, g2) for g1, g2, _ in leaves]
+    sides = [(node_frames(model, b1, n1), node_frames(model, b2, n2)) for n1, n2 in tests]
     return PassPlan(
         np.array([leaf[0] for leaf in leaves], dtype=int), np.array([leaf[1] for leaf in leaves], dtype=int),
         np.array(ordered, dtype=int).reshape(-1, 2),
         np.array([sum(pair_margin_gap(model, g1, g2)) for g1, g2 in ordered], dtype=float),
-        np.array([(midphase or COLLIDERS[(types[g1], types[g2])] in ITERATIVE)
-                  and PLANE not in (types[g1], types[g2]) for g1, g2 in ordered], dtype=bool),
-        np.array([(b1, b2)] if tests else [], dtype=int).reshape(-1, 2), np.zeros(len(tests), dtype=int),
-        np.array([[trees[b1].aabb[n1], trees[b2].aabb[n2]] for n1, n2 in tests]).reshape(-1, 2, 6),
+        np.array([k for k, (g1, g2) in enumerate(ordered) if (midphase or COLLIDERS[(types[g1], types[g2])]
+                                                             in ITERATIVE) and PLANE not in (types[g1], types[g2])],
+                 dtype=int),
+        *(np.array([[side[i] for side in pair] for pair in sides], dtype=float if i else int).reshape(-1, 2, *shape)
+          for i, shape in enumerate([(), (3, 3), (3,), (3,)])),
         np.full(len(tests), node_margin(model, b1, b2) if tests else 0.0, dtype=float),
         np.array([(k, index[t]) for k, leaf in enumerate(leaves) for t in leaf[2]], dtype=int).reshape(-1, 2))
 
@@ -230,22 +202,27 @@ def pass_plan(model, body_pairs):
     """The :class:`PassPlan` of a list of body pairs: the :func:`pair_plan` s of those not
     ``<exclude>`` d, joined (the last few lists remembered: a scene's broadphase gives the
     same list step after step); ``None`` if there is none."""
+    return _joined(model, body_pairs)[0]
+
+
+def _joined(model, body_pairs):
+    """:func:`pass_plan` and its rule-8 tests (:func:`~rbdl_edu.collision.batch.sphere_tests`),
+    remembered together."""
     key, kept = tuple(body_pairs), _joined_plans(model)
     if key in kept:
         return kept[key]
     plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
     if not plans:                                           # (every body pair excluded)
-        return None
+        return None, None
     P = np.cumsum([0] + [len(p.geom1) for p in plans])      # each plan's first geom pair ...
-    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... node test ...
-    K = np.cumsum([0] + [len(p.bodies) for p in plans])         # ... and body pair with tests
+    T = np.cumsum([0] + [len(p.node_margin) for p in plans])    # ... and node test
     joined = PassPlan(*(np.concatenate([getattr(p, f) for p in plans]) for f in PassPlan._fields))
     joined = joined._replace(on_way=np.concatenate([p.on_way + [P[k], T[k]] for k, p in enumerate(plans)]),
-                             node_pair=np.concatenate([p.node_pair + K[k] for k, p in enumerate(plans)]))
+                             boxed=np.concatenate([p.boxed + P[k] for k, p in enumerate(plans)]))
     if len(kept) >= _PLANS_KEPT:
         kept.clear()
-    kept[key] = joined
-    return joined
+    kept[key] = joined, sphere_tests(model, geom_rbound(model), joined.geom1, joined.geom2, joined.margin)
+    return kept[key]
 
 
 def near_pairs(model, gpos, gmat, body_pairs):
@@ -254,75 +231,26 @@ def near_pairs(model, gpos, gmat, body_pairs):
     without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
     same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`) --
     or, for a few pairs without a midphase (a box on a plane), one pair at a time."""
-    plan = pass_plan(model, body_pairs)
+    plan, spheres = _joined(model, body_pairs)
     if plan is None:
         return []
-    g1, g2, m = plan.geom1, plan.geom2, plan.margin
+    g1, g2, m, boxed = plan.geom1, plan.geom2, plan.margin, plan.boxed
     if len(g1) <= _FEW and not len(plan.node_margin):    # a few pairs: one at a time is cheaper
-        rbound, aabb = geom_rbound(model), geom_aabb(model)
-        return [(o1, o2, None) for a, b, mg, boxed, (o1, o2) in zip(g1.tolist(), g2.tolist(), m.tolist(),
-                                                                  plan.boxed.tolist(), plan.ordered.tolist())
+        rbound, aabb, boxed = geom_rbound(model), geom_aabb(model), set(boxed.tolist())
+        return [(o1, o2, None) for k, (a, b, mg, (o1, o2)) in enumerate(zip(g1.tolist(), g2.tolist(), m.tolist(),
+                                                                          plan.ordered.tolist()))
                 if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
-                and not (boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
-    out = np.zeros(len(g1), dtype=bool)         # apart: each test only on the pairs left
-    if len(plan.node_margin):                   # 1. a node pair apart on the way down
-        t, R = relative_frames(*inertial_frames(model, gpos, gmat), plan.bodies[:, 0], plan.bodies[:, 1])
-        k, box1, box2 = plan.node_pair, plan.node_box[:, 0], plan.node_box[:, 1]
-        apart = nodes_apart(t[k], R[k], box1[:, :3], box1[:, 3:], box2[:, :3], box2[:, 3:], plan.node_margin)
-        out = np.bincount(plan.on_way[:, 0], weights=apart[plan.on_way[:, 1]], minlength=len(g1)) > 0
-    left = np.flatnonzero(~out)                 # 2. the bounding spheres
-    out[left] = spheres_apart(model, gpos, gmat, geom_rbound(model), g1[left], g2[left], m[left])
-    left = np.flatnonzero(plan.boxed & ~out)    # 3. the oriented boxes
+                and not (k in boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
+    # the cheap tests on every pair (fewer, larger operations than on the pairs left):
+    apart = spheres_apart_at(gpos, gmat, spheres, len(g1))     # the bounding spheres,
+    if len(plan.node_margin):                   # a node pair apart on the way down,
+        tested = nodes_apart(gpos, gmat, plan.node_geom, plan.node_axes, plan.node_center, plan.node_half,
+                             plan.node_margin)
+        apart |= np.bincount(plan.on_way[:, 0], weights=tested[plan.on_way[:, 1]], minlength=len(g1)) > 0
+    left = boxed[~apart[boxed]]                 # the oriented boxes (on the pairs left: 3x3 products)
     if len(left):
-        out[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
-    return [(a, b, None) for a, b in plan.ordered[~out].tolist()]
-
-
-def narrowphase(model, gpos, gmat, g1, g2, pair=None):
-    """Contacts between geoms ``g1`` and ``g2`` (``geom_type[g1] <= geom_type[g2]``), with the
-    explicit ``pair``'s parameters if given, else the mixed ones.
-
-    >>> import rbdl_edu as rbd
-    >>> from rbdl_edu.collision.geometry import geom_poses
-    >>> s = rbd.ModelSpec(); _ = s.add_geom(0, "sphere", [0.1]); _ = s.add_geom(0, "capsule", [0.1, 0.2], pos=[0.15, 0, 0])
-    >>> m = s.compile()
-    >>> narrowphase(m, *geom_poses(m, []), 0, 1)
-    [Contact(geom1=0, geom2=1, dist=-0.05, pos=[0.075, 0.0, 0.0], normal=[1.0, 0.0, 0.0])]
-    """
-    m = plain(model)                # (the model's arrays without FrozenArray's dispatch)
-    margin, gap = pair_margin_gap(model, g1, g2, pair)
-    f = COLLIDERS[(m.geom_type[g1], m.geom_type[g2])]
-    if f in ITERATIVE and capsules_apart(model, gpos, gmat, g1, g2, margin + gap):
-        return []                   # (no contact possible: not worth an iteration)
-    if f in CONVEX:
-        raw = f(model, gpos, gmat, g1, g2, margin + gap)
-    else:
-        raw = f(gpos[g1], gmat[g1], m.geom_size[g1], gpos[g2], gmat[g2], m.geom_size[g2], margin + gap)
-    if not raw:
-        return []
-    if pair is None:
-        condim, friction, solref, solreffriction, solimp = geom_pair_params(model, g1, g2)
-        adhesion = mix_adhesion(model, g1, g2)
-    else:
-        condim, friction = pair["condim"], pair["friction"]
-        solref, solimp = pair["solref"], pair["solimp"]
-        solreffriction = pair["solreffriction"] if np.any(pair["solreffriction"] != 0) else np.zeros(2)
-        friction, solref, solreffriction, solimp = assign(model, friction, solref, solreffriction, solimp)
-        adhesion = pair["adhesion"]
-    # an adhesive contact in the gap keeps its normal row only: no surface, no friction
-    return [Contact(int(g1), int(g2), dist, pos, make_frame(n, t), friction.copy(), solref.copy(),
-                    solimp.copy(), margin, gap, 1 if adhesion and dist >= margin else condim,
-                    solreffriction.copy(), adhesion=adhesion)
-            for dist, pos, n, t in raw]
-
-
-@per_model
-def geom_pair_params(model, g1, g2):
-    """``(condim, friction, solref, solreffriction, solimp)`` of a geom pair without an explicit
-    ``<pair>``: mixed (:func:`~rbdl_edu.collision.pair_params.mix_params`) and assigned, once
-    per model and pair (read-only arrays; each contact takes copies)."""
-    condim, friction, solref, solimp = mix_params(model, g1, g2)
-    return (condim, *assign(model, friction, solref, np.zeros(2), solimp))
+        apart[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
+    return [(a, b, None) for a, b in plan.ordered[~apart].tolist()]
 
 
 def detect(model, data):
@@ -361,9 +289,12 @@ def collide(model, data):
     if model.opt.disabled("contact") or model.opt.disabled("constraint"):
         return data.contact
     if contact_filter is None and not model.npair and type(gpos) is np.ndarray:     # (the common case)
-        rbound, aabb = geom_rbound(model), geom_aabb(model)
-        for g1, g2, pair in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, rbound, aabb)):
-            data.contact += narrowphase(model, gpos, gmat, g1, g2, pair)
+        points = []                             # (pre-contacts of the whole pass: one frame call)
+        for g1, g2, _ in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
+                                                                    geom_aabb(model))):
+            margin, gap = pair_constants(model, g1, g2)[:2]
+            points += [(g1, g2, *p) for p in pair_points(model, gpos, gmat, g1, g2, margin + gap)]
+        data.contact = contacts(model, points)
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type
     for g1, g2, pair in candidate_pairs(model, gpos, gmat, contact_filter=contact_filter):

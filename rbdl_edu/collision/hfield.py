@@ -58,7 +58,7 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.convex import core_distance, core_radius, support
+from rbdl_edu.collision.convex import core_distance, core_radius, support, support_of
 from rbdl_edu.collision.geometry import geom_aabb
 from rbdl_edu.model.enums import BOX, CAPSULE, MESH, SPHERE
 
@@ -159,10 +159,10 @@ def prism_distance(model, gpos, gmat, g1, prism, g2, cutoff=np.inf):
         n, a, b = R1 @ n, x1 + R1 @ q, x1 + R1 @ p
     else:
         P = x1 + prism.corners @ R1.T
+        support2 = support_of(model, gpos, gmat, g2, core=True)
 
         def supp(d):
-            a = P[np.argmax(P @ d)]
-            b = support(model, gpos, gmat, g2, -d, core=True)
+            a, b = P[np.argmax(P @ d)], support2(-d)
             return (a - b, a, b)
         polytope = model.geom_type[g2] in (CAPSULE, BOX, MESH)          # a segment or a polytope
         out = core_distance(supp, P.mean(axis=0) - gpos[g2], smooth=not polytope, cutoff=cutoff + r2)
@@ -188,8 +188,8 @@ def edge_gap(ends, prism):
 
 def _cross_rows(d, E):
     """``d × e`` for each row ``e`` of ``E``."""
-    return np.stack([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2],
-                     d[0] * E[:, 1] - d[1] * E[:, 0]], axis=1)
+    return np.array([d[1] * E[:, 2] - d[2] * E[:, 1], d[2] * E[:, 0] - d[0] * E[:, 2],
+                     d[0] * E[:, 1] - d[1] * E[:, 0]]).T
 
 
 def core_points(model, gpos, gmat, g1, g2):
@@ -202,7 +202,7 @@ def core_points(model, gpos, gmat, g1, g2):
     if t == SPHERE:
         return c[None]
     half = model.geom_size[g2][1] * (gmat[g2][:, 2] @ gmat[g1])
-    return np.stack([c + half, c - half])
+    return np.array([c + half, c - half])
 
 
 class Prism(NamedTuple):
@@ -366,7 +366,7 @@ def hfield_convex(model, gpos, gmat, g1, g2, margin):
     # prisms with a corner at least that high are visited, in the order rows, columns,
     # triangles (cell (r, c)'s triangles: cell_triangles)
     H = z[rmin:rmax + 1, cmin:cmax + 1] + margin >= lo[2]
-    up = np.stack([H[1:, :-1] | H[:-1, :-1] | H[1:, 1:], H[:-1, :-1] | H[1:, 1:] | H[:-1, 1:]], axis=-1)
+    up = np.array([H[1:, :-1] | H[:-1, :-1] | H[1:, 1:], H[:-1, :-1] | H[1:, 1:] | H[:-1, 1:]]).transpose(1, 2, 0)
     out = []
     for i, j, k in zip(*np.nonzero(up)):
         # 3. the prism against the geom

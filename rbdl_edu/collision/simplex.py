@@ -40,13 +40,12 @@ def closest_on_simplex(W):
         idx, lam = _triangle(P, (0, 1, 2))
     else:
         idx, lam = _tetrahedron(P)
-    v = np.array([sum(l * P[i][c] for l, i in zip(lam, idx)) for c in range(3)])
+    v = [sum(l * P[i][c] for l, i in zip(lam, idx)) for c in range(3)]
     # the closest point v of a convex set: every point w of it has w·v >= v·v. Where rounding
     # in a thin or tiny simplex breaks that, the faces are searched one by one instead
-    W = np.asarray(W, dtype=float)
-    if np.min(W @ v) < v @ v - 1e-12 * max(1.0, float(np.max(np.abs(W))) ** 2):
-        return closest_by_faces(W)
-    return v, idx, np.array(lam)
+    if min(_dot(w, v) for w in P) < _dot(v, v) - 1e-12 * max(1.0, max(abs(x) for w in P for x in w)) ** 2:
+        return closest_by_faces(np.asarray(W, dtype=float))
+    return np.array(v), idx, np.array(lam)
 
 
 def closest_by_faces(W):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import FLOAT64, is_jax
+from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import AWAKE, SLEEP_INIT
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.model.records import data_record
@@ -232,11 +233,22 @@ class _Input:
         self.name = name
 
     def __set__(self, data, value):
-        data.__dict__[self.name] = _as_input(data.model, self.name, Data.INPUTS[self.name], value)
+        shape = input_shapes(data.model)[self.name]
+        if type(value) is np.ndarray and value.dtype is FLOAT64 and value.shape == shape:
+            data.__dict__[self.name] = value.copy()     # the common case (a stage's result): a copy, at once
+        else:
+            data.__dict__[self.name] = _as_input(data.model, self.name, Data.INPUTS[self.name], value)
 
 
 for _name in Data.INPUTS:
     setattr(Data, _name, _Input(_name))
+
+
+@per_model
+def input_shapes(model):
+    """The shape of each of :attr:`Data.INPUTS` in ``model``'s sizes, a dict."""
+    return {name: tuple(s if isinstance(s, int) else getattr(model, s) for s in shape)
+            for name, shape in Data.INPUTS.items()}
 
 
 def _as_input(model, name, shape, value):

@@ -5,6 +5,7 @@ chapter 8).
 ==================================  =============================================================
 :mod:`.fluid_derivatives`           the fluid wrench's derivative in velocity
 :mod:`.velocity_derivatives`        ``qDeriv``: passive and actuator forces' slope in velocity
+:mod:`.touch`                       the touch sensors, in one pass over the contacts
 :mod:`.rne_post`                    subtree momenta and the wrench each body gets (``cfrc_int``)
 :mod:`.sensors`                     position, velocity and acceleration sensors
 :mod:`.forward`                     ``forward`` as a recipe of stages

@@ -76,9 +76,10 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
     weighted one), and the time; ``qacc_warmstart`` keeps ``data.qacc`` for the next step.
     With sleep, trees at rest fall asleep first, and then stay where they are
     (:mod:`rbdl_edu.simulation.sleep`)."""
-    h = model.opt.timestep
-    data.act = next_act(model, data, h, act_dot)
-    if model.opt.enabled("sleep"):
+    h, sleep = model.opt.timestep, model.opt.enabled("sleep")
+    if model.na:
+        data.act = next_act(model, data, h, act_dot)
+    if sleep:
         asleep, held = data.tree_asleep.copy(), data.sensordata.copy()
         if fall_asleep(model, data):
             # the stages after the poses again, the new sleepers at rest (MuJoCo's mj_forwardSkip)
@@ -89,10 +90,10 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
     q0, v0 = data.qpos, data.qvel
     data.qvel = data.qvel + h * qacc
     data.qpos = integrate_pos(model, data.qpos, data.qvel if qvel is None else qvel, h)
-    if model.opt.enabled("sleep"):
+    if sleep:
         data.qpos, data.qvel = freeze(model, data, q0, v0, data.qpos, data.qvel)
     data.time = data.time + h
-    data.qacc_warmstart = data.qacc.copy()             # where the next constraint solve starts
+    data.qacc_warmstart = data.qacc         # (copied, as every input) where the next constraint solve starts
 
 
 def implicit_matrix(model, data):

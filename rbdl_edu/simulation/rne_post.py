@@ -69,9 +69,7 @@ def rne_post_constraint(model, data):
     """
     m = model
     xp = namespace(data.cdof, data.cvel, data.qvel, data.qacc)
-    qd, qdd = data.qvel[:, None], data.qacc[:, None]
-    # a_i = a_λ + ċdof_i q̇_i + cdof_i q̈_i, added up along each body's path
-    data.cacc = gravity_acceleration(m) + xp.matmul(path_sums(m), cdof_dot(m, data) * qd + data.cdof * qdd)
+    body_accelerations(m, data)
     # the pull of spatial tendons (they read cacc) and of the constraint forces ...
     ext = tendon_wrenches(m, data) + constraint_wrenches(m, data)
     xfrc = data.xfrc_applied
@@ -84,6 +82,24 @@ def rne_post_constraint(model, data):
     # the sums over each subtree
     Ia, Iv = cinert_times(m, data, xp.stack([data.cacc, data.cvel]))
     data.cfrc_int = xp.matmul(subtree_sums(m), Ia + cross_force(data.cvel, Iv) - data.cfrc_ext)
+
+
+def body_accelerations(model, data):
+    r"""``cacc (nbody, 6)``: every body's acceleration in its c-frame at the final ``qacc``, the
+    first part of :func:`rne_post_constraint` (all that accelerometers and ``framelinacc``,
+    ``frameangacc`` read): from the world's fictitious :math:`a_0 = -[0; g]`,
+    :math:`a_i = a_\lambda + \dot{\mathrm{cdof}}_i\,\dot q_i + \mathrm{cdof}_i\,\ddot q_i`, all bodies
+    at once (the sums along paths: :func:`~rbdl_edu.smooth.comframe.path_sums`).
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.models.pendulum(); data = rbd.Data(model); rbd.forward(model, data)
+    >>> body_accelerations(model, data); data.cacc[1]     # hanging at rest: it feels g upward
+    array([0.  , 0.  , 0.  , 0.  , 0.  , 9.81])
+    """
+    m, xp = model, namespace(data.cdof, data.qvel, data.qacc)
+    qd, qdd = data.qvel[:, None], data.qacc[:, None]
+    # a_i = a_λ + ċdof_i q̇_i + cdof_i q̈_i, added up along each body's path
+    data.cacc = gravity_acceleration(m) + xp.matmul(path_sums(m), cdof_dot(m, data) * qd + data.cdof * qdd)
 
 
 def constraint_wrenches(model, data):

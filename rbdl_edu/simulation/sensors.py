@@ -28,9 +28,12 @@ any of these   ``contact`` (:mod:`~rbdl_edu.simulation.contact_sensor`): acceler
                reports or reduces by forces, velocity if it reports velocities, else position
 =============  ===========================================================================
 
-The acceleration sensors that need body accelerations and joint wrenches call
-:func:`~rbdl_edu.simulation.rne_post.rne_post_constraint` first, as MuJoCo does; the subtree
-velocity sensors call :func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
+``force``, ``torque``, the accelerometers and ``framelinacc``, ``frameangacc`` call
+:func:`~rbdl_edu.simulation.rne_post.rne_post_constraint` first (``cacc``, ``cfrc_ext``,
+``cfrc_int``: all three filled, as MuJoCo's ``mj_rnePostConstraint``, even where only
+``cacc`` is read). The touch sensors are read in one pass over the contacts
+(:mod:`~rbdl_edu.simulation.touch`); the subtree velocity sensors call
+:func:`~rbdl_edu.simulation.rne_post.subtree_vel`.
 
 Each reading is then limited by its ``cutoff`` (0: none), by data type: a real number is
 clipped to :math:`[-c, c]`, a positive one (``touch``) to :math:`\le c`; unit vectors and
@@ -61,8 +64,6 @@ import numpy as np
 
 from rbdl_edu.arrays import namespace, write
 from rbdl_edu.cache import per_model
-from rbdl_edu.collision.ray import ray_geom
-from rbdl_edu.constraint.rows import contact_force
 from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, DATATYPE_POSITIVE,
                                   DATATYPE_REAL, EQ_TENDON, FREE, OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_XBODY,
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
@@ -71,6 +72,7 @@ from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normali
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
+from rbdl_edu.simulation.touch import touch
 from rbdl_edu.smooth.comframe import com_pos, com_vel_acc, frame_of, object_acceleration, object_velocity  # noqa: F401
 
 
@@ -101,23 +103,37 @@ def _read(model, data, stage):
     plan = _plan(model, stage)
     if plan.subtree:
         subtree_vel(model, data)
-    if plan.rne_post:
+    if plan.wrenches:
         rne_post_constraint(model, data)
+    if plan.touch:                          # the touch sensors: all at once, capped at their cutoffs
+        sites, adr, high = plan.touch
+        value = touch(model, data, sites)
+        _put(data, adr, value if high is None else np.minimum(value, high))
     # the sensors that read entries of one field: all of them at once
     for field, entry, adr, low, high in plan.entries:
         value = getattr(data, field)[entry]
         if low is not None:
             value = namespace(value).clip(value, low, high)
-        data.sensordata = write(data.sensordata, adr, value)
+        _put(data, adr, value)
     for s, read, adr, cut in plan.others:
         value = read(model, data, s)
-        data.sensordata = write(data.sensordata, adr, cutoff(model, s, value) if cut else value)
+        _put(data, adr, cutoff(model, s, value) if cut else value)
+
+
+def _put(data, adr, value):
+    """``sensordata[adr] = value``: in place for NumPy arrays (asked by type, cheaply), else
+    :func:`~rbdl_edu.arrays.write` (JAX: a new array)."""
+    if type(value) is np.ndarray and type(data.sensordata) is np.ndarray:
+        data.sensordata[adr] = value
+    else:
+        data.sensordata = write(data.sensordata, adr, value)
 
 
 class _Plan(NamedTuple):
     """How to read the sensors of one stage (:func:`_plan`)."""
     subtree: bool          # subtree_vel first
-    rne_post: bool         # rne_post_constraint first
+    wrenches: bool         # rne_post_constraint first (cacc, cfrc_ext, cfrc_int)
+    touch: tuple           # the touch sensors' (sites, sensordata addresses, cutoffs (inf: none) or None), or ()
     entries: tuple         # (field, entries, sensordata addresses, low, high cutoffs or None)
     others: tuple          # (sensor, reader, sensordata slice, has a cutoff)
 
@@ -134,10 +150,12 @@ def _plan(model, stage):
         if SENSOR_NAMES[int(m.sensor_type[s])] not in _READERS:
             raise NotImplementedError(f"sensor {_name(model, s)}: <{SENSOR_NAMES[int(m.sensor_type[s])]}> sensors "
                                       "are not computed")
-    entries, others = {}, []
+    entries, others, touches = {}, [], []
     for s in ours:
         kind = SENSOR_NAMES[int(m.sensor_type[s])]
-        if kind in _ENTRIES and m.sensor_dim[s] == 1:
+        if kind == "touch":
+            touches.append(s)
+        elif kind in _ENTRIES and m.sensor_dim[s] == 1:
             field, _ = _ENTRIES[kind]
             entries.setdefault(field, []).append(s)
         else:
@@ -150,9 +168,12 @@ def _plan(model, stage):
         c, real = m.sensor_cutoff[sensors], m.sensor_datatype[sensors] == DATATYPE_REAL
         low, high = (np.where((c > 0) & real, -c, -np.inf), np.where(c > 0, c, np.inf)) if (c > 0).any() else (None, None)
         grouped.append((field, entry, m.sensor_adr[sensors], low, high))
+    # a touch reading is positive: capped at its cutoff c where c > 0 (as cutoff())
+    c = m.sensor_cutoff[touches]
+    high = np.where(c > 0, c, np.inf) if (c > 0).any() else None
+    touch = (m.sensor_objid[touches], m.sensor_adr[touches], high) if touches else ()
     return _Plan(bool(kinds & {"subtreelinvel", "subtreeangmom"}),
-                 bool(kinds & {"accelerometer", "force", "torque", "framelinacc", "frameangacc"}),
-                 tuple(grouped), tuple(others))
+                 bool(kinds & {"force", "torque", "accelerometer", "framelinacc", "frameangacc"}), touch, tuple(grouped), tuple(others))
 
 
 def cutoff(model, s, value):
@@ -330,26 +351,6 @@ def _tendon_pulls(m, t):
                 or m.tendon_armature[t] > 0 or (actuated and not m.opt.disabled("actuation")))
 
 
-def _touch(model, data, s):
-    r"""``touch``: the sum of the normal forces of the contacts of the site's body whose force
-    ray, from the contact point along the normal force (pointing into the site's body), meets
-    the site's volume (MuJoCo's sensor zone; :func:`~rbdl_edu.collision.ray.ray_geom`)."""
-    m, site = model, model.sensor_objid[s]
-    body, total = m.site_bodyid[site], 0.0
-    for k, con in enumerate(data.contact):
-        bodies = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
-        if con.efc_address < 0 or body not in bodies:
-            continue
-        normal = contact_force(m, data, k)[0]
-        if normal <= 0:
-            continue
-        ray = con.frame[0] * (-1 if body == bodies[1] else 1)
-        if ray_geom(data.site_xpos[site], data.site_xmat[site], m.site_size[site], con.pos, ray,
-                    m.site_type[site]) >= 0:
-            total += normal
-    return total
-
-
 def _limit(model, data, s, kind, value):
     """``jointlimit*``/``tendonlimit*``: ``value(row)`` of the first limit row of the sensor's
     joint or tendon (``kind``), 0 if its limit is not active."""
@@ -422,7 +423,8 @@ _READERS = {
     "tendonlimitpos": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_pos[j] - d.efc_margin[j]),
     # velocity
     "ballangvel": lambda m, d, s: d.qvel[_dof(m, s, 3)],
-    "gyro": lambda m, d, s: object_velocity(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[:3],
+    # the site's body's angular velocity (the same at every point of it) in the site's axes
+    "gyro": lambda m, d, s: d.site_xmat[m.sensor_objid[s]].T @ d.cvel[m.site_bodyid[m.sensor_objid[s]], :3],
     "velocimeter": lambda m, d, s: object_velocity(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[3:],
     "framelinvel": _frame_vel, "frameangvel": _frame_vel,
     "subtreelinvel": lambda m, d, s: d.subtree_linvel[m.sensor_objid[s]],
@@ -436,7 +438,7 @@ _READERS = {
     "framelinacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[3:],
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,
-    "touch": _touch,
+    "touch": lambda m, d, s: touch(m, d, m.sensor_objid[s:s + 1])[0],       # (_read reads them all at once)
     "jointlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_JOINT, lambda j: d.efc_force[j]),
     "tendonlimitfrc": lambda m, d, s: _limit(m, d, s, CNSTR_LIMIT_TENDON, lambda j: d.efc_force[j]),
 }

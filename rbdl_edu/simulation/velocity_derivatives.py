@@ -67,7 +67,20 @@ def smooth_vel(model, data):
     ``implicitfast`` the ellipsoid fluid blocks are symmetrized, except on standalone free
     bodies, as MuJoCo does. Needs :func:`~rbdl_edu.simulation.forward.forward`'s results."""
     D = passive_vel(model, data) + actuator_vel(model, data)
+    if not couples_branches(model):      # every entry is one that M has already
+        return D
     return namespace(D).where(tree_pattern(model), D, 0.0)
+
+
+@per_model
+def couples_branches(model):
+    """True if a term of :func:`smooth_vel` may couple dofs that are not ancestor and
+    descendant (outside :func:`tree_pattern`): a tendon (its damper, an actuator on it), or an
+    actuator that pulls at a site, a body or a slider-crank. (A joint's actuator moves its
+    own dofs; the fluid pushes on a body through the dofs above it.)"""
+    m = plain(model)
+    on_joints = np.isin(m.actuator_trntype, (TRN_JOINT, TRN_JOINTINPARENT))
+    return bool(m.ntendon) or not bool(np.all(on_joints))
 
 
 def bias_vel(model, data):
@@ -96,11 +109,10 @@ def passive_vel(model, data):
     the ``damper`` flag is off) and the fluid (unless ``spring`` and ``damper`` are both
     off, which switches off the passive stage)."""
     m, opt = plain(model), model.opt
-    D = np.zeros((m.nv, m.nv))
     if opt.disabled("passive") or (opt.disabled("spring") and opt.disabled("damper")):
-        return D
+        return np.zeros((m.nv, m.nv))
     # implicitfast symmetrizes the ellipsoid blocks, except on standalone free bodies
-    D = D + fluid_vel(model, data, symmetrized_bodies(model))
+    D = fluid_vel(model, data, symmetrized_bodies(model))
     if opt.disabled("damper"):
         return D
     # the dof dampers -b(v) v: slope -(b + 2 b2 |v| + 3 b3 v^2) on the diagonal
@@ -158,9 +170,9 @@ def actuator_slope(model, data):
     damping (:func:`~rbdl_edu.smooth.dcmotor.velocity_slope`; its limit is on the winding's
     torque, before cogging and friction) plus its friction's, which no limit holds."""
     m = plain(model)
-    u = clamped_ctrl(model, data)
-    length, velocity = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
     (gain_vel, bias_vel), (muscles, motors, motor_gains) = affine_slopes(model), slope_kinds(model)
+    u = clamped_ctrl(model, data) if reads_controls(model) else None
+    length, velocity = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
     if muscles:
         gain_vel = gain_vel.copy()
     for i in muscles:                                                   # the velocity curve's slope
@@ -176,7 +188,8 @@ def actuator_slope(model, data):
             spec=m.actuator_ctrlspec[i], held=dcmotor.clamped(
                 m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_ctrlspec[i], controls(m, u, i),
                 length[i], velocity[i], state, m.opt.timestep)))
-    slope = gain_vel * gain_input(model, data, u, length, velocity) + bias_vel
+    # F = (g_0 + g_1 l + g_2 l̇) w + b_0 + b_1 l + b_2 l̇: the slope g_2 w + b_2 (b_2 where no gain has a slope)
+    slope = gain_vel * gain_input(model, data, u, length, velocity) + bias_vel if gain_slopes(model) else bias_vel
     slope = namespace(slope).where(_saturated(model, data, u), 0.0, slope)
     for i in motor_gains:                                               # friction: not limited
         slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
@@ -203,17 +216,32 @@ def slope_kinds(model):
                                                               motor_gain | motor_bias, motor_gain))
 
 
+@per_model
+def gain_slopes(model):
+    r"""True if some actuator's gain grows with velocity (:math:`g_2 \ne 0`, or a muscle's):
+    else :func:`actuator_slope` is the biases' :math:`b_2` alone, and needs no gain input."""
+    return bool(slope_kinds(model)[0]) or bool(np.any(affine_slopes(model)[0] != 0))
+
+
+@per_model
+def reads_controls(model):
+    """True if :func:`actuator_slope` needs the clamped controls: for a gain's input, a DC
+    motor's, or a force before its limits (:func:`_saturated`)."""
+    return gain_slopes(model) or bool(slope_kinds(model)[1]) or saturation_kinds(model)[2] is not None \
+        or bool(saturation_kinds(model)[3])
+
+
 def _saturated(model, data, u):
     """Per actuator: is its force held at a limit (the three cases of :func:`actuator_slope`)?"""
     m = plain(model)
+    limited, so3, motor, on_tendon = saturation_kinds(model)
     F = first_outputs(m, data.actuator_force)
     lo, hi = m.actuator_forcerange.T
-    motor = m.actuator_biastype == BIAS_DCMOTOR
-    if motor.any():      # a DC motor's limit is on its winding's torque, before cogging and friction
+    if motor is not None:   # a DC motor's limit is on its winding's torque, before cogging and friction
         raw = unlimited_force(model, data, u)
         F = namespace(F, raw).where(motor, namespace(raw).clip(raw, lo, hi), F)
-    out = m.actuator_forcelimited.astype(bool) & ((F <= lo) | (F >= hi))
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_SO3):     # its torque's norm at the bound
+    out = limited & ((F <= lo) | (F >= hi))
+    for i in so3:                                       # its torque's norm at the bound
         o = m.actuator_outadr[i]
         out = put(out, i, bool(m.actuator_forcelimited[i]) and np.linalg.norm(data.actuator_force[o:o + 3]) >= hi[i])
     # a joint's limit clamps the total qfrc_actuator at its dof: clamped means at the bound
@@ -221,9 +249,9 @@ def _saturated(model, data, u):
         tau, (lo_j, hi_j) = data.qfrc_actuator[m.jnt_dofadr[j]], m.jnt_actfrcrange[j]
         out = put(out, i, out[i] | (tau <= lo_j) | (tau >= hi_j))
     # a tendon's limit scales its actuators when their unlimited total leaves the range
-    on_tendon = np.flatnonzero(m.actuator_trntype == TRN_TENDON)
-    if len(on_tendon) and np.any(m.tendon_actfrclimited):
+    if on_tendon:
         raw = unlimited_force(model, data, u)
+        on_tendon = np.array(on_tendon)
         for i in on_tendon:
             t = m.actuator_trnid[i, 0]
             if m.tendon_actfrclimited[t]:
@@ -231,6 +259,18 @@ def _saturated(model, data, u):
                 lo_t, hi_t = m.tendon_actfrcrange[t]
                 out = put(out, i, out[i] | (total <= lo_t) | (total >= hi_t))
     return out
+
+
+@per_model
+def saturation_kinds(model):
+    """For :func:`_saturated`, once per model: ``forcelimited`` as bools, the SO(3) servos (a
+    tuple), the DC motors' mask (``None`` if there is none) and the actuators on a tendon (a
+    tuple; empty unless some tendon limits its actuators' force)."""
+    m = plain(model)
+    motor = m.actuator_biastype == BIAS_DCMOTOR
+    on_tendon = np.flatnonzero(m.actuator_trntype == TRN_TENDON) if np.any(m.tendon_actfrclimited) else ()
+    so3 = tuple(np.flatnonzero(m.actuator_gaintype == GAIN_SO3).tolist())
+    return m.actuator_forcelimited.astype(bool), so3, motor if motor.any() else None, tuple(int(i) for i in on_tendon)
 
 
 @per_model

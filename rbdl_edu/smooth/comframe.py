@@ -317,22 +317,23 @@ def frame_of(model, data, objtype, objid):
 def object_velocity(model, data, objtype, objid, local=False):
     """MuJoCo's ``mj_objectVelocity``: ``[ω; v]`` of the object's frame origin, in world
     axes, or in the object's own axes if ``local``. Needs :func:`com_vel_acc`."""
-    return _at_object(model, data, data.cvel, objtype, objid, local)
+    w, v, mat = _at_object(model, data, data.cvel, objtype, objid)
+    return concat(mat.T @ w, mat.T @ v) if local else concat(w, v)
 
 
 def object_acceleration(model, data, objtype, objid, local=False):
     """MuJoCo's ``mj_objectAcceleration``: ``[α; a]`` of the object's frame origin (``a`` the
     classical acceleration of that point, gravity's fictitious ``-g`` included)."""
-    pos, mat, b = frame_of(model, data, objtype, objid)
-    vel = _at_object(model, data, data.cvel, objtype, objid, False)
-    acc = _at_object(model, data, data.cacc, objtype, objid, False)
+    w, v, mat = _at_object(model, data, data.cvel, objtype, objid)
+    alpha, a, _ = _at_object(model, data, data.cacc, objtype, objid)
     # the classical acceleration adds ω × v to the spatial one
-    acc = concat(acc[:3], acc[3:] + cross(vel[:3], vel[3:]))
-    return concat(mat.T @ acc[:3], mat.T @ acc[3:]) if local else acc
+    a = a + cross(w, v)
+    return concat(mat.T @ alpha, mat.T @ a) if local else concat(alpha, a)
 
 
-def _at_object(model, data, cvec, objtype, objid, local):
-    """A c-frame spatial vector of the object's body, moved to the object's origin."""
+def _at_object(model, data, cvec, objtype, objid):
+    """``(ω, v, R)``: a c-frame spatial vector of the object's body moved to the object's origin
+    (world axes), and the object's axes."""
     pos, mat, b = frame_of(model, data, objtype, objid)
-    w, v = cvec[b, :3], cvec[b, 3:] + cross(cvec[b, :3], pos - data.subtree_com[model.body_rootid[b]])
-    return concat(mat.T @ w, mat.T @ v) if local else concat(w, v)
+    w = cvec[b, :3]
+    return w, cvec[b, 3:] + cross(w, pos - data.subtree_com[model.body_rootid[b]]), mat
