@@ -278,9 +278,9 @@ def kinematics(model, data):
         # (k: the bodies of the level with an n-th joint, j: that joint, for n = 0, 1, ...)
         for k, j in joint_steps:
             x_before, R_before = write(x_before, j, x[k]), write(R_before, j, R[k])
-            x = put_rows(x, k, x[k] + xp.matvec(R[k], t_j[j]))
-            R = put_rows(R, k, R[k] @ R_j[j])
-            quat = put_rows(quat, k, quat_mul(quat[k], quat_j[j]))
+            x = write(x, k, x[k] + xp.matvec(R[k], t_j[j]))
+            R = write(R, k, R[k] @ R_j[j])
+            quat = write(quat, k, quat_mul(quat[k], quat_j[j]))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
         # xmat is then taken from it, as MuJoCo does, so that it rounds as MuJoCo's (a sphere
@@ -324,19 +324,29 @@ def body_pose(model, data, b, xpos, xmat, xquat, joints):
     R, quat, before = xmat[p] @ tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
     for j in range(j0, j0 + nj):        # then each joint, in the frame the joints before it left
         before[j] = (x, R)
-        x, R, quat = x + xp.matvec(R, t_j[j]), R @ R_j[j], quat_mul(quat, quat_j[j])
+        if shifting_joints(model)[j]:   # (a rotation about the frame's origin leaves x where it is)
+            x = x + xp.matvec(R, t_j[j])
+        if j < j0 + nj - 1:             # (the body's own R is taken from quat, below)
+            R = R @ R_j[j]
+        quat = quat_mul(quat, quat_j[j])
     quat = _normalize4(quat)
     return x, quat_to_mat(quat), quat, before
 
 
 @per_model
+def shifting_joints(model):
+    """By joint: True if it can move its frame's origin (a slide, a free joint, a rotation about
+    an anchor away from the origin); the others' ``t_j`` is zero."""
+    m = plain(model)
+    return ((m.jnt_type == SLIDE) | (m.jnt_type == FREE) | (m.jnt_pos != 0).any(axis=1)).tolist()
+
+
+@per_model
 def level_plan(model, by_body=False):
-    """How :func:`kinematics` walks the tree, a tuple by level of ``(one_by_one, i, p, steps)``:
-    the bodies placed one by one (mocap, free joint; every body if ``by_body``; a list) by
-    :func:`body_pose`, the others ``i`` (an int array)
-    and their parents ``p``, and for n = 0, 1, ... the step of each body's n-th joint, ``(k,
-    j)``: ``k`` the positions in ``i`` of the bodies that have one (a slice where all do), ``j``
-    those joints (int arrays)."""
+    """How :func:`kinematics` walks the tree, by level ``(one_by_one, i, p, steps)``: the bodies
+    placed one by one by :func:`body_pose` (mocap, free joint; all if ``by_body``), the others
+    ``i`` and their parents ``p``, and for n = 0, 1, ... ``(k, j)``: ``k`` the positions in ``i``
+    of the bodies with an n-th joint (a slice where all have one), ``j`` those joints."""
     m = plain(model)
     plan = []
     for i, p in tree_levels(model):
@@ -351,11 +361,6 @@ def level_plan(model, by_body=False):
             steps.append((slice(None) if len(k) == len(i) else k, m.body_jntadr[i[k]] + n))
         plan.append((one_by_one, i, p, tuple(steps)))
     return tuple(plan)
-
-
-def put_rows(x, k, value):
-    """``x`` with its rows ``k`` replaced by ``value`` (``value`` itself where ``k`` is every row)."""
-    return value if isinstance(k, slice) else write(x, k, value)
 
 
 @per_model
