@@ -29,7 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
-                                  CNSTR_EQUALITY, EQ_CONNECT, EQ_WELD, OBJ_SITE)
+                                  CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT,
+                                  CNSTR_LIMIT_TENDON, EQ_CONNECT, EQ_WELD, OBJ_SITE)
 
 CONTACT_TYPES = (CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC)
 """The row types of a contact (``efc_id`` is then an index into ``data.contact``)."""
@@ -85,11 +86,13 @@ def elliptic_cones(model, data):
 def one_sided_rows(data):
     r"""The rows whose force can only push, :math:`f \ge 0`, each on its own: limits,
     frictionless contacts and pyramid edges (the rows after the friction loss that are not
-    an elliptic cone's), as an index array (a solver state's ``one_sided``, made once)."""
+    an elliptic cone's), as an index array, or a slice when they are all the rows from the
+    first limit on (no elliptic cone; a solver state's ``one_sided``, made once)."""
     if getattr(data, "one_sided", None) is not None:
         return data.one_sided
     rows = np.arange(data.ne + data.nf, data.nefc)
-    return rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+    rows = rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
+    return slice(data.ne + data.nf, data.nefc) if len(rows) == data.nefc - data.ne - data.nf else rows
 
 
 def equality_bodies(model, e):
@@ -99,3 +102,51 @@ def equality_bodies(model, e):
     if model.eq_objtype[e] == OBJ_SITE:
         return model.site_bodyid[o1], model.site_bodyid[o2]
     return o1, o2
+
+
+class Rows:
+    """The rows made so far: a list of Jacobian blocks ``(n, nv)``, lists of positions,
+    margins, friction losses, types and ids (one per row), and the counts ``ne``, ``nf``, ``nl``.
+    ``awake``: ``(nv,)`` the dofs of awake trees, or None if all are (sleep,
+    :mod:`rbdl_edu.simulation.sleep`). ``blocks``: each constraint's
+    :class:`~rbdl_edu.constraint.blocks.Block` so far."""
+
+    def __init__(self, awake=None):
+        self.J, self.pos, self.margin, self.frictionloss, self.type, self.id = [], [], [], [], [], []
+        self.ne = self.nf = self.nl = 0
+        self.awake = awake
+        self.blocks = []                     # each constraint's Block, as made
+
+    def add(self, J, pos, margin, frictionloss, kind, k):
+        """Append the rows ``J (n, nv)`` of object ``k`` of kind ``kind``; ``pos``, ``margin``:
+        ``(n,)`` or scalars. Rows other than contacts with a zero Jacobian are dropped, and so
+        are those that move sleeping trees only (a zero Jacobian on the awake dofs)."""
+        J = np.atleast_2d(J)
+        n = len(J)
+        if kind not in CONTACT_TYPES and not (J if self.awake is None else J[:, self.awake]).any():
+            return
+        self.extend(J, list(pos) if np.ndim(pos) else [pos] * n, list(margin) if np.ndim(margin) else [margin] * n,
+                    [frictionloss] * n, [kind], [k], [n])
+
+    def extend(self, J, pos, margin, frictionloss, kinds, ids, sizes=None):
+        """Append the rows ``J (n, nv)`` as they are (no row dropped), with their ``n`` positions,
+        margins and friction losses (lists), in blocks of ``sizes`` rows (default: one row
+        each), each of its kind and object in ``kinds`` (or one kind for all) and ``ids``."""
+        n = len(J)
+        sizes = sizes or [1] * len(ids)
+        kinds = kinds if isinstance(kinds, list) else [kinds] * len(ids)
+        for size, kind, k in zip(sizes, kinds, ids):
+            self.blocks.append(Block(len(self.type), size, kind, k))
+            self.type += [kind] * size
+            self.id += [k] * size
+        self.J.append(J)
+        self.pos += pos
+        self.margin += margin
+        self.frictionloss += frictionloss
+        kind = kinds[0] if kinds else None
+        if kind == CNSTR_EQUALITY:
+            self.ne += n
+        elif kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
+            self.nf += n
+        elif kind in (CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON):
+            self.nl += n

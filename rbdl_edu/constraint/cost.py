@@ -35,23 +35,27 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
-    force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
-    s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne else 0.0
+    force, state = -D * jar, np.empty(nefc, dtype=int)
+    state[:] = CNSTRSTATE_QUADRATIC
+    s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne and cost else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
         fr = slice(ne, ne + nf)
         x, Rf, fl = jar[fr], R[fr], floss[fr]
         neg, pos = x <= -Rf * fl, x >= Rf * fl
-        s += float(np.sum(np.where(neg, -0.5 * Rf * fl ** 2 - fl * x,
-                                   np.where(pos, -0.5 * Rf * fl ** 2 + fl * x, 0.5 * D[fr] * x ** 2))))
+        if cost:
+            s += float(np.sum(np.where(neg, -0.5 * Rf * fl ** 2 - fl * x,
+                                       np.where(pos, -0.5 * Rf * fl ** 2 + fl * x, 0.5 * D[fr] * x ** 2))))
         force[fr] = np.where(neg, fl, np.where(pos, -fl, force[fr]))
         state[fr] = np.where(neg, CNSTRSTATE_LINEARNEG, np.where(pos, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC))
     # limits, frictionless contacts, pyramid edges: only a push, only when violated
     rows = one_sided_rows(data)
     x = jar[rows]
-    s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
-    satisfied = rows[x >= 0]
-    force[satisfied], state[satisfied] = 0.0, CNSTRSTATE_SATISFIED
+    if cost:
+        s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
+    satisfied = x >= 0
+    force[rows] = np.where(satisfied, 0.0, force[rows])
+    state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:
         data.cone_H = {}
     for (adr, n, _, k), con in elliptic_cones(model, data):

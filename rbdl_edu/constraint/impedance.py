@@ -148,12 +148,49 @@ def row_params(model, data, i):
     kind, k = int(data.efc_type[i]), int(data.efc_id[i])
     if kind not in CONTACT_TYPES:
         return object_params(model, kind, k)
-    con = data.contact[k]
+    return contact_row_params(model, data.contact[k])
+
+
+def contact_row_params(model, con):
+    """:func:`row_params` of contact ``con``'s rows."""
     try:
         return contact_params(model, tuple(con.solref.tolist()), tuple(con.solreffriction.tolist()),
                               tuple(con.solimp.tolist()))
     except ValueError as error:
         raise ValueError(f"contact of geoms {con.geom1} and {con.geom2}{error}") from None
+
+
+def softness(model, con_or_kind, k=None):
+    """``(solimp, (k, b), b_friction)`` of a contact's rows (``softness(model, con)``) or of object
+    ``k`` of row kind ``kind``: :func:`row_params`' ``solimp``, the reference spring-damper
+    (:func:`stiffness_damping`), and the damping of an elliptic cone's friction rows (its
+    ``solreffriction`` if given, else ``solref``). Worked out once per set of numbers."""
+    if k is not None:
+        return object_softness(model, con_or_kind, k)
+    con = con_or_kind
+    try:
+        return contact_softness(model, tuple(con.solref.tolist()), tuple(con.solreffriction.tolist()),
+                                tuple(con.solimp.tolist()))
+    except ValueError as error:
+        raise ValueError(f"contact of geoms {con.geom1} and {con.geom2}{error}") from None
+
+
+@per_model
+def contact_softness(model, solref, solreffriction, solimp):
+    """:func:`softness` of a contact with these numbers (tuples)."""
+    return _softness(*contact_params(model, solref, solreffriction, solimp))
+
+
+@per_model
+def object_softness(model, kind, k):
+    """:func:`softness` of object ``k``'s row of kind ``kind``."""
+    return _softness(*object_params(model, kind, k))
+
+
+def _softness(solref, solreffriction, solimp):
+    """:func:`softness` from :func:`row_params`' numbers."""
+    return solimp, stiffness_damping(solref, solimp[1]), \
+        stiffness_damping(solreffriction if any(solreffriction) else solref, solimp[1])[1]
 
 
 @per_model
@@ -183,73 +220,82 @@ def object_params(model, kind, k):
     return tuple(safe_solref(model, solref, what).tolist()), (0.0, 0.0), clamp_solimp(solimp)
 
 
-def violation(model, data, block):
+def violation(model, data, block, pos=None):
     """The violation :math:`r` the rows of a :class:`~rbdl_edu.constraint.blocks.Block` share
     in their one impedance: the norm of a connect's or weld's position error, else the
-    position of its first row (MuJoCo's ``getposdim``)."""
-    rows = slice(block.adr, block.adr + block.n)
+    position of its first row (MuJoCo's ``getposdim``). ``pos``: ``efc_pos`` as a list, if at
+    hand."""
     if block.type == CNSTR_EQUALITY and model.eq_type[block.id] in (EQ_CONNECT, EQ_WELD):
-        return float(np.linalg.norm(data.efc_pos[rows]))
-    return float(data.efc_pos[block.adr])
+        return float(np.linalg.norm(data.efc_pos[block.adr:block.adr + block.n]))
+    return pos[block.adr] if pos is not None else float(data.efc_pos[block.adr])
 
 
-def diag_approx(model, data):
+def diag_approx(model, data, constraint_blocks=None):
     r"""``efc_diagA (nefc,)``: each row's :math:`\hat A_{ii}`, the inverse inertia it sees,
     from the inverse weights at ``qpos0`` (MuJoCo's ``mj_diagApprox``): a connect's or weld's
     two bodies (translation, and rotation for a weld's last 3 rows); a joint or tendon
     equality's one or two objects; the dof, joint or tendon of a friction loss or limit; a
     contact's two bodies (translation for the normal and sliding rows, rotation for spin and
-    roll; a pyramidal edge :math:`n \pm \mu_k t_k` adds :math:`\mu_k^2` times its tangent's)."""
-    m, bw = plain(model), plain(model).body_invweight0
-    out = np.zeros(data.nefc)
-    for i, n, kind, k in blocks(model, data):
-        if kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
+    roll; a pyramidal edge :math:`n \pm \mu_k t_k` adds :math:`\mu_k^2` times its tangent's).
+    ``constraint_blocks``: the rows' :class:`~rbdl_edu.constraint.blocks.Block` list, if at
+    hand (else walked)."""
+    m, (bw, geom_body) = plain(model), weights(model)
+    out = []
+    for i, n, kind, k in (blocks(model, data) if constraint_blocks is None else constraint_blocks):
+        if kind in CONTACT_TYPES:
+            con = data.contact[k]
+            w1, w2 = bw[geom_body[con.geom1]], bw[geom_body[con.geom2]]
+            tran, rot = w1[0] + w2[0], w1[1] + w2[1]
+            if kind == CNSTR_CONTACT_FRICTIONLESS:
+                out.append(tran)
+            elif kind == CNSTR_CONTACT_ELLIPTIC:
+                out += [tran if j < 3 else rot for j in range(n)]
+            else:                           # edges n ± mu_j t_j, two per friction direction
+                for j, mu in enumerate(con.friction[:con.dim - 1].tolist()):
+                    out += [tran + mu ** 2 * (tran if j < 2 else rot)] * 2
+        elif kind == CNSTR_EQUALITY and m.eq_type[k] in (EQ_CONNECT, EQ_WELD):
             b1, b2 = equality_bodies(m, k)
-            out[i:i + 3] = bw[b1, 0] + bw[b2, 0]
-            out[i + 3:i + n] = bw[b1, 1] + bw[b2, 1]
+            out += [bw[b1][0] + bw[b2][0]] * 3 + [bw[b1][1] + bw[b2][1]] * (n - 3)
         elif kind == CNSTR_EQUALITY:
             weight = ((lambda j: m.dof_invweight0[m.jnt_dofadr[j]]) if m.eq_type[k] == EQ_JOINT
                       else (lambda t: m.tendon_invweight0[t]))
-            out[i] = weight(m.eq_obj1id[k]) + (weight(m.eq_obj2id[k]) if m.eq_obj2id[k] >= 0 else 0.0)
+            out.append(weight(m.eq_obj1id[k]) + (weight(m.eq_obj2id[k]) if m.eq_obj2id[k] >= 0 else 0.0))
         elif kind == CNSTR_FRICTION_DOF:
-            out[i] = m.dof_invweight0[k]
+            out.append(m.dof_invweight0[k])
         elif kind == CNSTR_LIMIT_JOINT:
-            out[i] = m.dof_invweight0[m.jnt_dofadr[k]]
-        elif kind in (CNSTR_FRICTION_TENDON, CNSTR_LIMIT_TENDON):
-            out[i] = m.tendon_invweight0[k]
-        else:
-            con = data.contact[k]
-            b1, b2 = m.geom_bodyid[con.geom1], m.geom_bodyid[con.geom2]
-            tran, rot = bw[b1, 0] + bw[b2, 0], bw[b1, 1] + bw[b2, 1]
-            if kind == CNSTR_CONTACT_FRICTIONLESS:
-                out[i] = tran
-            elif kind == CNSTR_CONTACT_ELLIPTIC:
-                out[i:i + n] = [tran if j < 3 else rot for j in range(n)]
-            else:                           # edges n ± mu_j t_j, two per friction direction
-                for j in range(con.dim - 1):
-                    out[i + 2 * j:i + 2 * j + 2] = tran + con.friction[j] ** 2 * (tran if j < 2 else rot)
-    data.efc_diagA = out
+            out.append(m.dof_invweight0[m.jnt_dofadr[k]])
+        else:                               # a tendon's friction loss or limit
+            out.append(m.tendon_invweight0[k])
+    data.efc_diagA = np.array(out, dtype=float)
 
 
-def make_impedance(model, data):
+@per_model
+def weights(model):
+    """``(body_invweight0, geom_bodyid)`` as lists (read number by number)."""
+    m = plain(model)
+    return m.body_invweight0.tolist(), m.geom_bodyid.tolist()
+
+
+def make_impedance(model, data, constraint_blocks=None):
     r"""``efc_R``, ``efc_D = 1/R``, ``efc_KBIP`` and each contact's ``mu`` from ``solref``,
     ``solimp`` and ``efc_diagA`` (MuJoCo's ``mj_makeImpedance``; the module docstring); then
-    ``efc_diagA`` is reset to :math:`R\,d/(1-d)`, the estimate these :math:`R` imply."""
-    diagA, margin, R, KBIP = data.efc_diagA.tolist(), data.efc_margin.tolist(), [], []
-    for block in blocks(model, data):
+    ``efc_diagA`` is reset to :math:`R\,d/(1-d)`, the estimate these :math:`R` imply.
+    ``constraint_blocks``: as :func:`diag_approx`'s."""
+    diagA, margin, pos, R, KBIP = data.efc_diagA.tolist(), data.efc_margin.tolist(), data.efc_pos.tolist(), [], []
+    for block in (blocks(model, data) if constraint_blocks is None else constraint_blocks):
         i, n, kind = block.adr, block.n, block.type
-        solref, solreffriction, solimp = row_params(model, data, i)
-        d, dd = impedance(solimp, violation(model, data, block), margin[i])
+        contact = kind in CONTACT_TYPES
+        solimp, (k, b), b_friction = softness(model, data.contact[block.id]) if contact else \
+            softness(model, kind, block.id)
+        d, dd = impedance(solimp, violation(model, data, block, pos), margin[i])
         # R = (1 - d)/d * diagA, for all the rows of the block
         R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
-        k, b = stiffness_damping(solref, solimp[1])
         KBIP_block = [(k, b, d, dd)] * n
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
             KBIP_block[0] = (0.0, b, d, dd)              # friction has no position to return to
         elif kind == CNSTR_CONTACT_ELLIPTIC:
             # the friction rows: no position either, their own solref if given
-            _, b = stiffness_damping(solreffriction if any(solreffriction) else solref, solimp[1])
-            KBIP_block[1:] = [(0.0, b, d, dd)] * (n - 1)
+            KBIP_block[1:] = [(0.0, b_friction, d, dd)] * (n - 1)
         if kind in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
             friction_regularizer(model, data.contact[block.id], kind, R_block)
         R += R_block
@@ -285,11 +331,18 @@ def reference(model, data, jdotv=None):
     surface_velocity(model, data)
     K, B, d = data.efc_KBIP[:, 0], data.efc_KBIP[:, 1], data.efc_KBIP[:, 2]
     aref = -B * data.efc_vel - K * d * (data.efc_pos - data.efc_margin)
-    if model.flg_adhesion:
+    if surfaces(model)[0]:
         aref = aref + adhesion_reference(model, data)
-    if jdotv is not None:
+    if jdotv is not None and data.ne:
         aref = put(aref, slice(0, data.ne), aref[:data.ne] - jdotv)
     data.efc_aref = aref
+
+
+@per_model
+def surfaces(model):
+    """``(adhesion, moving)``: whether a geom or a pair is adhesive (MuJoCo's ``flg_adhesion``),
+    whether a geom's surface moves (``geom_surfacevel``)."""
+    return bool(model.flg_adhesion), bool(np.any(plain(model).geom_surfacevel))
 
 
 def adhesion_reference(model, data):
@@ -319,7 +372,7 @@ def surface_velocity(model, data):
     components count (no push along the normal, no rolling drive). A pyramid's edge
     :math:`\pm k` sees :math:`\pm\mu_k` times component :math:`k`."""
     sv = plain(model).geom_surfacevel
-    if not np.any(sv):
+    if not surfaces(model)[1]:
         return
     for con in data.contact:
         if con.efc_address < 0 or con.exclude:

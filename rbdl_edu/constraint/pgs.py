@@ -39,11 +39,14 @@ def solve_pgs(model, data):
     AR, f = dual_matrix(model, data), data.efc_force.copy()
     # the coordinates of Gauss-Seidel, (first row, number of rows): an elliptic contact's
     # rows together, every other row on its own
-    steps = []
-    for adr, n, kind, _ in blocks(model, data):
-        steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
+    if model.opt.cone != "elliptic":            # (every row on its own: the sweeps made once per size)
+        sweeps = scalar_sweeps(data.nefc, model.opt.iterations)
+    else:
+        steps = []
+        for adr, n, kind, _ in blocks(model, data):
+            steps += [(adr, n)] if kind == CNSTR_CONTACT_ELLIPTIC else [(i, 1) for i in range(adr, adr + n)]
+        sweeps = [[steps[j] for j in order] for order in sweep_orders(len(steps), model.opt.iterations)]
     sets = ForceSets(model, data, AR)           # each row's set, once for the whole solve
-    orders = sweep_orders(len(steps), model.opt.iterations)
     s, f_prev, k = scale(data), f.copy(), 0
     for it in range(model.opt.iterations):
         # Nesterov: extrapolate f + beta (f - f_prev), then back into the sets
@@ -53,15 +56,25 @@ def solve_pgs(model, data):
         else:
             f_prev = f.copy()
         f_momentum = f.copy()
-        improvement = sweep(data, AR, f, [steps[j] for j in orders[it]], sets)
-        data.efc_force = f
-        update_state(model, data, sets)
-        data.solver.append(SolverStat(s * improvement, 0.0, 0.0, nactive(data), 0, 0))
+        improvement = sweep(data, AR, f, sweeps[it], sets)
+        data.solver.append(SolverStat(s * improvement, 0.0, 0.0, active_rows(model, data, f, sets), 0, 0))
         # restart the momentum when the sweep went against the extrapolation
         k = 0 if it > 0 and (f - f_momentum) @ (f_momentum - f_prev) < 0 else k + 1
         if s * improvement < model.opt.tolerance:
             break
+    data.efc_force = f
+    update_state(model, data, sets)
     data.solver_niter = it + 1 if model.opt.iterations else 0
+
+
+def active_rows(model, data, f, sets):
+    """How many rows act at the forces ``f`` (``efc_state`` not SATISFIED, :func:`update_state`):
+    all but the one-sided rows that do not push, unless a cone asks for its zone."""
+    if sets.cones:
+        data.efc_force = f
+        update_state(model, data, sets)
+        return nactive(data)
+    return data.nefc - int(np.count_nonzero(f[sets.one_sided] <= 0))
 
 
 class ForceSets:
@@ -69,7 +82,8 @@ class ForceSets:
     (free for equalities, :math:`\pm` frictionloss for friction loss, :math:`\ge 0` for
     limits and pyramid edges), the one-sided rows, and each elliptic contact's block with its
     contact (:func:`~rbdl_edu.constraint.blocks.elliptic_cones`). With the dual matrix ``AR``,
-    also what every sweep reads of it and of ``b`` (as Python numbers and rows)."""
+    also what every sweep reads of it and of ``b``, row by row (``rows``: Python numbers and
+    rows of ``AR``)."""
 
     def __init__(self, model, data, AR=None):
         ne, nf, floss = data.ne, data.nf, data.efc_frictionloss
@@ -80,19 +94,24 @@ class ForceSets:
         self.one_sided = one_sided_rows(data)
         self.cones = list(elliptic_cones(model, data))
         if AR is not None:
-            self.b, self.diag, self.AR_rows = data.efc_b.tolist(), AR.diagonal().tolist(), list(AR)
+            # each scalar row's (AR_i, b_i, A_ii, 1/A_ii, lo, hi), read once per solve
+            self.rows = [(AR_i, b_i, Aii, 1 / Aii, lo_i, hi_i) for AR_i, b_i, Aii, lo_i, hi_i in
+                         zip(AR, data.efc_b.tolist(), AR.diagonal().tolist(), self.lo, self.hi)]
 
 
 def sweep(data, AR, f, steps, sets):
     """One Gauss-Seidel sweep over ``steps`` (first row, rows) in that order, updating the
     forces ``f`` in place; returns the decrease of the dual cost."""
-    b, diag, lo, hi, AR_rows = sets.b, sets.diag, sets.lo, sets.hi, sets.AR_rows
-    improvement = 0.0
+    rows, improvement = sets.rows, 0.0
     for i, n in steps:
         if n == 1:
             # a scalar row: the minimum along it, f_i - res_i / A_ii, clamped to its set
-            res, Aii, old = b[i] + float(AR_rows[i].dot(f)), diag[i], float(f[i])
-            new = min(hi[i], max(lo[i], old - res * (1 / Aii)))
+            # [lo, hi] (max(lo, .), then min(hi, .), as comparisons)
+            AR_i, b_i, Aii, inverse, lo, hi = rows[i]
+            res, old = b_i + float(AR_i.dot(f)), float(f[i])
+            new = old - res * inverse
+            new = new if new > lo else lo
+            new = new if new < hi else hi
             delta = new - old
             change = 0.5 * delta * delta * Aii + delta * res
         else:
@@ -110,6 +129,13 @@ def sweep(data, AR, f, steps, sets):
                 f[i:i + n] = new
             improvement -= change
     return improvement
+
+
+@functools.lru_cache(maxsize=64)
+def scalar_sweeps(n, iterations):
+    """The steps of each sweep over ``n`` rows that are each a constraint: :func:`sweep_orders`
+    as ``(row, 1)`` steps."""
+    return tuple(tuple((i, 1) for i in order) for order in sweep_orders(n, iterations))
 
 
 @functools.lru_cache(maxsize=64)

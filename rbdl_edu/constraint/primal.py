@@ -37,17 +37,24 @@ from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTA
 EPS = np.finfo(float).eps          # a step smaller than the round-off of q̈ changes nothing
 
 
-def solve_primal(model, data, newton=True):
+def solve_primal(model, data, newton=True, updated=False):
     """Newton (``newton=True``) or CG from ``data.qacc`` (the warm start): ``qacc``,
-    ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``."""
+    ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``.
+    ``updated``: ``data``'s forces are already :func:`~rbdl_edu.constraint.cost.update`'s at
+    ``data.qacc``."""
     opt, M, J = model.opt, data.qM, data.efc_J
     tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
     a = data.qacc.copy()
     Ma, Jaref = M @ a, J @ a - data.efc_aref
-    update(model, data, Jaref, cone_hessian=cones)
+    if not updated or cones:                          # (Newton on elliptic cones: their Hessians too)
+        update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint
     s = scale(data)
-    Mgrad = np.linalg.solve(M, grad)
+    LM = cholesky_floored(M)                          # M = L L^T, for M^-1 g (M is positive definite)
+
+    def solve_M(g):
+        return scipy.linalg.lapack.dpotrs(LM, g, lower=1)[0]
+    Mgrad = solve_M(grad)
     # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
     small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
     small_gradient = s * norm(grad) < tol
@@ -68,7 +75,7 @@ def solve_primal(model, data, newton=True):
         oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
-        Mgrad = factor.newton_step(grad) if newton else np.linalg.solve(M, grad)
+        Mgrad = factor.newton_step(grad) if newton else solve_M(grad)
         improvement, gradient = s * improvement, s * norm(grad)
         data.solver.append(SolverStat(improvement, gradient, slope, nactive(data),
                                       np.count_nonzero(data.efc_state != oldstate), neval))
@@ -111,8 +118,9 @@ class HessianFactor:
     def newton_step(self, g):
         """:math:`H^{-1} g` at the current state (:func:`newton_step`)."""
         data = self.data
-        if self.L is None or data.cone_H or not np.array_equal(self.state, data.efc_state):
-            self.state, self.L = data.efc_state, cholesky_floored(hessian(self.model, data))
+        state = data.efc_state.tobytes()
+        if self.L is None or data.cone_H or state != self.state:
+            self.state, self.L = state, cholesky_floored(hessian(self.model, data))
         x, _ = scipy.linalg.lapack.dpotrs(self.L, g, lower=1)
         return x
 
@@ -134,12 +142,9 @@ def cholesky_floored(H, mindiag=MINVAL):
 
     the pivot :math:`d_j` floored at :math:`m` = ``mindiag``. Where no pivot is floored this is
     the ordinary factor, and LAPACK's is used."""
-    try:
-        L = np.linalg.cholesky(H)
-        if L.diagonal().min() ** 2 >= mindiag:
-            return L
-    except np.linalg.LinAlgError:
-        pass
+    L, info = scipy.linalg.lapack.dpotrf(H, lower=1, clean=1)
+    if info == 0 and L.diagonal().min() ** 2 >= mindiag:
+        return L
     L = np.zeros_like(H)
     for j in range(len(H)):
         L[j, j] = math.sqrt(max(H[j, j] - L[j, :j] @ L[j, :j], mindiag))
@@ -178,7 +183,7 @@ class LineCost:
         self.data, self.n_eval, self.search_norm = data, 0, norm(p)
         self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
         # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
-        self.gauss = (p @ Ma - data.qfrc_smooth @ p, 0.5 * p @ self.Mv)
+        self.gauss = (float(p @ Ma - data.qfrc_smooth @ p), float(0.5 * p @ self.Mv))
         self.x0, self.D = Jaref, data.efc_D
         self.cones = []
         for (i, n, _, _), con in elliptic_cones(model, data):
@@ -191,14 +196,20 @@ class LineCost:
         # what does not depend on alpha, once per line: each kind of row's x0, v, D, and
         # its cost at alpha = 0
         x0, v, D, ne, nf = Jaref, self.Jv, data.efc_D, data.ne, data.nf
-        self.q = (self.gauss[0] + D[:ne] @ (x0[:ne] * v[:ne]), self.gauss[1] + 0.5 * D[:ne] @ v[:ne] ** 2) if ne \
-            else self.gauss
-        fr = slice(ne, ne + nf)
-        f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
-        self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr])) if nf else None
+        self.q = self.gauss if not ne else (self.gauss[0] + float(D[:ne] @ (x0[:ne] * v[:ne])),
+                                            self.gauss[1] + float(0.5 * D[:ne] @ v[:ne] ** 2))
+        self.friction = None
+        if nf:
+            fr = slice(ne, ne + nf)
+            f, Rf = data.efc_frictionloss[fr], data.efc_R[fr] * data.efc_frictionloss[fr]
+            self.friction = (x0[fr], v[fr], D[fr], f, Rf, _huber(x0[fr], f, Rf, D[fr]))
+        # limits, frictionless contacts, pyramid edges: a row's 1/2 D (x0 + alpha v)^2 as a
+        # quadratic in alpha, (1/2 D x0^2, D x0 v, 1/2 D v^2) (MuJoCo's efc quad), summed over
+        # the rows that push (x < 0) at alpha
         rows = one_sided_rows(data)
-        xs, Ds = x0[rows], D[rows]
-        self.one_sided = (xs, v[rows], Ds, np.sum(np.where(xs < 0, 0.5 * Ds * xs * xs, 0.0)))
+        xs, vs, Ds = x0[rows], v[rows], D[rows]
+        quad = np.array([0.5 * Ds * xs * xs, Ds * xs * vs, 0.5 * Ds * vs * vs])
+        self.one_sided = (xs, vs, quad, float(quad[0] @ (xs < 0)))
 
     def __call__(self, alpha):
         self.n_eval += 1
@@ -213,14 +224,12 @@ class LineCost:
             inside = (-Rf < x) & (x < Rf)
             d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
-        # limits, frictionless contacts, pyramid edges: 1/2 D x^2 where x < 0
-        xs, vs, Ds, cost0 = self.one_sided
-        x = xs + alpha * vs
-        Don = np.where(x < 0, Ds, 0.0)                 # D on the rows that push, else 0
-        Dx = Don * x
-        cost += float(0.5 * (Dx * x).sum() - cost0)
-        d1 += float((Dx * vs).sum())
-        d2 += float((Don * vs * vs).sum())
+        # limits, frictionless contacts, pyramid edges: the quadratics of the rows that push
+        xs, vs, quad, cost0 = self.one_sided
+        c0, c1, c2 = (quad @ (xs + alpha * vs < 0)).tolist()
+        cost += c0 - cost0 + alpha * c1 + alpha * alpha * c2
+        d1 += c1 + 2 * alpha * c2
+        d2 += 2 * c2
         for cone in self.cones:
             c, e1, e2 = _cone_along(alpha, *cone[2:])
             cost, d1, d2 = cost + c, d1 + e1, d2 + e2

@@ -45,50 +45,17 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.blocks import CONTACT_TYPES, blocks, contact_row_count, equality_bodies
+from rbdl_edu.constraint.blocks import Rows, blocks, contact_row_count, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance
 from rbdl_edu.constraint.island import body_treeid
-from rbdl_edu.model.enums import (BALL, CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS,
-                                  CNSTR_CONTACT_PYRAMIDAL, CNSTR_EQUALITY, CNSTR_FRICTION_DOF,
-                                  CNSTR_FRICTION_TENDON, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, EQ_CONNECT,
-                                  EQ_JOINT, EQ_WELD, HINGE, MINVAL, OBJ_BODY, SLIDE)
+from rbdl_edu.constraint.limits import ball_rotation, limit_rows  # noqa: F401 (ball_rotation: the module's API)
+from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
+                                  CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON, EQ_CONNECT, EQ_JOINT,
+                                  EQ_WELD, OBJ_BODY)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_conj, quat_mul
 from rbdl_edu.smooth.comframe import jac, path_dofs, posed, to_cframe
-
-
-class Rows:
-    """The rows made so far: a list of Jacobian blocks ``(n, nv)``, lists of positions,
-    margins, friction losses, types and ids (one per row), and the counts ``ne``, ``nf``, ``nl``.
-    ``awake``: ``(nv,)`` the dofs of awake trees, or None if all are (sleep,
-    :mod:`rbdl_edu.simulation.sleep`)."""
-
-    def __init__(self, awake=None):
-        self.J, self.pos, self.margin, self.frictionloss, self.type, self.id = [], [], [], [], [], []
-        self.ne = self.nf = self.nl = 0
-        self.awake = awake
-
-    def add(self, J, pos, margin, frictionloss, kind, k):
-        """Append the rows ``J (n, nv)`` of object ``k`` of kind ``kind``; ``pos``, ``margin``:
-        ``(n,)`` or scalars. Rows other than contacts with a zero Jacobian are dropped, and so
-        are those that move sleeping trees only (a zero Jacobian on the awake dofs)."""
-        J = np.atleast_2d(J)
-        n = len(J)
-        if kind not in CONTACT_TYPES and not (J if self.awake is None else J[:, self.awake]).any():
-            return
-        self.J.append(J)
-        self.pos += list(pos) if np.ndim(pos) else [pos] * n
-        self.margin += list(margin) if np.ndim(margin) else [margin] * n
-        self.frictionloss += [frictionloss] * n
-        self.type += [kind] * n
-        self.id += [k] * n
-        if kind == CNSTR_EQUALITY:
-            self.ne += n
-        elif kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
-            self.nf += n
-        elif kind in (CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON):
-            self.nl += n
 
 
 def make_constraint(model, data):
@@ -96,7 +63,7 @@ def make_constraint(model, data):
     then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
-    asleep = data.tree_asleep[body_treeid(model)[plain(model).dof_bodyid]] >= 0
+    asleep = data.tree_asleep[dof_treeid(model)] >= 0
     rows = Rows(~asleep if asleep.any() else None)
     for con in data.contact:
         con.efc_address = -1
@@ -107,12 +74,12 @@ def make_constraint(model, data):
         contact_rows(model, data, rows)
     nv = model.nv
     data.ne, data.nf, data.nl, data.nefc = rows.ne, rows.nf, rows.nl, len(rows.type)
-    data.efc_J = np.concatenate(rows.J) if rows.J else np.zeros((0, nv))
+    data.efc_J = (rows.J[0] if len(rows.J) == 1 else np.concatenate(rows.J)) if rows.J else np.zeros((0, nv))
     data.efc_pos, data.efc_margin = np.array(rows.pos, float), np.array(rows.margin, float)
     data.efc_frictionloss = np.array(rows.frictionloss, float)
     data.efc_type, data.efc_id = np.array(rows.type, dtype=int), np.array(rows.id, dtype=int)
-    diag_approx(model, data)
-    make_impedance(model, data)
+    diag_approx(model, data, rows.blocks)
+    make_impedance(model, data, rows.blocks)
 
 
 # -- equality ---------------------------------------------------------------------------------
@@ -194,6 +161,12 @@ def _scalar_equality(model, data, e):
     return x1 - p, J1 - dp * J2
 
 
+@per_model
+def dof_treeid(model):
+    """``(nv,)``: the tree of each dof (:func:`~rbdl_edu.constraint.island.body_treeid` of its body)."""
+    return body_treeid(model)[plain(model).dof_bodyid]
+
+
 def jdotv(model, data, passes=None):
     r""":math:`\dot J \dot q` of the equality rows, ``(ne,)`` (MuJoCo 4.0's ``mj_Jdotv``; zero
     on joint and tendon rows, as MuJoCo's): for connect and weld rows the acceleration each
@@ -244,121 +217,101 @@ def friction_rows(model, data, rows):
     m = plain(model)
     if m.opt.disabled("frictionloss"):
         return
-    for i in np.flatnonzero(m.dof_frictionloss != 0):
+    dofs, tendons = frictional(model)
+    for i in dofs:
         J = np.zeros(m.nv)
         J[i] = 1.0
         rows.add(J, 0.0, 0.0, m.dof_frictionloss[i], CNSTR_FRICTION_DOF, i)
-    for t in np.flatnonzero(m.tendon_frictionloss > 0):
+    for t in tendons:
         rows.add(data.ten_J[t], 0.0, 0.0, m.tendon_frictionloss[t], CNSTR_FRICTION_TENDON, t)
 
 
-def limit_rows(model, data, rows):
-    r"""Rows of the joint and tendon limits within their margin: for a side :math:`s = \mp 1`
-    (lower, upper) the distance :math:`s\,(\text{range}_s - x)` and the Jacobian
-    :math:`-s\,J_x`; a ball joint's rotation angle :math:`\theta` against ``max(range)``,
-    along its unit axis :math:`a`: Jacobian :math:`-a` on its 3 dofs.
-
-    >>> import rbdl_edu as rbd
-    >>> model = rbd.load_model('''<mujoco><worldbody><body><joint type="ball" range="0 30"/>
-    ...   <geom size=".1" pos="0 0 -1"/></body></worldbody></mujoco>''')
-    >>> data = rbd.Data(model); data.qpos[:] = [np.cos(0.3), np.sin(0.3), 0, 0]   # 34.4° about x
-    >>> rows = Rows(); limit_rows(model, data, rows)
-    >>> rows.J[0], round(float(rows.pos[0]), 6)        # pushes back about -x: 0.076 rad too far
-    (array([[-1., -0., -0.]]), -0.076401)
-    """
+@per_model
+def frictional(model):
+    """``(dofs, tendons)``: those with friction loss, tuples."""
     m = plain(model)
-    if m.opt.disabled("limit"):
-        return
-    for j in np.flatnonzero(m.jnt_limited):
-        margin, dof, adr = m.jnt_margin[j], m.jnt_dofadr[j], m.jnt_qposadr[j]
-        if m.jnt_type[j] in (SLIDE, HINGE):
-            for side, limit in ((-1, m.jnt_range[j, 0]), (1, m.jnt_range[j, 1])):
-                dist = side * (limit - data.qpos[adr])
-                if dist < margin:
-                    J = np.zeros(m.nv)
-                    J[dof] = -side
-                    rows.add(J, dist, margin, 0.0, CNSTR_LIMIT_JOINT, j)
-        elif m.jnt_type[j] == BALL:
-            axis, angle = ball_rotation(data.qpos[adr:adr + 4])
-            dist = max(m.jnt_range[j]) - angle
-            if dist < margin:
-                J = np.zeros(m.nv)
-                J[dof:dof + 3] = -axis
-                rows.add(J, dist, margin, 0.0, CNSTR_LIMIT_JOINT, j)
-    for t in np.flatnonzero(m.tendon_limited):
-        for side, limit in ((-1, m.tendon_range[t, 0]), (1, m.tendon_range[t, 1])):
-            dist = side * (limit - data.ten_length[t])
-            if dist < m.tendon_margin[t]:
-                rows.add(-side * data.ten_J[t], dist, m.tendon_margin[t], 0.0, CNSTR_LIMIT_TENDON, t)
-
-
-def ball_rotation(quat):
-    r"""``(axis, angle)`` of a ball joint's rotation, angle in :math:`[0, \pi]` (MuJoCo's
-    ``mju_quat2Vel``: the rotation by more than π is the one the other way round); axis
-    ``(1, 0, 0)`` at no rotation.
-
-    >>> axis, angle = ball_rotation(np.array([np.cos(0.3), 0, np.sin(0.3), 0]))
-    >>> axis, round(angle, 12)
-    (array([0., 1., 0.]), 0.6)
-    """
-    q = np.asarray(quat, float) / np.linalg.norm(quat)
-    s = np.linalg.norm(q[1:])
-    axis = q[1:] / s if s >= MINVAL else np.array([1.0, 0.0, 0.0])
-    angle = 2 * np.arctan2(s, q[0])
-    if angle > np.pi:
-        angle -= 2 * np.pi
-    v = axis * angle                       # the rotation vector, then its direction and size
-    size = np.linalg.norm(v)
-    return (v / size if size >= MINVAL else np.array([1.0, 0.0, 0.0])), float(size)
+    dofs, tendons = np.flatnonzero(m.dof_frictionloss != 0), np.flatnonzero(m.tendon_frictionloss > 0)
+    return tuple(dofs.tolist()), tuple(tendons.tolist())
 
 
 # -- contacts ---------------------------------------------------------------------------------
 def contact_rows(model, data, rows):
-    """The rows of each contact closer than its margin (module docstring); sets each
-    contact's ``efc_address``."""
+    """The rows of each contact closer than its margin (module docstring), all contacts at
+    once; sets each contact's ``efc_address``."""
     m = plain(model)
     if m.opt.disabled("contact") or m.nv == 0:
         return
     elliptic = m.opt.cone == "elliptic"
-    live = [(k, con) for k, con in enumerate(data.contact) if not con.exclude]
+    live = [k for k, con in enumerate(data.contact) if not con.exclude]
     if not live:
         return
     # all contacts at once: each point's velocity on body 2 relative to body 1, in its frame,
     # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
-    ncon = len(live)
-    points, frame = np.array([con.pos for _, con in live]), np.array([con.frame for _, con in live])
-    bodies = m.geom_bodyid[[con.geom1 for _, con in live] + [con.geom2 for _, con in live]]
-    J = point_jacobians(model, data, bodies, np.concatenate([points, points]))    # geom 1's, then geom 2's
-    # J_2 - J_1, its translation rows and its rotation rows each turned into the contact frame
-    J = (frame[:, None] @ (J[ncon:] - J[:ncon]).reshape(ncon, 2, 3, m.nv)).reshape(ncon, 6, m.nv)
-    if not elliptic:
+    cons = [data.contact[k] for k in live]
+    points, frame = np.array([con.pos for con in cons]), np.array([con.frame for con in cons])
+    bodies = m.geom_bodyid[np.array([[con.geom1, con.geom2] for con in cons])]
+    J = contact_jacobians(model, data, bodies, points, frame)
+    dims = [con.dim for con in cons]
+    counts = [contact_row_count(model, dim) for dim in dims]
+    width = max(counts)                                  # the most rows a contact has
+    if elliptic:
+        # the first dim directions; the position is the normal row's alone
+        candidates = J[:, :width]
+        pos = sum([[con.dist] + [0.0] * (n - 1) for con, n in zip(cons, counts)], [])
+        margin = sum([[con.includemargin] + [0.0] * (n - 1) for con, n in zip(cons, counts)], [])
+    else:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
-        muJ = np.array([con.friction for _, con in live])[:, :, None] * J[:, 1:]
-        edges = np.empty((ncon, 10, m.nv))
-        edges[:, 0::2], edges[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
-    for i, (k, con) in enumerate(live):
-        con.efc_address = len(rows.type)
-        n = contact_row_count(model, con.dim)
-        if con.dim == 1:
-            rows.add(J[i, :1], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_FRICTIONLESS, k)
-        elif elliptic:
-            # the first dim directions; the position is the normal row's alone
-            pos, margin = [con.dist] + [0.0] * (n - 1), [con.includemargin] + [0.0] * (n - 1)
-            rows.add(J[i, :n], pos, margin, 0.0, CNSTR_CONTACT_ELLIPTIC, k)
-        else:
-            rows.add(edges[i, :n], con.dist, con.includemargin, 0.0, CNSTR_CONTACT_PYRAMIDAL, k)
+        k = width // 2                                   # friction directions
+        muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
+        candidates = np.empty((len(cons), width, m.nv))
+        if k:
+            candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+        pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
+        margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
+        if 1 in dims:                                    # frictionless: the normal alone
+            candidates[np.array(dims) == 1, 0] = J[np.array(dims) == 1, 0]
+    kind = CNSTR_CONTACT_ELLIPTIC if elliptic else CNSTR_CONTACT_PYRAMIDAL
+    kinds = [CNSTR_CONTACT_FRICTIONLESS if dim == 1 else kind for dim in dims]
+    if min(counts) == width:                             # (all alike: every candidate is a row)
+        J = candidates.reshape(-1, m.nv)
+    else:
+        J = candidates[np.arange(width) < np.array(counts)[:, None]]     # each contact's first rows
+    address = len(rows.type)
+    for con, n in zip(cons, counts):
+        con.efc_address, address = address, address + n
+    rows.extend(J, pos, margin, [0.0] * len(pos), kinds, live, counts)
 
 
-def point_jacobians(model, data, bodies, points):
-    r"""``(n, 6, nv)``: the Jacobians of the world points ``points (n, 3)`` moving with
-    ``bodies (n,)``, translation (rows 0-2) over rotation (3-5) (MuJoCo's ``mj_jac`` for n
-    points at once). With :math:`(\omega_j, v_j)` the dof columns ``cdof`` (about the tree's c)
-    on the path from the world to the body: :math:`J_r = [\omega_j]`,
-    :math:`J_p = [v_j + \omega_j \times (p - c)]`."""
-    on = path_mask(model)[bodies][:, :, None]                       # (n, nv, 1)
-    w, v = np.where(on, data.cdof[:, :3], 0.0), np.where(on, data.cdof[:, 3:], 0.0)
-    r = points - data.subtree_com[plain(model).body_rootid[bodies]]
-    return np.concatenate([v + cross(w, r[:, None, :]), w], axis=2).transpose(0, 2, 1)
+def contact_jacobians(model, data, bodies, points, frames):
+    r"""``(ncon, 6, nv)``: of contacts at ``points (ncon, 3)`` between ``bodies (ncon, 2)``,
+    the velocity of the point on body 2 relative to the point on body 1, translation then
+    rotation, in the contact frames ``frames (ncon, 3, 3)`` (MuJoCo's ``mj_jac`` of both
+    points, subtracted and turned). With :math:`(\omega_j, v_j)` the dof columns ``cdof``
+    (about their tree's com :math:`c`), dof :math:`j` moves the point at
+    :math:`v_j + \omega_j \times (p - c)` and turns it at :math:`\omega_j`, counted with the sign
+    :math:`s_j = [j \text{ on body 2's path}] - [j \text{ on body 1's path}]` (a dof on both
+    paths moves both points alike)."""
+    ncon, nv = len(points), model.nv
+    w, v = data.cdof[:, :3], data.cdof[:, 3:]
+    r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
+    on = path_sign(model)
+    s = (on[bodies[:, 1]] - on[bodies[:, 0]])[:, :, None]                     # (ncon, nv, 1)
+    J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
+    # the translation rows and the rotation rows each turned into the contact frame
+    return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
+
+
+@per_model
+def dof_rootid(model):
+    """``(nv,)``: the root body of each dof's tree (whose ``subtree_com`` its ``cdof`` is about)."""
+    m = plain(model)
+    return m.body_rootid[m.dof_bodyid]
+
+
+@per_model
+def path_sign(model):
+    """``(nbody, nv)``: :func:`path_mask` as numbers, 1.0 on the path, else 0.0."""
+    return path_mask(model).astype(float)
 
 
 @per_model

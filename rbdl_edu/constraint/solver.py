@@ -68,7 +68,7 @@ def fwd_constraint(model, data):
     data.qfrc_constraint = np.zeros(model.nv)
     data.solver_niter, data.solver = 0, []
     if not data.nefc:
-        data.qacc = data.qacc_smooth.copy()
+        data.qacc = data.qacc_smooth
         data.efc_b, data.efc_force, data.efc_state = np.zeros(0), np.zeros(0), np.zeros(0, dtype=int)
         return
     # b = J a_u - a_ref: where each row would be without constraint forces
@@ -76,12 +76,13 @@ def fwd_constraint(model, data):
     solver = model.opt.solver
     if solver not in ("PGS", "CG", "Newton"):
         raise ValueError(f"unknown solver {solver!r}; expected PGS, CG or Newton")
-    AR = warmstart(model, data)
+    AR, current = warmstart(model, data)
     if model.opt.disabled("island"):
         parts = [(np.arange(model.nv), np.arange(data.nefc))]
     else:
         parts = islands(model, data)
-        data.qacc = data.qacc_smooth.copy() if not parts else _untouched_smooth(model, data, parts)
+        if not parts or sum(len(dofs) for dofs, _ in parts) < model.nv:
+            data.qacc = data.qacc_smooth if not parts else _untouched_smooth(model, data, parts)
     force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
     noslip = model.opt.noslip_iterations > 0
     for dofs, rows in parts:
@@ -89,7 +90,9 @@ def fwd_constraint(model, data):
         if solver == "PGS":
             solve_pgs(model, sub)
         else:
-            solve_primal(model, sub, newton=solver == "Newton")
+            # (the warm start's forces serve when the island is the whole problem)
+            whole = len(rows) == data.nefc and len(dofs) == model.nv
+            solve_primal(model, sub, newton=solver == "Newton", updated=current and whole)
             qacc[dofs] = sub.qacc
         if noslip:
             solve_noslip(model, sub)
@@ -116,25 +119,31 @@ def warmstart(model, data):
     ``warmstart``): for ``Newton`` and ``CG`` the one with the lower total cost; for ``PGS``
     the forces at ``qacc_warmstart`` unless their dual cost :math:`f^T b + \frac12 f^T (A+R) f`
     is positive (then zero forces). ``<flag warmstart="disable"/>``: ``qacc_smooth`` and zero
-    forces. Returns the dual matrix :math:`A + R` if it made it (PGS), else None."""
+    forces. Returns ``(AR, current)``: the dual matrix :math:`A + R` if it made it (PGS), else
+    None; whether ``efc_force``, ``efc_state`` and ``qfrc_constraint`` are those at the start
+    ``data.qacc`` (:func:`~rbdl_edu.constraint.cost.update`'s there, so a primal solver need
+    not make them again)."""
     if model.opt.disabled("warmstart"):
-        data.qacc = data.qacc_smooth.copy()
+        data.qacc = data.qacc_smooth
         data.efc_force, data.efc_state = np.zeros(data.nefc), np.zeros(data.nefc, dtype=int)
-        return None
+        return None, False
     a = data.qacc_warmstart
-    data.qacc = a.copy()
-    cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
     if model.opt.solver == "PGS":
+        update(model, data, data.efc_J @ a - data.efc_aref)
+        data.qacc = a                                    # (a copy: Data copies what it is given)
         f, AR = data.efc_force, dual_matrix(model, data)
         if f @ data.efc_b + 0.5 * f @ (AR @ f) > 0:
             data.efc_force = np.zeros(data.nefc)
             data.qfrc_constraint = np.zeros(model.nv)
-        return AR
+        return AR, False
+    # the smooth start's cost first, so that the forces are the warm start's when it wins
+    cost_smooth = update(model, data, data.efc_b, cost=True)
+    cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
     # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
     cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)
-    if cost_warmstart > update(model, data, data.efc_b, cost=True):
-        data.qacc = data.qacc_smooth.copy()
-    return None
+    smooth = cost_warmstart > cost_smooth
+    data.qacc = data.qacc_smooth if smooth else a
+    return None, not smooth
 
 
 def dual_finish(model, data):

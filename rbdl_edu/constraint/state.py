@@ -81,7 +81,7 @@ class SolverState:
     solver: list = field(default_factory=list)
     cone_H: dict = field(default_factory=dict)
     efc_AR: np.ndarray | None = None
-    one_sided: np.ndarray | None = None
+    one_sided: np.ndarray | slice | None = None
 
 
 def subproblem(data, dofs, rows, AR=None):
