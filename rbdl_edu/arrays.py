@@ -210,9 +210,56 @@ def write(x, index, value):
     >>> write(x, 1, 5.0) is x, view
     (True, array([5., 0.]))
     """
+    if type(x) is np.ndarray and (type(value) is np.ndarray or type(value) is float or not is_jax(value)):
+        x[index] = value                    # (NumPy, the common case, asked first)
+        return x
+    if type(index) is np.ndarray and index.ndim == 1:     # JAX, rows by number: gathered, not scattered
+        return _write_rows(namespace(x, value), x, index, value)
+    return put(x, index, value)
+
+
+def _write_rows(xp, x, index, value):
+    """JAX's ``x.at[index].set(value)`` for distinct row numbers ``index`` (NumPy ints) without a
+    scatter (which XLA's CPU backend runs as a loop): each row of ``x`` picks its new value, or a
+    row of zeros it then ignores, by a gather, and a select keeps the others."""
+    n, k = x.shape[0], len(index)
+    source = np.full(n, k)
+    source[index] = np.arange(k)                 # row r of x takes row source[r] of the values
+    keep = (source == k).reshape((n,) + (1,) * (x.ndim - 1))
+    value = xp.broadcast_to(xp.asarray(value, dtype=x.dtype), (k,) + x.shape[1:])
+    padded = xp.concatenate([value, xp.zeros((1,) + x.shape[1:], dtype=x.dtype)])
+    return xp.where(keep, x, padded[source])
+
+
+def move_axis(x, source, destination):
+    """``xp.moveaxis(x, source, destination)``, and ``x`` itself where there is nothing to move
+    (a matrix, whose axes -2 and 0 are one: the common case of one state, asked first).
+
+    >>> move_axis(np.zeros((2, 3, 4)), -2, 0).shape, move_axis(np.zeros((3, 4)), -2, 0).shape
+    ((3, 2, 4), (3, 4))
+    """
+    if x.ndim == 2 and {source, destination} <= {0, -2}:
+        return x
+    return namespace(x).moveaxis(x, source, destination)
+
+
+def add_at(x, index, value):
+    """``x[index] += value`` where ``index`` may repeat (each repeat adds), returned: NumPy's
+    ``np.add.at`` in ``x`` itself, JAX's ``x.at[index].add(value)`` (a new array).
+
+    >>> add_at(np.zeros(2), np.array([1, 1]), np.array([2.0, 3.0]))
+    array([0., 5.])
+    """
     if is_jax(x) or is_jax(value):
-        return put(x, index, value)
-    x[index] = value
+        xp = namespace(x, value)
+        if isinstance(index, int):                           # one row: read, add, write back
+            return put(x, index, x[index] + value)
+        if type(index) is np.ndarray and index.ndim == 1:      # rows by number: a product, not a scatter
+            one_hot = (np.arange(x.shape[0])[:, None] == index).astype(float)   # (rows of x, rows of value)
+            value = xp.broadcast_to(value, (len(index),) + x.shape[1:])
+            return x + xp.tensordot(one_hot, value, axes=1)
+        return xp.asarray(x).at[index].add(value)
+    np.add.at(x, index, value)
     return x
 
 

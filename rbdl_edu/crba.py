@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import is_jax, namespace
-from rbdl_edu.joints import joint_frames
+from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.tree import Xtree, body_inertia, by_dof_blocks, state
+from rbdl_edu.tree import body_inertia, by_dof_blocks, state
 
 
 def crba(model, q):
@@ -50,20 +50,17 @@ def crba(model, q):
 def composite_inertias(model, q):
     r"""Each body's ``Xup`` (:math:`{}^iX_{\lambda(i)}`), motion subspace ``S`` and composite
     inertia ``IC`` (:math:`I^c_i`, the rigid body of its whole subtree, in its own coordinates):
-    the first pass of both ways of assembling :math:`M`. Lists indexed by body (index 0 unused)."""
+    the first pass of both ways of assembling :math:`M`. ``Xup`` is stacked by body ``(nbody,
+    ..., 6, 6)``, ``S`` and ``IC`` are lists by body (index 0, the world, unused)."""
     nb, parent = model.nbody, model.body_parentid
-    Xup, S, IC = [None] * nb, [None] * nb, [None] * nb
-    for i in range(1, nb):
-        XJ, S[i] = joint_frames(model, i, q)
-        Xup[i] = XJ @ Xtree(model, i)
-        IC[i] = body_inertia(model, i)
+    Xup, S = body_transforms(model, q)       # ^iX_λ = X_J X_T and S_i of every body (jcalc)
+    IC = [None] + [body_inertia(model, i) for i in range(1, nb)]
 
     # composite inertias, leaves to root: I^c_λ += ^λX_i^* I^c_i ^iX_λ = X^T I^c_i X
     for i in range(nb - 1, 0, -1):
         if parent[i] > 0:
             IC[parent[i]] = IC[parent[i]] + Xup[i].mT @ IC[i] @ Xup[i]
     return Xup, S, IC
-
 
 
 def crba_blocks(model, q):

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, concat, cos, eye, is_jax, namespace, sin
+from rbdl_edu.arrays import FLOAT64, add_at, concat, cos, eye, is_jax, move_axis, namespace, sin, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
-from rbdl_edu.tree import dofs
+from rbdl_edu.tree import Xtrees, dofs
 
 
 def joint_transform(model, j, q):
@@ -257,16 +257,92 @@ def _joint_frames(model, i, q):
 
 @per_state
 def dof_axes(model, q):
-    """Every dof's motion axis in its body's frame, ``(nv, 6)``: the columns of the bodies'
+    """Every dof's motion axis in its body's frame, ``(..., nv, 6)``: the columns of the bodies'
     subspaces ``S`` (:func:`joint_frames`), in dof order, as rows.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> dof_axes(double_pendulum(), np.zeros(2))[1]
     array([0., 1., 0., 0., 0., 0.])
     """
+    xp, batch = namespace(q), q.shape[:-1]
+    S = body_joint_frames(model, q)[1]
+    rows = [S[i].mT for i in moving_bodies(model)[0].tolist()]
+    if batch:
+        rows = [xp.broadcast_to(r, batch + r.shape[-2:]) for r in rows]
+    return xp.concatenate([xp.zeros(batch + (0, 6), dtype=q.dtype)] + rows, axis=-2)
+
+
+@per_model
+def moving_bodies(model):
+    """The bodies with dofs, in order, and their first dofs: two int arrays."""
+    m = plain(model)
+    moving = np.flatnonzero(m.body_dofnum > 0)
+    return moving, m.body_dofadr[moving]
+
+
+def joint_motions(model, q, x):
+    r""":math:`S_i x_i` of every body, stacked by body ``(nbody, ..., 6)``, for ``x (..., nv)`` the
+    dofs' velocities (:math:`v_J = S\dot q`) or accelerations: each dof's axis times its entry,
+    added up over the body's dofs.
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> joint_motions(double_pendulum(), np.zeros(2), np.array([1.0, 2.0]))[:, 1]
+    array([0., 1., 2.])
+    """
+    xp = namespace(q, x)
+    s = move_axis(dof_axes(model, q) * x[..., :, None], -2, 0)          # (nv, ..., 6): dof k's motion
+    out = xp.zeros((model.nbody,) + s.shape[1:], dtype=s.dtype)
+    moving, first = moving_bodies(model)
+    if not len(moving):
+        return out
+    if xp is np:                       # each body's dofs are consecutive: one sum per run
+        out[moving] = np.add.reduceat(s, first, axis=0)
+        return out
+    return add_at(out, plain(model).dof_bodyid, s)
+
+
+@per_state
+def joint_velocities(model, q, qd):
+    r""":func:`jcalc`'s :math:`v_J` and :math:`c_J` of every body, stacked by body ``(nbody, ..., 6)``:
+    :math:`v_J` for all bodies at once (:func:`joint_motions`); :math:`c_J` is zero but for a
+    body with several joints or a free joint (:func:`coupled_bodies`), taken from :func:`jcalc`.
+
+    >>> from rbdl_edu.models import pendulum
+    >>> vJ, cJ = joint_velocities(pendulum(), np.array([0.0]), np.array([2.0]))
+    >>> vJ[1], cJ[1]
+    (array([0., 2., 0., 0., 0., 0.]), array([0., 0., 0., 0., 0., 0.]))
+    """
+    vJ = joint_motions(model, q, qd)
+    cJ = namespace(vJ).zeros_like(vJ)
+    for i in coupled_bodies(model):
+        cJ = write(cJ, i, jcalc(model, i, q, qd)[3])
+    return vJ, cJ
+
+
+@per_model
+def coupled_bodies(model):
+    """The bodies whose :math:`c_J` is not zero: several joints, or a free joint (a list)."""
+    m = plain(model)
+    return [i for i in range(1, m.nbody)
+            if m.body_jntnum[i] > 1 or (m.body_jntnum[i] == 1 and m.jnt_type[m.body_jntadr[i]] == FREE)]
+
+
+@per_state
+def body_transforms(model, q):
+    r"""Every body's :math:`{}^iX_{\lambda(i)} = X_J X_T`, stacked ``(nbody, ..., 6, 6)``, and its
+    motion subspace ``S`` (a list by body): what CRBA and RNEA ask for first at one ``q``, in
+    one product (the world's row is the identity).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> Xup, S = body_transforms(double_pendulum(), np.zeros(2))
+    >>> Xup.shape, float(Xup[2, 4, 0])
+    ((3, 6, 6), 1.0)
+    """
     xp = namespace(q)
-    S = [joint_frames(model, i, q)[1] for i in range(1, model.nbody) if model.body_dofnum[i]]
-    return xp.concatenate([xp.zeros((0, 6), dtype=q.dtype)] + [S_i.mT for S_i in S])
+    XJ, S = body_joint_frames(model, q)
+    XJ = xp.stack(xp.broadcast_arrays(*XJ) if q.ndim > 1 else XJ)
+    XT = Xtrees(model).reshape((model.nbody,) + (1,) * (XJ.ndim - 3) + (6, 6))
+    return XJ @ XT, S
 
 
 def joint_motion(model, j, q):

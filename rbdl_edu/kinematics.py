@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
-from rbdl_edu.arrays import eye, is_jax, namespace
+from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
-from rbdl_edu.joints import jcalc, joint_ids, joint_transform, one_state, take
-from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL
+from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state, take
+from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
+from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state, tree_levels
 
 
 def world_transforms(model, q):
@@ -256,38 +256,40 @@ def kinematics(model, data):
             raise ValueError(f"data.{name} has shape {np.shape(x)}; a Data holds one state: {shape} "
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
-    # built body by body, parents first, as lists (so that the same lines trace under jax.jit)
-    xpos, xmat, xquat = [xp.zeros(3)], [eye(xp, 3, float)], [xp.array([1.0, 0.0, 0.0, 0.0])]
+    R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
+    xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
+    xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
     # the frame each joint acts in (the one the joints before it left), for its anchor and axis
-    x_before, R_before = [xp.zeros(3)] * m.njnt, [eye(xp, 3, float)] * m.njnt
-    for i in range(1, m.nbody):
-        p, k = m.body_parentid[i], m.body_mocapid[i]
-        if k >= 0:              # a mocap body (a child of the world) sits where the user puts it
-            x, quat = data.mocap_pos[k], quat_normalize(data.mocap_quat[k])
-            R = quat_to_mat(quat)
-        else:                   # the parent's pose, the fixed offset, then each joint
-            frames = body_frames(model, i, xpos[p], xmat[p], q)
-            x, R = frames[-1]
-            quat = quat_mul(xquat[p], m.body_quat[i])
-        for n, j in enumerate(range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i])):
-            if m.jnt_type[j] == FREE:           # qpos is the pose in the world
-                quat = quat_normalize(q[m.jnt_qposadr[j] + 3:m.jnt_qposadr[j] + 7])
-                x_before[j] = x                 # its anchor is the body's origin, its axis jnt_axis
-                continue
-            # each joint moves the frame the previous joints left: anchor and axis before it
-            x_before[j], R_before[j] = frames[n]
-            quat = quat_mul(quat, joint_quat(model, j, q))
+    x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
+    # a level of the tree at a time (its parents are done): i its bodies, p their parents; for
+    # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
+    for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
+        for b in one_by_one:    # a mocap body, one with a free joint, or every one (numbers)
+            x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, (R_j, t_j, quat_j))
+            xpos, xmat, xquat = write(xpos, b, x), write(xmat, b, R), write(xquat, b, quat)
+            for j, (xb, Rb) in before.items():
+                x_before, R_before = write(x_before, j, xb), write(R_before, j, Rb)
+        if not len(i):
+            continue
+        # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
+        x = xpos[p] + xp.matvec(xmat[p], m.body_pos[i])
+        R, quat = xmat[p] @ tree_rotations(model)[i], quat_mul(xquat[p], m.body_quat[i])
+        # then each joint in the frame the joints before it left: x += R t_j, R = R R_j, quat = quat quat_j
+        # (k: the bodies of the level with an n-th joint, j: that joint, for n = 0, 1, ...)
+        for k, j in joint_steps:
+            x_before, R_before = write(x_before, j, x[k]), write(R_before, j, R[k])
+            x = write(x, k, x[k] + xp.matvec(R[k], t_j[j]))
+            R = write(R, k, R[k] @ R_j[j])
+            quat = write(quat, k, quat_mul(quat[k], quat_j[j]))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
         # xmat is then taken from it, as MuJoCo does, so that it rounds as MuJoCo's (a sphere
         # resting on a plane is exactly as far from it in both: a contact or none)
-        xquat.append(_normalize4(quat))
-        xpos.append(x)
-        xmat.append(quat_to_mat(xquat[i]))
-    xpos, xmat, xquat = xp.stack(xpos), xp.stack(xmat), xp.stack(xquat)
+        quat = _normalize4s(quat)
+        xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
     if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
-        R_before, (pos, axis) = xp.stack(R_before), anchor_offsets(model)
-        data.xanchor = xp.stack(x_before) + xp.matvec(R_before, pos)
+        pos, axis = anchor_offsets(model)
+        data.xanchor = x_before + xp.matvec(R_before, pos)
         data.xaxis = xp.matvec(R_before, axis)
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
@@ -301,6 +303,92 @@ def kinematics(model, data):
     b = m.site_bodyid
     data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
     data.site_xmat = xmat[b] @ R_site
+
+
+def body_pose(model, data, b, xpos, xmat, xquat, joints):
+    """The pose ``(x, R, quat)`` of body ``b`` from its parent's, alone: a mocap body where the
+    user puts it, a body with a free joint where its ``qpos`` puts it, any other as the parent's
+    pose moved by the fixed offset and its joints (``joints``: :func:`joint_rotations`); with
+    ``{joint: (x, R)}``, the frame each of its joints acts in."""
+    m, (R_j, t_j, quat_j) = plain(model), joints
+    xp = namespace(xpos, xmat, t_j)
+    k, p, j0, nj = m.body_mocapid[b], m.body_parentid[b], m.body_jntadr[b], m.body_jntnum[b]
+    if k >= 0:                  # a mocap body (a child of the world) sits where the user puts it
+        quat = _normalize4(quat_normalize(data.mocap_quat[k]))
+        return data.mocap_pos[k], quat_to_mat(quat), quat, {}
+    if nj and m.jnt_type[j0] == FREE:   # qpos is the pose in the world; the anchor is the body's origin
+        x, quat = xpos[p] + xp.matvec(xmat[p], t_j[j0]), _normalize4(quat_j[j0])
+        return x, quat_to_mat(quat), quat, {j0: (x, eye(xp, 3, float))}
+    # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
+    x = xpos[p] + xp.matvec(xmat[p], m.body_pos[b])
+    R, quat, before = xmat[p] @ tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
+    for j in range(j0, j0 + nj):        # then each joint, in the frame the joints before it left
+        before[j] = (x, R)
+        if shifting_joints(model)[j]:   # (a rotation about the frame's origin leaves x where it is)
+            x = x + xp.matvec(R, t_j[j])
+        if j < j0 + nj - 1:             # (the body's own R is taken from quat, below)
+            R = R @ R_j[j]
+        quat = quat_mul(quat, quat_j[j])
+    quat = _normalize4(quat)
+    return x, quat_to_mat(quat), quat, before
+
+
+@per_model
+def shifting_joints(model):
+    """By joint: True if it can move its frame's origin (a slide, a free joint, a rotation about
+    an anchor away from the origin); the others' ``t_j`` is zero."""
+    m = plain(model)
+    return ((m.jnt_type == SLIDE) | (m.jnt_type == FREE) | (m.jnt_pos != 0).any(axis=1)).tolist()
+
+
+@per_model
+def level_plan(model, by_body=False):
+    """How :func:`kinematics` walks the tree, by level ``(one_by_one, i, p, steps)``: the bodies
+    placed one by one by :func:`body_pose` (mocap, free joint; all if ``by_body``), the others
+    ``i`` and their parents ``p``, and for n = 0, 1, ... ``(k, j)``: ``k`` the positions in ``i``
+    of the bodies with an n-th joint (a slice where all have one), ``j`` those joints."""
+    m = plain(model)
+    plan = []
+    for i, p in tree_levels(model):
+        i, p = np.atleast_1d(i), np.atleast_1d(p)
+        given = [by_body or (m.body_mocapid[b] >= 0) or any(m.jnt_type[j] == FREE for j in range(
+            m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])) for b in i.tolist()]
+        one_by_one = [b for b, g in zip(i.tolist(), given) if g]
+        i, p = i[~np.array(given, dtype=bool)], p[~np.array(given, dtype=bool)]
+        steps = []
+        for n in range(int(m.body_jntnum[i].max(initial=0))):
+            k = np.flatnonzero(m.body_jntnum[i] > n)
+            steps.append((slice(None) if len(k) == len(i) else k, m.body_jntadr[i[k]] + n))
+        plan.append((one_by_one, i, p, tuple(steps)))
+    return tuple(plan)
+
+
+@per_model
+def tree_rotations(model):
+    """:func:`tree_rotation` of every body, ``(nbody, 3, 3)``."""
+    return quat_to_mat(plain(model).body_quat)
+
+
+@per_state
+def joint_rotations(model, q):
+    """Every joint's pose ``R (njnt, 3, 3)``, ``t (njnt, 3)`` (:func:`~rbdl_edu.joints.joint_transform`)
+    and its rotation as a quaternion ``(njnt, 4)`` (:func:`joint_quat`; a free joint's: its ``qpos`` normalized)."""
+    m = plain(model)
+    xp = namespace(q)
+    if not m.njnt:
+        return xp.zeros((0, 3, 3)), xp.zeros((0, 3)), xp.zeros((0, 4))
+    R, t, _, _ = joint_poses(model, q)
+    return xp.stack(R), xp.stack(t), joint_quats(model, q)
+
+
+def _normalize4s(q):
+    """:func:`_normalize4` of every row of ``q (n, 4)`` (traced by JAX: divided)."""
+    if is_jax(q):
+        return quat_normalize(q)
+    n = np.sqrt((q * q).sum(-1))[:, None]
+    if not (n >= MINVAL).all():
+        return np.array([_normalize4(row) for row in q])
+    return np.where(np.abs(n - 1) > MINVAL, q * (1 / n), q)
 
 
 @per_model
@@ -329,8 +417,8 @@ def joint_quat(model, j, q):
     array([0., 0., 1., 0.])
     """
     adr = model.jnt_qposadr[j]
-    if model.jnt_type[j] == HINGE and (one_state(q) or is_jax(q)):     # numbers or JAX: all hinges at once
-        return hinge_quats(model, q)[j]
+    if model.jnt_type[j] != SLIDE and (one_state(q) or is_jax(q)):     # numbers or JAX: all joints at once
+        return joint_quats(model, q)[..., j, :]
     if model.jnt_type[j] == HINGE:
         return axis_angle_to_quat(model.jnt_axis[j], q[adr] - model.qpos0[adr])
     if model.jnt_type[j] == BALL:
@@ -339,21 +427,24 @@ def joint_quat(model, j, q):
 
 
 @per_state
-def hinge_quats(model, q):
-    """:func:`joint_quat` of every hinge at one state of numbers ``q (nq,)`` (or JAX ``(..., nq)``),
-    computed at once: a list by joint (None for the others).
+def joint_quats(model, q):
+    """:func:`joint_quat` of every joint at one state of numbers ``q (nq,)`` (or JAX ``(..., nq)``),
+    ``(..., njnt, 4)``: the hinges at once; a free joint's is its ``qpos`` quaternion normalized.
 
     >>> from rbdl_edu.models import double_pendulum
-    >>> hinge_quats(double_pendulum(), np.array([0.0, np.pi]))[1].round(12)
+    >>> joint_quats(double_pendulum(), np.array([0.0, np.pi]))[1].round(12)
     array([0., 0., 1., 0.])
     """
-    m = plain(model)
-    hinges, quats = joint_ids(model, HINGE), [None] * m.njnt
+    m, xp = plain(model), namespace(q)
+    quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+    hinges = joint_ids(model, HINGE)
     if len(hinges):
-        xp, adr = namespace(q), m.jnt_qposadr[hinges]
+        adr = m.jnt_qposadr[hinges]
         half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
-        for n, j in enumerate(hinges.tolist()):
-            quats[j] = rows[..., n, :]
+        quats = write(quats, hinges if q.ndim == 1 else (Ellipsis, hinges, slice(None)), rows)
+    for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist():
+        adr = m.jnt_qposadr[j] + (3 if m.jnt_type[j] == FREE else 0)
+        quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
     return quats

@@ -14,30 +14,36 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rbdl_edu.arrays import eye, namespace
-from rbdl_edu.joints import jcalc
+from rbdl_edu.arrays import add_at, move_axis, namespace, write
+from rbdl_edu.joints import body_transforms, dof_axes, joint_motions, joint_velocities
+from rbdl_edu.model.frozen import plain
 from rbdl_edu.spatial import cross_force, cross_motion
-from rbdl_edu.tree import (Xtree, applied_wrench, body_inertia, by_dof, check_xfrc, dofs,
-                           gravity_acceleration, state)
+from rbdl_edu.tree import applied_wrenches, body_inertias, check_xfrc, gravity_acceleration, state, tree_levels
 
 
 class Passes(NamedTuple):
     """What RNEA computes on its way, per body ``i`` (index 0 is the world), in body
     coordinates: ``Xup[i]`` (:math:`{}^iX_{\\lambda(i)}`), ``S[i]``, velocity ``v[i]``,
     acceleration ``a[i]``, the net force the body needs ``fB[i]``, the force ``f[i]``
-    transmitted across its joint (after the backward pass), and ``tau (..., nv)``."""
-    Xup: list
+    transmitted across its joint (after the backward pass), and ``tau (..., nv)``. ``S`` is a
+    list; the others are stacked by body first, ``(nbody, ..., 6)``."""
+    Xup: object
     S: list
-    v: list
-    a: list
-    fB: list
-    f: list
+    v: object
+    a: object
+    fB: object
+    f: object
     tau: object
 
 
 def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     r"""Both passes of RNEA, keeping every intermediate quantity (:class:`Passes`); the book's
     stepper shows them one body at a time, :func:`rnea` returns ``tau``.
+
+    Each pass runs one level of the tree at a time (:func:`~rbdl_edu.tree.tree_levels`): ``i``
+    is every body of a level, ``p`` their parents, so each line is the equation of one body
+    for all of them at once; what needs no parent (:math:`f_i`, :math:`\tau_i`) is computed
+    for every body in one go.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> p = rnea_passes(double_pendulum(), [0.0, 0.0], [1.0, 0.0], [0.0, 0.0])
@@ -47,36 +53,43 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     q, qd, qdd = state(model, q, qd, qdd)
     xfrc_applied = check_xfrc(model, xfrc_applied, q, qd)
     xp = namespace(q, qd, qdd)
-    nb, parent = model.nbody, model.body_parentid
-    Xup, S, X0 = [None] * nb, [None] * nb, [eye(xp, 6, q.dtype)] * nb
-    v, a, fB = [None] * nb, [None] * nb, [None] * nb
-    v[0] = xp.zeros(6, dtype=q.dtype)        # the world is at rest ...
-    a[0] = gravity_acceleration(model)       # ... but accelerates upward: a_0 = -[0; g]
+    Xup, S = body_transforms(model, q)       # ^iX_λ = X_J X_T and S_i of every body
+    vJ, cJ = joint_velocities(model, q, qd)  # v_J = S_i q̇_i and c_J of every body
+    Sqdd = joint_motions(model, q, qdd)      # S_i q̈_i of every body
+    v = xp.zeros_like(vJ)                    # the world is at rest ...
+    a = write(xp.zeros_like(vJ), 0, gravity_acceleration(model))    # ... but accelerates upward: a_0 = -[0; g]
+    levels = tree_levels(model)
 
-    for i in range(1, nb):
-        XJ, S[i], vJ, cJ = jcalc(model, i, q, qd)
-        Xup[i], p = XJ @ Xtree(model, i), parent[i]
+    for i, p in levels:
         # v_i = ^iX_λ v_λ + S_i q̇_i
-        v[i] = xp.matvec(Xup[i], v[p]) + vJ
+        v = write(v, i, xp.matvec(Xup[i], v[p]) + vJ[i])
+    vxvJ = cross_motion(v, vJ)
+    for i, p in levels:
         # a_i = ^iX_λ a_λ + S_i q̈_i + c_J + v_i × v_J
-        a[i] = xp.matvec(Xup[i], a[p]) + xp.matvec(S[i], qdd[..., dofs(model, i)]) + cJ + cross_motion(v[i], vJ)
-        # f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext
-        I = body_inertia(model, i)
-        fB[i] = xp.matvec(I, a[i]) + cross_force(v[i], xp.matvec(I, v[i]))
-        if xfrc_applied is not None:
-            X0[i] = Xup[i] @ X0[p]
-            fB[i] = fB[i] - applied_wrench(model, i, X0[i], xfrc_applied)
+        a = write(a, i, xp.matvec(Xup[i], a[p]) + Sqdd[i] + cJ[i] + vxvJ[i])
+    # f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext, every body at once
+    I = _batched(body_inertias(model), Xup)
+    fB = xp.matvec(I, a) + cross_force(v, xp.matvec(I, v))
+    if xfrc_applied is not None:
+        X0 = xp.zeros_like(Xup) + Xup[0]                  # ^iX_0 = ^iX_λ ^λX_0
+        for i, p in levels:
+            X0 = write(X0, i, Xup[i] @ X0[p])
+        fB = fB - applied_wrenches(model, X0, xfrc_applied)
 
-    f, tau = list(fB), [None] * nb
-    for i in range(nb - 1, 0, -1):
-        # τ_i = S_i^T f_i
-        tau[i] = xp.matvec(S[i].mT, f[i])
+    f = fB + 0
+    for i, p in levels[:0:-1]:               # leaves to root (the world's children pass nothing on)
         # f_λ += ^λX_i^* f_i = (^iX_λ)^T f_i
-        if parent[i] > 0:
-            f[parent[i]] = f[parent[i]] + xp.matvec(Xup[i].mT, f[i])
+        f = add_at(f, p, xp.matvec(Xup[i].mT, f[i]))
+    # τ_i = S_i^T f_i, every dof at once: the dof's axis (a row of S_i^T) dotted with its body's f_i
+    tau = (dof_axes(model, q) * move_axis(f[plain(model).dof_bodyid], 0, -2)).sum(-1)
     # joint armature: an extra inertia on each dof, as MuJoCo's M has on its diagonal
-    tau = by_dof(model, tau, q.shape[:-1]) + model.dof_armature * qdd
+    tau = tau + model.dof_armature * qdd
     return Passes(Xup, S, v, a, fB, f, tau)
+
+
+def _batched(A, like):
+    """``A (nbody, 6, 6)`` shaped to multiply ``like (nbody, ..., 6, 6)`` body by body."""
+    return A.reshape((A.shape[0],) + (1,) * (like.ndim - 3) + A.shape[1:])
 
 
 def rnea(model, q, qd, qdd, xfrc_applied=None):

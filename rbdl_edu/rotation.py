@@ -122,11 +122,23 @@ def quat_mul(q1, q2):
                          w1 * y2 + w2 * y1 + (z1 * x2 - x1 * z2),
                          w1 * z2 + w2 * z1 + (x1 * y2 - y1 * x2)])
     q1, q2 = asarray(q1), asarray(q2)
+    if type(q1) is np.ndarray and type(q2) is np.ndarray and q1.dtype == FLOAT64 == q2.dtype:
+        # arrays of numbers: every product p[4 a + b] = q1_a q2_b at once, then the same sums
+        p = (q1[..., :, None] * q2[..., None, :]).reshape(np.broadcast_shapes(q1.shape, q2.shape)[:-1] + (16,))
+        w = p[..., :1] - ((p[..., 5:6] + p[..., 10:11]) + p[..., 15:16])
+        v = (p.take(_W1V2, -1) + p.take(_W2V1, -1)) + (p.take(_CROSS_A, -1) - p.take(_CROSS_B, -1))
+        return np.concatenate([w, v], axis=-1)
     w1, v1 = q1[..., 0:1], q1[..., 1:]                  # w kept as (..., 1)
     w2, v2 = q2[..., 0:1], q2[..., 1:]
     w = w1 * w2 - (v1 * v2).sum(-1, keepdims=True)
     v = w1 * v2 + w2 * v1 + cross(v1, v2)
     return concat(w, v)
+
+
+# quat_mul on arrays: w1 v2, w2 v1 and v1 × v2 = (y1 z2 - z1 y2, z1 x2 - x1 z2, x1 y2 - y1 x2) as
+# indices 4 a + b of the products q1_a q2_b
+_W1V2, _W2V1 = np.array([1, 2, 3]), np.array([4, 8, 12])
+_CROSS_A, _CROSS_B = np.array([11, 13, 6]), np.array([14, 7, 9])
 
 
 def quat_conj(q):
@@ -187,9 +199,24 @@ def quat_to_mat(q):
     if _one_float(q, 4):                # one quaternion of numbers: the nine entries written out
         return np.array(_quat_mat_entries(*q.tolist()))
     q = asarray(q)
+    if type(q) is np.ndarray and q.dtype == FLOAT64:    # many quaternions of numbers: the same
+        p = (q[..., :, None] * q[..., None, :]).reshape(q.shape[:-1] + (16,))   # entries, as arrays
+        R = np.empty(q.shape[:-1] + (9,))
+        R[..., _DIAGONAL] = ((p.take(_Q00, -1) + _S1 * p.take(_Q11, -1)) + _S2 * p.take(_Q22, -1)) + _S3 * p.take(_Q33, -1)
+        R[..., _OFF] = 2 * (p.take(_OFF_A, -1) + _OFF_SIGN * p.take(_OFF_B, -1))
+        return R.reshape(q.shape[:-1] + (3, 3))
     xp = namespace(q)
     rows = _quat_mat_entries(q[..., 0], q[..., 1], q[..., 2], q[..., 3])
     return xp.stack([xp.stack(row, -1) for row in rows], -2)
+
+
+# quat_to_mat on arrays: p[4 a + b] = q_a q_b; the diagonal ((q00 ± q11) ± q22) ± q33, and the
+# entries off it 2 (q_A ± q_B), as _quat_mat_entries orders them (a - b is a + (-b): the same bits)
+_DIAGONAL, _OFF = np.array([0, 4, 8]), np.array([1, 2, 3, 5, 6, 7])
+_Q00, _Q11, _Q22, _Q33 = np.array([0, 0, 0]), np.array([5, 5, 5]), np.array([10, 10, 10]), np.array([15, 15, 15])
+_S1, _S2, _S3 = np.array([1.0, -1.0, -1.0]), np.array([-1.0, 1.0, -1.0]), np.array([-1.0, -1.0, 1.0])
+_OFF_A, _OFF_B = np.array([6, 7, 6, 11, 7, 11]), np.array([3, 2, 3, 1, 2, 1])
+_OFF_SIGN = np.array([-1.0, 1.0, 1.0, -1.0, -1.0, 1.0])
 
 
 def _quat_mat_entries(w, x, y, z):

@@ -134,6 +134,11 @@ def cross_motion(v, m):
     if _one_float6(v) and _one_float6(m):        # one pair of numbers: the same lines on floats
         (w, vo), (mw, mv) = _halves(v), _halves(m)
         return np.array(_cross(w, mw) + [x + y for x, y in zip(_cross(w, mv), _cross(vo, mw))])
+    if _float_arrays(v, m):                      # arrays of numbers: the same products, by index
+        # [ω × m_ω; ω × m_v] with the six entries at once, then v_O × m_ω added to the lower half
+        top = v.take(_N6, -1) * m.take(_A6, -1) - v.take(_A6_, -1) * m.take(_N6_, -1)
+        low = v.take(_VN, -1) * m.take(_WA, -1) - v.take(_VA, -1) * m.take(_WN, -1)
+        return np.concatenate([top[..., :3], top[..., 3:] + low], axis=-1)
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
@@ -149,6 +154,11 @@ def cross_force(v, f):
     if _one_float6(v) and _one_float6(f):        # one pair of numbers: the same lines on floats
         (w, vo), (n, fl) = _halves(v), _halves(f)
         return np.array([x + y for x, y in zip(_cross(w, n), _cross(vo, fl))] + _cross(w, fl))
+    if _float_arrays(v, f):                      # arrays of numbers: the same products, by index
+        # [ω × n; ω × f_l] with the six entries at once, then v_O × f_l added to the upper half
+        top = v.take(_N6, -1) * f.take(_A6, -1) - v.take(_A6_, -1) * f.take(_N6_, -1)
+        up = v.take(_VN, -1) * f.take(_FA, -1) - v.take(_VA, -1) * f.take(_FN, -1)
+        return np.concatenate([top[..., :3] + up, top[..., 3:]], axis=-1)
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
 
@@ -158,6 +168,21 @@ def _one_float6(x):
     :func:`cross_force` then compute on Python floats, operation for operation as the array
     lines (the same bits)."""
     return isinstance(x, np.ndarray) and x.shape == (6,) and x.dtype == FLOAT64
+
+
+def _float_arrays(*xs):
+    """NumPy ``float64`` arrays of 6-vectors (batches of numbers, no symbols)."""
+    return all(type(x) is np.ndarray and x.dtype == FLOAT64 for x in xs)
+
+
+# a × b = (a_1 b_2 - a_2 b_1, a_2 b_0 - a_0 b_2, a_0 b_1 - a_1 b_0) by index, for ω (entries 0-2) times
+# both halves of the other vector (_N6, _A6 for ω's; _A6_, _N6_ the other's), v_O (3-5) times its
+# upper half (_VN, _VA: v_O's; _WA, _WN: the upper half's) or its lower half (_FA, _FN)
+_N6, _A6 = np.array([1, 2, 0, 1, 2, 0]), np.array([2, 0, 1, 5, 3, 4])
+_A6_, _N6_ = np.array([2, 0, 1, 2, 0, 1]), np.array([1, 2, 0, 4, 5, 3])
+_VN, _VA = np.array([4, 5, 3]), np.array([5, 3, 4])
+_WA, _WN = np.array([2, 0, 1]), np.array([1, 2, 0])
+_FA, _FN = np.array([5, 3, 4]), np.array([4, 5, 3])
 
 
 def _halves(x):

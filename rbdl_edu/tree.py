@@ -11,6 +11,9 @@ r"""The plumbing the recursive algorithms share, in one place, so that ``rnea``,
 * :func:`gravity_acceleration` is :math:`a_0 = -[0;\ g]`, the world's fictitious upward
   acceleration that stands in for gravity;
 * :func:`applied_wrench` turns ``xfrc_applied`` into a spatial force on a body;
+* :func:`tree_levels` groups the bodies by depth, so that a recursion runs one level of the
+  tree per array operation (the parents of a level are all in the level above);
+  :func:`Xtrees` and :func:`body_inertias` stack :func:`Xtree` and :func:`body_inertia` by body;
 * :func:`by_dof` and :func:`by_dof_blocks` gather per-body pieces into one ``(..., nv)``
   vector or ``(..., nv, nv)`` matrix (the algorithms build results from per-body pieces
   rather than writing into arrays, so the same lines trace under ``jax.jit``).
@@ -190,6 +193,60 @@ def body_inertia(model, i):
 
 
 @per_model
+def tree_levels(model):
+    """The bodies below the world by depth: a tuple of ``(i, p)`` int arrays, the bodies ``i`` one
+    level down and their parents ``p``, the world's children first. A recursion over the tree
+    runs level by level (``v[i] = X[i] v[p]``: every body of a level at once, its parents done).
+    A level of one body holds plain ints (its rows are then views, and a compiled write a slice).
+
+    >>> from rbdl_edu.models import branched_tree
+    >>> tree_levels(branched_tree())[:2]
+    ((1, 0), (array([2, 4]), array([1, 1])))
+    """
+    parent = np.asarray(model.body_parentid)
+    depth = np.zeros(model.nbody, dtype=int)
+    for i in range(1, model.nbody):            # parents come before their children
+        depth[i] = depth[parent[i]] + 1
+    out = []
+    for d in range(1, int(depth.max(initial=0)) + 1):
+        i = np.flatnonzero(depth == d)
+        p = parent[i].copy()
+        if len(i) == 1:
+            out.append((int(i[0]), int(p[0])))
+            continue
+        i.setflags(write=False)
+        p.setflags(write=False)
+        out.append((i, p))
+    return tuple(out)
+
+
+@per_model
+def Xtrees(model):
+    """:func:`Xtree` of every body, ``(nbody, 6, 6)`` (the world's: the identity).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> Xtrees(double_pendulum()).shape
+    (3, 6, 6)
+    """
+    xp = namespace(model.body_pos)
+    return xp.stack([xp.eye(6, dtype=model.body_pos.dtype)] + [Xtree(model, i) for i in range(1, model.nbody)])
+
+
+@per_model
+def body_inertias(model):
+    """:func:`body_inertia` of every body, ``(nbody, 6, 6)`` (the world's: zero).
+
+    >>> from rbdl_edu.models import pendulum
+    >>> float(body_inertias(pendulum())[1, 5, 5])
+    1.0
+    """
+    I = [body_inertia(model, i) for i in range(1, model.nbody)]
+    xp = namespace(*I)
+    dtype = object if model.is_symbolic else model.body_mass.dtype
+    return xp.stack([xp.zeros((6, 6), dtype=dtype)] + [xp.asarray(x, dtype=dtype) for x in I])
+
+
+@per_model
 def gravity_acceleration(model):
     r""":math:`a_0 = -[0;\ g]`: the world accelerates upward to stand in for gravity, so no
     body needs a gravity term of its own (zero if ``<flag gravity="disable"/>``).
@@ -223,6 +280,23 @@ def applied_wrench(model, i, X0i, xfrc_applied):
     E = X0i[..., :3, :3]                               # R^T: world to body coordinates
     F, tau = xp.matvec(E, xfrc[..., i, :3]), xp.matvec(E, xfrc[..., i, 3:])
     return concat(tau + cross(model.body_ipos[i], F), F)
+
+
+def applied_wrenches(model, X0, xfrc_applied):
+    r""":func:`applied_wrench` of every body at once: ``X0 (nbody, ..., 6, 6)`` holds :math:`{}^iX_0`
+    by body, ``xfrc_applied (..., nbody, 6)``; returns ``(nbody, ..., 6)``.
+
+    >>> from rbdl_edu.models import pendulum
+    >>> w = np.zeros((2, 6)); w[1, 0] = 1.0               # push the bob along +x
+    >>> applied_wrenches(pendulum(), np.stack([np.eye(6)] * 2), w)[1]
+    array([ 0., -1.,  0.,  1.,  0.,  0.])
+    """
+    xp = namespace(X0, xfrc_applied)
+    xfrc = xp.moveaxis(asarray(xfrc_applied), -2, 0)              # by body first, as X0
+    E = X0[..., :3, :3]                                            # R^T: world to body coordinates
+    F, tau = xp.matvec(E, xfrc[..., :3]), xp.matvec(E, xfrc[..., 3:])
+    c = model.body_ipos.reshape((model.nbody,) + (1,) * (F.ndim - 2) + (3,))
+    return concat(tau + cross(c, F), F)
 
 
 def by_dof(model, pieces, batch=()):

@@ -52,12 +52,9 @@ def com_pos(model, data):
     ``mj_comPos``). Needs the poses of :func:`~rbdl_edu.kinematics.kinematics`."""
     m = model
     xp = namespace(data.xipos)
-    body_mass = plain(m).body_mass
-    mass, total = list(body_mass[:, None] * data.xipos), body_mass.astype(float).tolist()
-    for i in range(m.nbody - 1, 0, -1):            # leaves to root: add each body to its parent
-        mass[m.body_parentid[i]] = mass[m.body_parentid[i]] + mass[i]
-        total[m.body_parentid[i]] = total[m.body_parentid[i]] + total[i]
-    mass, total = xp.stack(mass), np.array(total)
+    # every body's subtree at once (subtree_sums: the world's row holds every body): the sum
+    # of m_k x_k over the subtree, divided by its mass
+    mass, total = xp.matmul(subtree_sums(m), plain(m).body_mass[:, None] * data.xipos), subtree_masses(m)
     data.subtree_com = xp.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
     # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c,
     # all dofs at once (bodies in order hold their dofs in order: S's columns, joined, are
@@ -211,6 +208,12 @@ def subtree_sums(model):
             i = model.body_parentid[i]
         S[0, k] = 1.0
     return S
+
+
+@per_model
+def subtree_masses(model):
+    """``(nbody,)``: the mass of each body with everything below it (the world's: every body's)."""
+    return subtree_sums(model) @ plain(model).body_mass
 
 
 @per_model
