@@ -87,9 +87,9 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     return Passes(Xup, S, v, a, fB, f, tau)
 
 
-def _batched(A, like):
-    """``A (nbody, 6, 6)`` shaped to multiply ``like (nbody, ..., 6, 6)`` body by body."""
-    return A.reshape((A.shape[0],) + (1,) * (like.ndim - 3) + A.shape[1:])
+def _batched(A, stacked):
+    """``A (nbody, 6, 6)`` shaped to multiply ``stacked (nbody, ..., 6, 6)`` body by body."""
+    return A.reshape((A.shape[0],) + (1,) * (stacked.ndim - 3) + A.shape[1:])
 
 
 def rnea(model, q, qd, qdd, xfrc_applied=None):
