@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import numpy as np  # noqa: E402
 
 import rbdl_edu as rbd  # noqa: E402
 from rbdl_edu.lab import Gait, TrotController, scene_path  # noqa: E402
 from rbdl_edu.simulation.sensors import sensor_acc, sensor_pos, sensor_vel  # noqa: E402
+from bench_speed import best_ms  # noqa: E402
 
 
 def mouse(scene, x0, warm=60):
@@ -35,16 +34,6 @@ def mouse(scene, x0, warm=60):
     return model, data
 
 
-def best_ms(f, n, repeats=50):
-    best = np.inf
-    for _ in range(repeats):
-        t = time.process_time()
-        for _ in range(n):
-            f()
-        best = min(best, (time.process_time() - t) / n)
-    return 1e3 * best
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--scene", nargs="*", default=["flat", "ellipsoids"])
@@ -58,7 +47,7 @@ def main():
         def every():
             for f in stages:
                 f()
-        times = [best_ms(f, args.n) for f in (*stages, every)]
+        times = [best_ms(f, args.n, repeats=50) for f in (*stages, every)]
         print(f"{scene:11s} {len(data.contact):4d} " + " ".join(f"{t:7.3f}" for t in times), flush=True)
 
 

@@ -18,6 +18,8 @@ from rbdl_edu.io import ModelError
 
 INTEGRATORS = {"Euler": mujoco.mjtIntegrator.mjINT_EULER, "RK4": mujoco.mjtIntegrator.mjINT_RK4,
                "implicitfast": mujoco.mjtIntegrator.mjINT_IMPLICITFAST}
+#: every integrator :func:`both` can set ("implicit" too, checked where a feature asks for it)
+ALL_INTEGRATORS = {**INTEGRATORS, "implicit": mujoco.mjtIntegrator.mjINT_IMPLICIT}
 FIELDS = ("qacc", "qacc_smooth", "qfrc_bias", "qfrc_passive", "qfrc_actuator", "qfrc_smooth",
           "actuator_force", "actuator_length", "actuator_velocity", "act_dot", "xpos", "xquat", "xipos",
           "geom_xpos", "site_xpos", "subtree_com", "cdof", "cvel", "ten_length", "ten_velocity", "qM",
@@ -27,7 +29,7 @@ FIELDS = ("qacc", "qacc_smooth", "qfrc_bias", "qfrc_passive", "qfrc_actuator", "
 def both(xml, integrator):
     """MuJoCo's model and data and ours from ``xml``, with ``integrator``."""
     m = mujoco.MjModel.from_xml_string(xml)
-    m.opt.integrator = INTEGRATORS[integrator]
+    m.opt.integrator = ALL_INTEGRATORS[integrator]
     model = rbd.load_model(xml)
     return m, mujoco.MjData(m), model.replace(opt=dataclasses.replace(model.opt, integrator=integrator))
 
