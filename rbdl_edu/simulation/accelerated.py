@@ -43,6 +43,7 @@ from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import TRN_BODY
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.simulation.forward import COMPILED, smooth
+from rbdl_edu.simulation.integrators import factor_in_smooth_half, implicitfast_factor
 
 #: the state the smooth half reads (``xfrc_applied`` only when a body is pushed: a second
 #: compiled function, made at the first push)
@@ -133,6 +134,8 @@ class SmoothHalf:
                 setattr(data, name, state[start:start + math.prod(shape)].reshape(shape))
                 start += math.prod(shape)
             smooth(model, data)
+            if factor_in_smooth_half(model):     # implicitfast's M - hD depends on the state alone
+                implicitfast_factor(model, data)
             out, start = {}, 0
             for name, x in data.__dict__.items():
                 if name in INPUTS or name == "xfrc_applied" or x is fresh.get(name):
