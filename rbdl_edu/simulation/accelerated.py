@@ -112,9 +112,9 @@ class SmoothHalf:
         flat, rest = f(np.concatenate([data.__dict__[name].reshape(-1) for name in names], dtype=float))
         # the float fields come out as one vector (one copy out of XLA's buffer, not one per
         # field) and are handed out as views of it, each its own field's piece
-        flat = np.array(flat)
-        for name, start, shape in layout:
-            data.__dict__[name] = flat[start:start + math.prod(shape)].reshape(shape)
+        flat, fields = np.array(flat), data.__dict__
+        for name, piece, shape in layout:
+            fields[name] = flat[piece] if shape is None else flat[piece].reshape(shape)
         for name, x in rest.items():
             data.__dict__[name] = np.array(x)
         data.__dict__.update(constants)
@@ -122,8 +122,8 @@ class SmoothHalf:
     def compile(self, pushed):
         """``(state as one vector) -> (float fields joined into one vector, other fields)``
         compiled for this model; ``constants``: the fields the half sets to numbers that do not
-        depend on the state, ``layout``: each float field's ``(name, start, shape)`` in the
-        vector (both filled in by the trace)."""
+        depend on the state, ``layout``: each float field's ``(name, slice, shape)`` in the
+        vector, ``shape`` None for a vector (both filled in by the trace)."""
         constants, layout = {}, []
 
         def fields(model, state):
@@ -147,7 +147,7 @@ class SmoothHalf:
             layout.clear()
             for name, x in out.items():
                 if x.dtype == np.float64:
-                    layout.append((name, start, x.shape))
+                    layout.append((name, slice(start, start + x.size), x.shape if x.ndim != 1 else None))
                     start += x.size
             flat = [out.pop(name).reshape(-1) for name, _, _ in layout]
             return compiled.jnp.concatenate(flat) if flat else compiled.jnp.zeros(0), out
