@@ -35,8 +35,7 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
-    force, state = -D * jar, np.empty(nefc, dtype=int)
-    state[:] = CNSTRSTATE_QUADRATIC
+    force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
     s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne and cost else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
@@ -49,7 +48,7 @@ def update(model, data, jar, cost=False, cone_hessian=False):
         force[fr] = np.where(neg, fl, np.where(pos, -fl, force[fr]))
         state[fr] = np.where(neg, CNSTRSTATE_LINEARNEG, np.where(pos, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC))
     # limits, frictionless contacts, pyramid edges: only a push, only when violated
-    rows = one_sided_rows(data)
+    rows = one_sided_rows(data, model)
     x = jar[rows]
     if cost:
         s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())

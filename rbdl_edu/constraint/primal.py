@@ -50,20 +50,24 @@ def solve_primal(model, data, newton=True, updated=False):
         update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint
     s = scale(data)
-    LM = cholesky_floored(M)                          # M = L L^T, for M^-1 g (M is positive definite)
+    LM = []                                           # M = L L^T, made when first needed
 
     def solve_M(g):
-        return scipy.linalg.lapack.dpotrs(LM, g, lower=1)[0]
-    Mgrad = solve_M(grad)
-    # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
-    small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
+        if not LM:
+            LM.append(cholesky_floored(M))            # (M is positive definite)
+        return scipy.linalg.lapack.dpotrs(LM[0], g, lower=1)[0]
+    # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g (Newton also asks for a small gradient)
     small_gradient = s * norm(grad) < tol
-    done = small_gap and (not newton or small_gradient)
     factor = HessianFactor(model, data)
-    if not done and newton:
-        Mgrad = factor.newton_step(grad)
-        done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
-    search = -Mgrad
+    if newton:
+        done = small_gradient and max(0.0, 0.5 * s * grad @ solve_M(grad)) < tol
+        if not done:
+            Mgrad = factor.newton_step(grad)
+            done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
+    else:
+        Mgrad = solve_M(grad)
+        done = max(0.0, 0.5 * s * grad @ Mgrad) < tol
+    search = None if done else -Mgrad
     it = 0
     while not done and it < opt.iterations:
         ls = LineCost(model, data, a, Ma, Jaref, search)
@@ -72,7 +76,7 @@ def solve_primal(model, data, newton=True, updated=False):
         if alpha == 0 or (newton and alpha * ls.search_norm <= EPS * norm(a)):
             break
         a, Ma, Jaref = a + alpha * search, Ma + alpha * ls.Mv, Jaref + alpha * ls.Jv
-        oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
+        oldstate, gradold, Mgradold = data.efc_state, grad, Mgrad      # (update makes new arrays)
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
         Mgrad = factor.newton_step(grad) if newton else solve_M(grad)

@@ -83,20 +83,29 @@ def fwd_constraint(model, data):
         parts = islands(model, data)
         if not parts or sum(len(dofs) for dofs, _ in parts) < model.nv:
             data.qacc = data.qacc_smooth if not parts else _untouched_smooth(model, data, parts)
-    force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
+    # one island of everything (a robot alone, a box): its results are the whole problem's
+    one = len(parts) == 1 and len(parts[0][0]) == model.nv and len(parts[0][1]) == data.nefc
+    force, state, qacc = (data.efc_force, data.efc_state, data.qacc) if one else \
+        (data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy())
     noslip = model.opt.noslip_iterations > 0
     for dofs, rows in parts:
-        sub = subproblem(data, dofs, rows, AR)
+        sub = subproblem(data, dofs, rows, AR, model)
         if solver == "PGS":
             solve_pgs(model, sub)
         else:
             # (the warm start's forces serve when the island is the whole problem)
             whole = len(rows) == data.nefc and len(dofs) == model.nv
             solve_primal(model, sub, newton=solver == "Newton", updated=current and whole)
-            qacc[dofs] = sub.qacc
+            if one:
+                qacc = sub.qacc
+            else:
+                qacc[dofs] = sub.qacc
         if noslip:
             solve_noslip(model, sub)
-        force[rows], state[rows] = sub.efc_force, sub.efc_state
+        if one:
+            force, state = sub.efc_force, sub.efc_state
+        else:
+            force[rows], state[rows] = sub.efc_force, sub.efc_state
         data.solver_niter += sub.solver_niter
         data.solver += sub.solver
     data.efc_force, data.efc_state, data.qacc = force, state, qacc
