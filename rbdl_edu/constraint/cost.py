@@ -18,12 +18,13 @@ from rbdl_edu.model.enums import (CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG, CNSTRST
                                   CNSTRSTATE_SATISFIED)
 
 
-def update(model, data, jar, cost=False, cone_hessian=False):
+def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     r"""``efc_force``, ``efc_state`` and ``qfrc_constraint = J^T f`` at the row residuals
     ``jar = J a - a_ref`` (MuJoCo's ``mj_constraintUpdate``); returns the cost
     :math:`s(\text{jar})` if ``cost`` (the module docstring). With ``cone_hessian`` (``data``
     a :class:`~rbdl_edu.constraint.state.SolverState`) also ``data.cone_H``: the Hessian of
-    each elliptic contact on its cone's side.
+    each elliptic contact on its cone's side. ``forces=False``: the cost alone, ``data``
+    untouched.
 
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
@@ -52,9 +53,14 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     x = jar[rows]
     if cost:
         s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
+    if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
+        return s
     satisfied = x >= 0
-    force[rows] = np.where(satisfied, 0.0, force[rows])
-    state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
+    if isinstance(rows, slice):                       # (views: set in place)
+        force[rows][satisfied], state[rows][satisfied] = 0.0, CNSTRSTATE_SATISFIED
+    else:
+        force[rows] = np.where(satisfied, 0.0, force[rows])
+        state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:
         data.cone_H = {}
     for (adr, n, _, k), con in elliptic_cones(model, data):
@@ -63,8 +69,9 @@ def update(model, data, jar, cost=False, cone_hessian=False):
         s += cone_cost
         if H is not None:
             data.cone_H[adr] = H
-    data.efc_force, data.efc_state = force, state
-    data.qfrc_constraint = data.efc_J.T @ force
+    if forces:
+        data.efc_force, data.efc_state = force, state
+        data.qfrc_constraint = data.efc_J.T @ force
     return s if cost else None
 
 

@@ -147,7 +147,7 @@ def cholesky_floored(H, mindiag=MINVAL):
     the pivot :math:`d_j` floored at :math:`m` = ``mindiag``. Where no pivot is floored this is
     the ordinary factor, and LAPACK's is used."""
     L, info = scipy.linalg.lapack.dpotrf(H, lower=1, clean=1)
-    if info == 0 and L.diagonal().min() ** 2 >= mindiag:
+    if info == 0 and min(L.diagonal().tolist()) ** 2 >= mindiag:
         return L
     L = np.zeros_like(H)
     for j in range(len(H)):
@@ -187,7 +187,7 @@ class LineCost:
         self.data, self.n_eval, self.search_norm = data, 0, norm(p)
         self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
         # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
-        self.gauss = (float(p @ Ma - data.qfrc_smooth @ p), float(0.5 * p @ self.Mv))
+        self.gauss = (float(p @ Ma - data.qfrc_smooth @ p), 0.5 * float(p @ self.Mv))     # (x 0.5: exact)
         self.x0, self.D = Jaref, data.efc_D
         self.cones = []
         for (i, n, _, _), con in elliptic_cones(model, data):
@@ -210,9 +210,10 @@ class LineCost:
         # limits, frictionless contacts, pyramid edges: a row's 1/2 D (x0 + alpha v)^2 as a
         # quadratic in alpha, (1/2 D x0^2, D x0 v, 1/2 D v^2) (MuJoCo's efc quad), summed over
         # the rows that push (x < 0) at alpha
-        rows = one_sided_rows(data)
+        rows = one_sided_rows(data, model)
         xs, vs, Ds = x0[rows], v[rows], D[rows]
-        quad = np.array([0.5 * Ds * xs * xs, Ds * xs * vs, 0.5 * Ds * vs * vs])
+        half_D = 0.5 * Ds
+        quad = np.array([half_D * xs * xs, Ds * xs * vs, half_D * vs * vs])
         self.one_sided = (xs, vs, quad, float(quad[0] @ (xs < 0)))
 
     def __call__(self, alpha):

@@ -45,8 +45,8 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.blocks import Rows, blocks, contact_row_count, equality_bodies
-from rbdl_edu.constraint.impedance import diag_approx, make_impedance
+from rbdl_edu.constraint.blocks import Rows, blocks, equality_bodies
+from rbdl_edu.constraint.impedance import diag_approx, make_impedance, weights
 from rbdl_edu.constraint.island import body_treeid
 from rbdl_edu.constraint.limits import ball_rotation, limit_rows  # noqa: F401 (ball_rotation: the module's API)
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
@@ -249,10 +249,11 @@ def contact_rows(model, data, rows):
     # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
     cons = [data.contact[k] for k in live]
     points, frame = np.array([con.pos for con in cons]), np.array([con.frame for con in cons])
-    bodies = m.geom_bodyid[np.array([[con.geom1, con.geom2] for con in cons])]
+    geom_body = weights(model)[1]
+    bodies = np.array([[geom_body[con.geom1], geom_body[con.geom2]] for con in cons])
     J = contact_jacobians(model, data, bodies, points, frame)
     dims = [con.dim for con in cons]
-    counts = [contact_row_count(model, dim) for dim in dims]
+    counts = dims if elliptic else [2 * (dim - 1) if dim > 1 else 1 for dim in dims]    # contact_row_count
     width = max(counts)                                  # the most rows a contact has
     if elliptic:
         # the first dim directions; the position is the normal row's alone
@@ -262,10 +263,11 @@ def contact_rows(model, data, rows):
     else:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
         k = width // 2                                   # friction directions
-        muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
         candidates = np.empty((len(cons), width, m.nv))
         if k:
-            candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+            muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
+            Jn = J[:, :1]
+            candidates[:, 0::2], candidates[:, 1::2] = Jn + muJ, Jn - muJ
         pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
         margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
         if 1 in dims:                                    # frictionless: the normal alone
@@ -293,12 +295,27 @@ def contact_jacobians(model, data, bodies, points, frames):
     paths moves both points alike)."""
     ncon, nv = len(points), model.nv
     w, v = data.cdof[:, :3], data.cdof[:, 3:]
-    r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
+    roots = dof_roots(model)
+    r = points[:, None, :] - data.subtree_com[roots]                     # (ncon, nv or 1, 3)
     on = path_sign(model)
     s = (on[bodies[:, 1]] - on[bodies[:, 0]])[:, :, None]                     # (ncon, nv, 1)
-    J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
+    # w x r component by component, (w x r)_k = w_k+1 r_k+2 - w_k+2 r_k+1 (rotation.cross's
+    # array lines, without its dispatch: float arrays here)
+    w_cross_r = w.take(_NEXT, axis=-1) * r.take(_AFTER, axis=-1) - w.take(_AFTER, axis=-1) * r.take(_NEXT, axis=-1)
+    J = np.concatenate([(v + w_cross_r) * s, w * s], axis=2)                 # (ncon, nv, 6)
     # the translation rows and the rotation rows each turned into the contact frame
     return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
+
+
+_NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
+
+
+@per_model
+def dof_roots(model):
+    """The root body whose ``subtree_com`` each dof's ``cdof`` is about: :func:`dof_rootid`, or
+    that one body (a list of one) when all dofs share it (one tree: a robot alone)."""
+    roots = dof_rootid(model)
+    return [int(roots[0])] if len(roots) and (roots == roots[0]).all() else roots
 
 
 @per_model

@@ -145,8 +145,8 @@ def warmstart(model, data):
             data.efc_force = np.zeros(data.nefc)
             data.qfrc_constraint = np.zeros(model.nv)
         return AR, False
-    # the smooth start's cost first, so that the forces are the warm start's when it wins
-    cost_smooth = update(model, data, data.efc_b, cost=True)
+    # the smooth start's cost alone, then the warm start's with its forces (kept when it wins)
+    cost_smooth = update(model, data, data.efc_b, cost=True, forces=False)
     cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
     # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
     cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)
