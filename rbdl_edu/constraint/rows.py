@@ -295,27 +295,12 @@ def contact_jacobians(model, data, bodies, points, frames):
     paths moves both points alike)."""
     ncon, nv = len(points), model.nv
     w, v = data.cdof[:, :3], data.cdof[:, 3:]
-    roots = dof_roots(model)
-    r = points[:, None, :] - data.subtree_com[roots]                     # (ncon, nv or 1, 3)
+    r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
     on = path_sign(model)
     s = (on[bodies[:, 1]] - on[bodies[:, 0]])[:, :, None]                     # (ncon, nv, 1)
-    # w x r component by component, (w x r)_k = w_k+1 r_k+2 - w_k+2 r_k+1 (rotation.cross's
-    # array lines, without its dispatch: float arrays here)
-    w_cross_r = w.take(_NEXT, axis=-1) * r.take(_AFTER, axis=-1) - w.take(_AFTER, axis=-1) * r.take(_NEXT, axis=-1)
-    J = np.concatenate([(v + w_cross_r) * s, w * s], axis=2)                 # (ncon, nv, 6)
+    J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
     # the translation rows and the rotation rows each turned into the contact frame
     return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
-
-
-_NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
-
-
-@per_model
-def dof_roots(model):
-    """The root body whose ``subtree_com`` each dof's ``cdof`` is about: :func:`dof_rootid`, or
-    that one body (a list of one) when all dofs share it (one tree: a robot alone)."""
-    roots = dof_rootid(model)
-    return [int(roots[0])] if len(roots) and (roots == roots[0]).all() else roots
 
 
 @per_model
