@@ -147,7 +147,7 @@ def cholesky_floored(H, mindiag=MINVAL):
     the pivot :math:`d_j` floored at :math:`m` = ``mindiag``. Where no pivot is floored this is
     the ordinary factor, and LAPACK's is used."""
     L, info = scipy.linalg.lapack.dpotrf(H, lower=1, clean=1)
-    if info == 0 and L.diagonal().min() ** 2 >= mindiag:
+    if info == 0 and np.minimum.reduce(L.diagonal()) ** 2 >= mindiag:      # (min without its dispatch)
         return L
     L = np.zeros_like(H)
     for j in range(len(H)):
