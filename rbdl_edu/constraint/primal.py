@@ -214,7 +214,8 @@ class LineCost:
         xs, vs, Ds = x0[rows], v[rows], D[rows]
         half_D = 0.5 * Ds
         quad = np.array([half_D * xs * xs, Ds * xs * vs, half_D * vs * vs])
-        self.one_sided = (xs, vs, quad, float(quad[0] @ (xs < 0)))
+        pushing = xs < 0                                  # (the rows that push at alpha = 0)
+        self.one_sided = (xs, vs, quad, float(quad[0] @ pushing), pushing)
 
     def __call__(self, alpha):
         self.n_eval += 1
@@ -230,8 +231,8 @@ class LineCost:
             d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: the quadratics of the rows that push
-        xs, vs, quad, cost0 = self.one_sided
-        c0, c1, c2 = (quad @ (xs + alpha * vs < 0)).tolist()
+        xs, vs, quad, cost0, pushing = self.one_sided
+        c0, c1, c2 = (quad @ (pushing if alpha == 0 else xs + alpha * vs < 0)).tolist()
         cost += c0 - cost0 + alpha * c1 + alpha * alpha * c2
         d1 += c1 + 2 * alpha * c2
         d2 += 2 * c2

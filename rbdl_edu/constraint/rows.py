@@ -63,8 +63,11 @@ def make_constraint(model, data):
     then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
-    asleep = data.tree_asleep[dof_treeid(model)] >= 0
-    rows = Rows(~asleep if asleep.any() else None)
+    awake = None                                         # (the dofs of awake trees, when some sleep)
+    if np.count_nonzero(data.tree_asleep >= 0):
+        asleep = data.tree_asleep[dof_treeid(model)] >= 0
+        awake = ~asleep if asleep.any() else None
+    rows = Rows(awake)
     for con in data.contact:
         con.efc_address = -1
     if not model.opt.disabled("constraint"):
@@ -174,7 +177,7 @@ def jdotv(model, data, passes=None):
     rows the time derivative of its Jacobian's quaternion product. ``passes``: RNEA's passes
     at :math:`\ddot q = 0` (the velocity stage has them), else computed here."""
     m, out = model, np.zeros(data.ne)
-    if next(anchored_equalities(m, data), None) is None:
+    if not data.ne or next(anchored_equalities(m, data), None) is None:
         return out
     if passes is None:
         passes = rnea_passes(posed(m, data), data.qpos, data.qvel, np.zeros(m.nv))
