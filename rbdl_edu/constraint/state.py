@@ -119,7 +119,7 @@ def dual_matrix(model, data):
 def scale(data):
     """:math:`1/\\mathrm{tr}(M)`: how MuJoCo 4.0 scales the solvers' improvement and gradient
     before comparing them with ``tolerance``."""
-    return 1 / max(MINVAL, float(np.add.reduce(data.qM.diagonal())))       # (np.trace's sum, without its dispatch)
+    return 1 / max(MINVAL, float(np.add.reduce(data.qM.diagonal())))       # (np.trace's sum, undispatched)
 
 
 def norm(x):
