@@ -69,6 +69,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
+from rbdl_edu.simulation.accelerometer import accelerometer
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
@@ -434,7 +435,7 @@ _READERS = {
     # acceleration
     "tendonactuatorfrc": _tendon_actuator_force,
     # a site's acceleration minus gravity's (cacc holds the world's fictitious -g), site axes
-    "accelerometer": lambda m, d, s: object_acceleration(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[3:],
+    "accelerometer": accelerometer,
     "framelinacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[3:],
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,
