@@ -69,7 +69,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
-from rbdl_edu.simulation.accelerometer import accelerometer
+from rbdl_edu.simulation.motion_sensors import accelerometer, frame_velocity
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
@@ -290,19 +290,20 @@ def _e_kinetic(model, data, s):
 
 # -- velocity stage ---------------------------------------------------------------------------
 def _frame_vel(model, data, s):
-    """``framelinvel``/``frameangvel``: the frame's ``[ω; v]`` in the world, or relative to a
-    moving reference frame, in its axes: :math:`R_r^T(\\omega - \\omega_r)` and
-    :math:`R_r^T(v - v_r - \\omega_r \\times (x - x_r))`."""
+    """``framelinvel``/``frameangvel``: the frame's ``[ω; v]`` in the world
+    (:func:`~rbdl_edu.simulation.motion_sensors.frame_velocity`), or relative to a moving reference
+    frame, in its axes: :math:`R_r^T(\\omega - \\omega_r)` and :math:`R_r^T(v - v_r - \\omega_r \\times (x - x_r))`."""
     objtype, objid = model.sensor_objtype[s], model.sensor_objid[s]
+    linear = SENSOR_NAMES[int(model.sensor_type[s])] == "framelinvel"
+    if model.sensor_refid[s] < 0:
+        return frame_velocity(model, data, objtype, objid, linear)
     vel = object_velocity(model, data, objtype, objid)
-    if model.sensor_refid[s] >= 0:
-        reftype, refid = model.sensor_reftype[s], model.sensor_refid[s]
-        x, _, _ = frame_of(model, data, objtype, objid)
-        x_r, R_r, _ = frame_of(model, data, reftype, refid)
-        vel_r = object_velocity(model, data, reftype, refid)
-        w, v = vel[:3] - vel_r[:3], vel[3:] - vel_r[3:] - cross(vel_r[:3], x - x_r)
-        vel = np.concatenate([R_r.T @ w, R_r.T @ v])
-    return vel[3:] if SENSOR_NAMES[int(model.sensor_type[s])] == "framelinvel" else vel[:3]
+    reftype, refid = model.sensor_reftype[s], model.sensor_refid[s]
+    x, _, _ = frame_of(model, data, objtype, objid)
+    x_r, R_r, _ = frame_of(model, data, reftype, refid)
+    vel_r = object_velocity(model, data, reftype, refid)
+    w, v = vel[:3] - vel_r[:3], vel[3:] - vel_r[3:] - cross(vel_r[:3], x - x_r)
+    return R_r.T @ v if linear else R_r.T @ w
 
 
 # -- acceleration stage -----------------------------------------------------------------------
