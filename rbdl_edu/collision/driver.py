@@ -247,8 +247,8 @@ def near_pairs(model, gpos, gmat, body_pairs):
         tested = nodes_apart(gpos, gmat, plan.node_geom, plan.node_axes, plan.node_center, plan.node_half,
                              plan.node_margin)
         apart |= np.bincount(plan.on_way[:, 0], weights=tested[plan.on_way[:, 1]], minlength=len(g1)) > 0
-    left = boxed[~apart[boxed]]                 # the oriented boxes (on the pairs left: 3x3 products)
-    if len(left):
+    left = boxed[~apart[boxed]] if len(boxed) else boxed    # the oriented boxes (on the pairs left: 3x3
+    if len(left):                                           # products)
         apart[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
     return [(a, b, None) for a, b in plan.ordered[~apart].tolist()]
 
