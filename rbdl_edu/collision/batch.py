@@ -83,13 +83,17 @@ class SphereTests(NamedTuple):
     bounded geoms, ``bounded (S,)``, their geoms ``pairs (S, 2)`` and reach squared
     ``reach2 (S,)`` :math:`= (r_1 + r_2 + m)^2`; the rows of a plane and a bounded geom,
     ``planar (Q,)``, their geoms ``planes (Q, 2)`` (the plane first) and ``reach (Q,)``
-    :math:`= r + m`. Other rows (two unbounded geoms) are never apart."""
+    :math:`= r + m`. Other rows (two unbounded geoms) are never apart. ``floor``: the plane of
+    every row if all rows are a plane's and it is the same one (a robot on the ground), else
+    ``-1``; its bounded geoms ``others (Q,)``."""
     bounded: np.ndarray
     pairs: np.ndarray
     reach2: np.ndarray
     planar: np.ndarray
     planes: np.ndarray
     reach: np.ndarray
+    floor: int = -1
+    others: np.ndarray = np.zeros(0, dtype=int)
 
 
 def sphere_tests(model, rbound, g1, g2, margin):
@@ -99,13 +103,17 @@ def sphere_tests(model, rbound, g1, g2, margin):
     first, second = ~both & plane[g1] & (r2 > 0), ~both & plane[g2] & (r1 > 0)
     b, p = np.flatnonzero(both), np.flatnonzero(first | second)
     planes = np.where(first[p, None], np.stack([g1[p], g2[p]], axis=1), np.stack([g2[p], g1[p]], axis=1))
+    floor = int(planes[0, 0]) if len(p) == len(g1) > 0 and (planes[:, 0] == planes[0, 0]).all() else -1
     return SphereTests(b, np.stack([g1[b], g2[b]], axis=1), (r1[b] + r2[b] + margin[b]) ** 2,
-                       p, planes, margin[p] + np.where(first[p], r2[p], r1[p]))
+                       p, planes, margin[p] + np.where(first[p], r2[p], r1[p]), floor, planes[:, 1])
 
 
 def spheres_apart_at(gpos, gmat, tests, n):
     """``(n,)`` bool: rule 8 at the poses ``gpos, gmat`` on the ``n`` rows of ``tests``
     (:class:`SphereTests`)."""
+    if tests.floor >= 0:                        # every row on one plane: n · (x_2 - x_1) at once
+        x, normal = gpos[tests.floor], gmat[tests.floor, :, 2]
+        return np.vecdot(normal, gpos[tests.others] - x) > tests.reach
     out = np.zeros(n, dtype=bool)
     if len(tests.bounded):
         d = gpos[tests.pairs[:, 0]] - gpos[tests.pairs[:, 1]]
