@@ -209,8 +209,9 @@ def _joined(model, body_pairs):
     """:func:`pass_plan` and its rule-8 tests (:func:`~rbdl_edu.collision.batch.sphere_tests`),
     remembered together."""
     key, kept = tuple(body_pairs), _joined_plans(model)
-    if key in kept:
-        return kept[key]
+    joined = kept.get(key)
+    if joined is not None:
+        return joined
     plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
     if not plans:                                           # (every body pair excluded)
         return None, None
