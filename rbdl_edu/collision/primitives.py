@@ -60,21 +60,11 @@ def plane_sphere(p1, R1, s1, p2, R2, s2, margin):
     (-0.5, array([ 0.  ,  0.  , -0.25]))
     """
     n = R1[:, 2]
-    point = _plane_point(n.tolist(), p1.tolist(), p2.tolist(), float(s2[0]), margin)
-    return [] if point is None else [_con(*point, n)]
-
-
-def _plane_point(n, a, x, r, margin):
-    """:func:`plane_sphere` on numbers (three floats each: a few times faster than NumPy on
-    3-vectors): the plane's normal ``n`` through ``a``, the sphere's center ``x`` and radius
-    ``r``; ``(dist, pos)``, or ``None`` beyond ``margin``. The center is
-    :math:`h = n\\cdot(x - a)` above the plane, ``pos`` :math:`x - (r + d/2)\\,n`."""
-    h = n[0] * (x[0] - a[0]) + n[1] * (x[1] - a[1]) + n[2] * (x[2] - a[2])
-    if h > margin + r:
-        return None
-    dist = h - r
-    k = r + dist / 2
-    return dist, np.array([x[0] - n[0] * k, x[1] - n[1] * k, x[2] - n[2] * k])
+    h = n @ (p2 - p1)                       # height of the sphere center above the plane
+    if h > margin + s2[0]:
+        return []
+    dist = h - s2[0]
+    return [_con(dist, p2 - n * (s2[0] + dist / 2), n)]
 
 
 def plane_capsule(p1, R1, s1, p2, R2, s2, margin):
@@ -85,15 +75,18 @@ def plane_capsule(p1, R1, s1, p2, R2, s2, margin):
     >>> [c[0] for c in plane_capsule(np.zeros(3), I, [0, 0, 1.], np.array([0, 0, 0.05]), R, [0.1, 0.5], 0)]
     [-0.05, -0.05]
     """
-    axis, n = R2[:, 2], R1[:, 2]
-    (ux, uy, uz), (x, y, z), h = axis.tolist(), p2.tolist(), float(s2[1])
+    axis, n, r, h = R2[:, 2], R1[:, 2], float(s2[0]), float(s2[1])
+    (ux, uy, uz), (x, y, z), (ax, ay, az), (nx, ny, nz) = axis.tolist(), p2.tolist(), p1.tolist(), n.tolist()
     hx, hy, hz = h * ux, h * uy, h * uz
-    nl, a, r = n.tolist(), p1.tolist(), float(s2[0])
     out = []
-    for end in ((x + hx, y + hy, z + hz), (x - hx, y - hy, z - hz)):      # p2 ± h axis
-        point = _plane_point(nl, a, end, r, margin)
-        if point is not None:
-            out.append(_con(*point, n, axis))
+    for ex, ey, ez in ((x + hx, y + hy, z + hz), (x - hx, y - hy, z - hz)):     # the ends p2 ± h axis
+        # a plane-sphere test at each (as plane_sphere: its height n·(x - p1) by NumPy's dot, the
+        # rest on numbers, the same bits)
+        height = float(n @ np.array([ex - ax, ey - ay, ez - az]))
+        if not height > margin + r:
+            dist = height - r
+            k = r + dist / 2
+            out.append(_con(dist, np.array([ex - nx * k, ey - ny * k, ez - nz * k]), n, axis))
     return out
 
 
@@ -267,22 +260,20 @@ def plane_box(p1, R1, s1, p2, R2, s2, margin):
     [-0.1, -0.1, -0.1, -0.1]
     """
     n = R1[:, 2]
-    (nx, ny, nz), (dx, dy, dz), (a, b, c) = n.tolist(), (p2 - p1).tolist(), np.asarray(s2, dtype=float)[:3].tolist()
-    dist = nx * dx + ny * dy + nz * dz                  # the box center's height
-    # a corner R2 v (v = (±a, ±b, ±c)) lies n·(R2 v) = (R2ᵀ n)·v above the center
-    (r00, r01, r02), (r10, r11, r12), (r20, r21, r22) = R2.tolist()
-    ux, uy, uz = r00 * nx + r10 * ny + r20 * nz, r01 * nx + r11 * ny + r21 * nz, r02 * nx + r12 * ny + r22 * nz
-    (x, y, z), out = p2.tolist(), []
-    for i in range(8):
-        vx, vy, vz = a if i & 1 else -a, b if i & 2 else -b, c if i & 4 else -c
-        ld = ux * vx + uy * vy + uz * vz
+    dist = float(n @ (p2 - p1))                         # the box center's height
+    corners = np.matvec(R2, _CORNERS * np.asarray(s2, dtype=float)[:3])     # R2 v, v = (±a, ±b, ±c)
+    heights = np.vecdot(n, corners)                     # each corner's height above the center
+    (nx, ny, nz), (x, y, z), out = n.tolist(), p2.tolist(), []
+    for (cx, cy, cz), ld in zip(corners.tolist(), heights.tolist()):
         if dist + ld > margin or ld > 0:
             continue
         d = dist + ld
-        # the point halfway between the corner and the plane: R2 v + p2 - n d/2
-        out.append(_con(d, np.array([r00 * vx + r01 * vy + r02 * vz + x - nx * d / 2,
-                                     r10 * vx + r11 * vy + r12 * vz + y - ny * d / 2,
-                                     r20 * vx + r21 * vy + r22 * vz + z - nz * d / 2]), n))
+        # halfway between the corner and the plane, R2 v + p2 - n d/2 (on numbers: the same bits)
+        out.append(_con(d, np.array([cx + x - nx * d / 2, cy + y - ny * d / 2, cz + z - nz * d / 2]), n))
         if len(out) == 4:
             break
     return out
+
+
+#: the box's corners in corner order (x fastest), in units of its half-sizes
+_CORNERS = np.array([[1.0 if i & 1 else -1.0, 1.0 if i & 2 else -1.0, 1.0 if i & 4 else -1.0] for i in range(8)])
