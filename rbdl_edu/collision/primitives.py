@@ -276,4 +276,5 @@ def plane_box(p1, R1, s1, p2, R2, s2, margin):
 
 
 #: the box's corners in corner order (x fastest), in units of its half-sizes
-_CORNERS = np.array([[1.0 if i & 1 else -1.0, 1.0 if i & 2 else -1.0, 1.0 if i & 4 else -1.0] for i in range(8)])
+_CORNERS = np.array([[1.0 if i & 1 else -1.0, 1.0 if i & 2 else -1.0, 1.0 if i & 4 else -1.0]
+                     for i in range(8)])

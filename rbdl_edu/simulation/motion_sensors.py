@@ -20,7 +20,8 @@ faster than NumPy's calls on 3-vectors (the same lines, the same bits).
 
 >>> import rbdl_edu as rbd
 >>> model = rbd.load_model('''<mujoco><worldbody><body><freejoint/><geom size=".1"/><site name="s"/></body>
-...   </worldbody><sensor><accelerometer site="s"/><framelinvel objtype="site" objname="s"/></sensor></mujoco>''')
+...   </worldbody><sensor><accelerometer site="s"/><framelinvel objtype="site" objname="s"/></sensor>
+...   </mujoco>''')
 >>> data = rbd.Data(model); data.qvel[:3] = 1.0; rbd.forward(model, data)
 >>> data.sensordata                               # falling freely: the accelerometer reads nothing
 array([0., 0., 0., 1., 1., 1.])

@@ -108,7 +108,7 @@ def body_wrenches(model, data):
     r = data.xipos - data.subtree_com[m.body_rootid]
     moved = av[..., 3:] + cross(turn, r[:, None])                    # a_c + ω̇ × r and v_com = v_c + ω × r
     I_turn = xp.matvec(R, m.body_inertia[:, None] * xp.matvec(R.mT, turn))          # I_com ω̇ and I_com ω
-    w_v_Iw = cross(turn[:, 1:], xp.concatenate([moved[:, 1:], I_turn[:, 1:]], axis=1))   # ω × v_com, ω × I_com ω
+    w_v_Iw = cross(turn[:, 1:], xp.concatenate([moved[:, 1:], I_turn[:, 1:]], axis=1))  # ω × v_com, ω × I_com ω
     F = m.body_mass[:, None] * (moved[:, 0] + w_v_Iw[:, 0])
     return xp.concatenate([I_turn[:, 0] + w_v_Iw[:, 1] + cross(r, F), F], axis=1)
 

@@ -292,7 +292,8 @@ def _e_kinetic(model, data, s):
 def _frame_vel(model, data, s):
     """``framelinvel``/``frameangvel``: the frame's ``[ω; v]`` in the world
     (:func:`~rbdl_edu.simulation.motion_sensors.frame_velocity`), or relative to a moving reference
-    frame, in its axes: :math:`R_r^T(\\omega - \\omega_r)` and :math:`R_r^T(v - v_r - \\omega_r \\times (x - x_r))`."""
+    frame, in its axes: :math:`R_r^T(\\omega - \\omega_r)` and
+    :math:`R_r^T(v - v_r - \\omega_r \\times (x - x_r))`."""
     objtype, objid = model.sensor_objtype[s], model.sensor_objid[s]
     linear = SENSOR_NAMES[int(model.sensor_type[s])] == "framelinvel"
     if model.sensor_refid[s] < 0:
