@@ -53,13 +53,11 @@ def cross(a, b):
     if _one_float(a, 3) and _one_float(b, 3):     # one pair of numbers: component by component
         (a1, a2, a3), (b1, b2, b3) = a.tolist(), b.tolist()
         return np.array([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1])
-    # both products at once: p = [a_{k+1} b_{k+2}, a_{k+2} b_{k+1}] (take(i, axis=-1) is a[..., i],
-    # several times faster on small arrays)
-    p = a.take(_NEXT_AFTER, axis=-1) * b.take(_AFTER_NEXT, axis=-1)
-    return p[..., :3] - p[..., 3:]
+    # (take(i, axis=-1) is a[..., i], several times faster on small arrays)
+    return a.take(_NEXT, axis=-1) * b.take(_AFTER, axis=-1) - a.take(_AFTER, axis=-1) * b.take(_NEXT, axis=-1)
 
 
-_NEXT_AFTER, _AFTER_NEXT = np.array([1, 2, 0, 2, 0, 1]), np.array([2, 0, 1, 1, 2, 0])
+_NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
 
 
 def _one_float(x, n):
