@@ -37,19 +37,18 @@ def node_frames(model, b, n):
     return g0, R.T, R.T @ (tree.aabb[n, :3] - p), tree.aabb[n, 3:]
 
 
-def boxes_apart(c1, A1, h1, c2, A2, h2, margin):
-    r"""``(T,)`` bool: box 1 (center ``c1``, axes the columns of ``A1``, half-sizes ``h1``)
-    and box 2, grown by ``margin``, are separated along one of their six face normals: with
-    :math:`d = c_2 - c_1` and :math:`C = |A_1^T A_2|`,
+def boxes_apart(c, A, h, margin):
+    r"""``(T,)`` bool: box 1 and box 2 of each test (centers ``c (T, 2, 3)``, axes the columns of
+    ``A (T, 2, 3, 3)``, half-sizes ``h (T, 2, 3)``), grown by ``margin (T,)``, are separated
+    along one of their six face normals: with :math:`d = c_2 - c_1` and :math:`C = |A_1^T A_2|`,
 
     .. math:: |A_1^T d| > h_1 + C h_2 + m \quad\text{or}\quad |A_2^T d| > C^T h_1 + h_2 + m
 
-    in some component."""
-    d, m = c2[:, None], margin[:, None]                 # (rows as 1x3 matrices: d A, h Cᵀ, ...)
-    d = d - c1[:, None]
-    C = np.abs(A1.transpose(0, 2, 1) @ A2)
-    return (np.abs(d @ A1)[:, 0] > h1 + (h2[:, None] @ C.transpose(0, 2, 1))[:, 0] + m).any(axis=1) | \
-        (np.abs(d @ A2)[:, 0] > (h1[:, None] @ C)[:, 0] + h2 + m).any(axis=1)
+    in some component. (Both sides at once: :math:`|A_s^T d|` and, with
+    :math:`C^T = |A_2^T A_1|`, the reach :math:`h_s + |A_s^T A_{\bar s}|\, h_{\bar s} + m`.)"""
+    d = (c[:, 1] - c[:, 0])[:, None]                    # (the same d for both sides' axes)
+    reach = h + np.matvec(np.abs(A.mT @ A[:, ::-1]), h[:, ::-1]) + margin[:, None, None]
+    return (np.abs(np.matvec(A.mT, d)) > reach).any(axis=(1, 2))
 
 
 def nodes_apart(gpos, gmat, geom, axes, center, half, margin):
@@ -58,8 +57,7 @@ def nodes_apart(gpos, gmat, geom, axes, center, half, margin):
     ``center (T, 2, 3)``, ``half (T, 2, 3)``), grown by ``margin (T,)``: :func:`boxes_apart`
     of the boxes in the world."""
     R = gmat[geom]
-    A, c = R @ axes, gpos[geom] + (R @ center[..., None])[..., 0]
-    return boxes_apart(c[:, 0], A[:, 0], half[:, 0], c[:, 1], A[:, 1], half[:, 1], margin)
+    return boxes_apart(gpos[geom] + np.matvec(R, center), R @ axes, half, margin)
 
 
 @per_model
@@ -85,13 +83,17 @@ class SphereTests(NamedTuple):
     bounded geoms, ``bounded (S,)``, their geoms ``pairs (S, 2)`` and reach squared
     ``reach2 (S,)`` :math:`= (r_1 + r_2 + m)^2`; the rows of a plane and a bounded geom,
     ``planar (Q,)``, their geoms ``planes (Q, 2)`` (the plane first) and ``reach (Q,)``
-    :math:`= r + m`. Other rows (two unbounded geoms) are never apart."""
+    :math:`= r + m`. Other rows (two unbounded geoms) are never apart. ``floor``: the plane of
+    every row if all rows are a plane's and it is the same one (a robot on the ground), else
+    ``-1``; its bounded geoms ``others (Q,)``."""
     bounded: np.ndarray
     pairs: np.ndarray
     reach2: np.ndarray
     planar: np.ndarray
     planes: np.ndarray
     reach: np.ndarray
+    floor: int = -1
+    others: np.ndarray = np.zeros(0, dtype=int)
 
 
 def sphere_tests(model, rbound, g1, g2, margin):
@@ -101,20 +103,24 @@ def sphere_tests(model, rbound, g1, g2, margin):
     first, second = ~both & plane[g1] & (r2 > 0), ~both & plane[g2] & (r1 > 0)
     b, p = np.flatnonzero(both), np.flatnonzero(first | second)
     planes = np.where(first[p, None], np.stack([g1[p], g2[p]], axis=1), np.stack([g2[p], g1[p]], axis=1))
+    floor = int(planes[0, 0]) if len(p) == len(g1) > 0 and (planes[:, 0] == planes[0, 0]).all() else -1
     return SphereTests(b, np.stack([g1[b], g2[b]], axis=1), (r1[b] + r2[b] + margin[b]) ** 2,
-                       p, planes, margin[p] + np.where(first[p], r2[p], r1[p]))
+                       p, planes, margin[p] + np.where(first[p], r2[p], r1[p]), floor, planes[:, 1])
 
 
 def spheres_apart_at(gpos, gmat, tests, n):
     """``(n,)`` bool: rule 8 at the poses ``gpos, gmat`` on the ``n`` rows of ``tests``
     (:class:`SphereTests`)."""
+    if tests.floor >= 0:                        # every row on one plane: n · (x_2 - x_1) at once
+        x, normal = gpos[tests.floor], gmat[tests.floor, :, 2]
+        return np.vecdot(normal, gpos[tests.others] - x) > tests.reach
     out = np.zeros(n, dtype=bool)
     if len(tests.bounded):
         d = gpos[tests.pairs[:, 0]] - gpos[tests.pairs[:, 1]]
-        out[tests.bounded] = np.einsum("pi,pi->p", d, d) > tests.reach2
+        out[tests.bounded] = np.vecdot(d, d) > tests.reach2
     if len(tests.planar):
         plane, other = tests.planes[:, 0], tests.planes[:, 1]
-        out[tests.planar] = np.einsum("pi,pi->p", gmat[plane, :, 2], gpos[other] - gpos[plane]) > tests.reach
+        out[tests.planar] = np.vecdot(gmat[plane, :, 2], gpos[other] - gpos[plane]) > tests.reach
     return out
 
 
@@ -128,8 +134,8 @@ def obbs_apart(model, gpos, gmat, aabb, g1, g2, margin):
 
     Planes are unbounded: never apart.
     """
-    R1, R2 = gmat[g1], gmat[g2]
-    apart = boxes_apart(gpos[g1] + np.einsum("pij,pj->pi", R1, aabb[g1, :3]), R1, aabb[g1, 3:],
-                        gpos[g2] + np.einsum("pij,pj->pi", R2, aabb[g2, :3]), R2, aabb[g2, 3:], margin)
+    g = np.stack([g1, g2], axis=1)
+    R, box = gmat[g], aabb[g]
+    apart = boxes_apart(gpos[g] + np.matvec(R, box[..., :3]), R, box[..., 3:], margin)
     plane = is_plane(model)
     return apart & ~(plane[g1] | plane[g2])

@@ -118,6 +118,21 @@ def always_colliding(model):
     return frozenset(pairs)
 
 
+@per_model
+def swept_bodies(model, every=False):
+    """The bodies the sweep sorts, once per model: those with collidable geoms other than the
+    world, and (unless ``every``) only those :func:`sap_bodies` keeps."""
+    masks = body_masks(model)
+    bodies = [b for b in range(1, model.nbody) if masks[b][0] or masks[b][1]]
+    return tuple(bodies if every else [b for b in bodies if b in sap_bodies(model)])
+
+
+@per_model
+def sorted_always_colliding(model):
+    """:func:`always_colliding` sorted by signature, once per model."""
+    return tuple(sorted(always_colliding(model)))
+
+
 def body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of=None):
     """Box ``(len(bodies), 6)`` = (min (3), max (3)) of each body along the ``frame`` axes
     (each body has geoms): the union of its geoms' intervals, all geoms at once."""
@@ -181,22 +196,21 @@ def broadphase(model, gpos, gmat, rbound, aabb, return_sap=False):
     >>> broadphase(m, *geom_poses(m, m.qpos0), geom_rbound(m), geom_aabb(m))
     [(0, 1), (0, 2), (0, 3), (1, 2)]
     """
-    geoms_of, masks = geoms_of_bodies(model), body_masks(model)
     # 1. always-colliding: the world with geoms, static bodies with a plane
     pairs = set(always_colliding(model))
     # 2. sweep and prune over the other collidable bodies (two at least)
-    bodies = [b for b in range(1, model.nbody) if masks[b][0] or masks[b][1]]
-    if not return_sap:                  # (the drawing shows every collidable body's box)
-        bodies = [b for b in bodies if b in sap_bodies(model)]
+    bodies = swept_bodies(model, return_sap)    # (the drawing shows every collidable body's box)
+    if len(bodies) < 2 and not return_sap:      # (a robot whose geoms only touch the world)
+        return list(sorted_always_colliding(model))
     frame = boxes = None
     if len(bodies) >= 2 or return_sap:
         frame = sap_frame(model, gpos)
-        boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of)
+        boxes = body_boxes(model, gpos, gmat, rbound, aabb, bodies, frame, geoms_of_bodies(model))
         for i, j in sweep_and_prune(boxes):
             b1, b2 = sorted((bodies[i], bodies[j]))
             if keep_body_pair(model, b1, b2):
                 pairs.add((b1, b2))
     result = sorted(pairs)
     if return_sap:
-        return result, frame, bodies, boxes
+        return result, frame, list(bodies), boxes
     return result

@@ -90,12 +90,17 @@ def contacts(model, points, constants=None):
     """:class:`~rbdl_edu.collision.contact.Contact` s of the pre-contacts ``points``, a list of
     ``(g1, g2, dist, pos, normal, tangent)``, with each geom pair's :func:`pair_constants` (or
     ``constants``, one tuple for all: an explicit pair's)."""
-    out = []
+    out, pair, frame, same = [], None, None, (None, None)
     for g1, g2, d, x, n, t in points:
-        margin, gap, condim, friction, solref, solreffriction, solimp, adhesion = \
-            constants or pair_constants(model, g1, g2)
+        if (g1, g2) != pair:                        # (a pair's points come one after another)
+            pair = g1, g2
+            margin, gap, condim, friction, solref, solreffriction, solimp, adhesion = \
+                constants or pair_constants(model, g1, g2)
+        # the points of a plane share its normal (and tangent), the same arrays: one frame for all
+        frame = frame.copy() if n is same[0] and t is same[1] else make_frame(n, t)
+        same = n, t
         # an adhesive contact in the gap keeps its normal row only: no surface, no friction
-        out.append(Contact(g1, g2, d, x, make_frame(n, t), friction.copy(), solref.copy(), solimp.copy(), margin, gap,
+        out.append(Contact(g1, g2, d, x, frame, friction.copy(), solref.copy(), solimp.copy(), margin, gap,
                            1 if adhesion and d >= margin else condim, solreffriction.copy(), adhesion=adhesion))
     return out
 

@@ -120,4 +120,5 @@ def make_frame(normal, tangent=None) -> np.ndarray:
     tx, ty, tz = tx - nx * nt, ty - ny * nt, tz - nz * nt
     length = math.sqrt(tx * tx + ty * ty + tz * tz)
     tx, ty, tz = (tx / length, ty / length, tz / length) if length >= 1e-15 else (1.0, 0.0, 0.0)
-    return np.array([[nx, ny, nz], [tx, ty, tz], [ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx]])
+    bx, by, bz = ny * tz - nz * ty, nz * tx - nx * tz, nx * ty - ny * tx       # n × t
+    return np.array([nx, ny, nz, tx, ty, tz, bx, by, bz]).reshape(3, 3)

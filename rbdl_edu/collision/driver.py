@@ -39,8 +39,7 @@ import numpy as np
 from rbdl_edu.cache import per_model
 from rbdl_edu.collision.batch import node_frames, nodes_apart, obbs_apart, sphere_tests, spheres_apart_at
 from rbdl_edu.collision.broadphase import broadphase, geoms_of_bodies
-from rbdl_edu.collision.colliders import (COLLIDERS, CONVEX, ITERATIVE, contacts, narrowphase, pair_constants,
-                                          pair_points)
+from rbdl_edu.collision.colliders import COLLIDERS, CONVEX, ITERATIVE, contacts, narrowphase, pair_points
 from rbdl_edu.collision.filters import (bitmask_rejects, bounding_sphere_rejects, boxes_apart, contact_pairs,
                                         exclude_signatures, geom_pair_filter, user_contact_filter)
 from rbdl_edu.collision.geometry import geom_aabb, geom_rbound
@@ -209,8 +208,9 @@ def _joined(model, body_pairs):
     """:func:`pass_plan` and its rule-8 tests (:func:`~rbdl_edu.collision.batch.sphere_tests`),
     remembered together."""
     key, kept = tuple(body_pairs), _joined_plans(model)
-    if key in kept:
-        return kept[key]
+    joined = kept.get(key)
+    if joined is not None:
+        return joined
     plans = [pair_plan(model, b1, b2) for b1, b2 in key if (b1 << 16) + b2 not in exclude_signatures(model)]
     if not plans:                                           # (every body pair excluded)
         return None, None
@@ -231,14 +231,19 @@ def near_pairs(model, gpos, gmat, body_pairs):
     without explicit ``<pair>`` s and a pass without a contact filter: the same pairs in the
     same order, with every test of the pass on arrays (:mod:`~rbdl_edu.collision.batch`) --
     or, for a few pairs without a midphase (a box on a plane), one pair at a time."""
+    return [(g1, g2, None) for g1, g2, _ in _near_pairs(model, gpos, gmat, body_pairs)]
+
+
+def _near_pairs(model, gpos, gmat, body_pairs):
+    """:func:`near_pairs` as ``[(g1, g2, margin + gap), ...]`` (the plan's, for the narrowphase)."""
     plan, spheres = _joined(model, body_pairs)
     if plan is None:
         return []
     g1, g2, m, boxed = plan.geom1, plan.geom2, plan.margin, plan.boxed
     if len(g1) <= _FEW and not len(plan.node_margin):    # a few pairs: one at a time is cheaper
         rbound, aabb, boxed = geom_rbound(model), geom_aabb(model), set(boxed.tolist())
-        return [(o1, o2, None) for k, (a, b, mg, (o1, o2)) in enumerate(zip(g1.tolist(), g2.tolist(), m.tolist(),
-                                                                          plan.ordered.tolist()))
+        return [(o1, o2, mg) for k, (a, b, mg, (o1, o2)) in enumerate(zip(g1.tolist(), g2.tolist(), m.tolist(),
+                                                                         plan.ordered.tolist()))
                 if not bounding_sphere_rejects(model, gpos, gmat, rbound, a, b, mg)
                 and not (k in boxed and boxes_apart(model, gpos, gmat, aabb, a, b, mg))]
     # the cheap tests on every pair (fewer, larger operations than on the pairs left):
@@ -247,10 +252,11 @@ def near_pairs(model, gpos, gmat, body_pairs):
         tested = nodes_apart(gpos, gmat, plan.node_geom, plan.node_axes, plan.node_center, plan.node_half,
                              plan.node_margin)
         apart |= np.bincount(plan.on_way[:, 0], weights=tested[plan.on_way[:, 1]], minlength=len(g1)) > 0
-    left = boxed[~apart[boxed]]                 # the oriented boxes (on the pairs left: 3x3 products)
-    if len(left):
+    left = boxed[~apart[boxed]] if len(boxed) else boxed    # the oriented boxes (on the pairs left: 3x3
+    if len(left):                                           # products)
         apart[left] = obbs_apart(model, gpos, gmat, geom_aabb(model), g1[left], g2[left], m[left])
-    return [(a, b, None) for a, b in plan.ordered[~apart].tolist()]
+    near = ~apart
+    return [(a, b, mg) for (a, b), mg in zip(plan.ordered[near].tolist(), m[near].tolist())]
 
 
 def detect(model, data):
@@ -290,10 +296,9 @@ def collide(model, data):
         return data.contact
     if contact_filter is None and not model.npair and type(gpos) is np.ndarray:     # (the common case)
         points = []                             # (pre-contacts of the whole pass: one frame call)
-        for g1, g2, _ in near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
-                                                                    geom_aabb(model))):
-            margin, gap = pair_constants(model, g1, g2)[:2]
-            points += [(g1, g2, *p) for p in pair_points(model, gpos, gmat, g1, g2, margin + gap)]
+        for g1, g2, margin in _near_pairs(model, gpos, gmat, broadphase(model, gpos, gmat, geom_rbound(model),
+                                                                          geom_aabb(model))):
+            points += [(g1, g2, *p) for p in pair_points(model, gpos, gmat, g1, g2, margin)]   # margin + gap
         data.contact = contacts(model, points)
         return data.contact
     aabb, types = geom_aabb(model), plain(model).geom_type

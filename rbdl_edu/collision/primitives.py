@@ -75,11 +75,18 @@ def plane_capsule(p1, R1, s1, p2, R2, s2, margin):
     >>> [c[0] for c in plane_capsule(np.zeros(3), I, [0, 0, 1.], np.array([0, 0, 0.05]), R, [0.1, 0.5], 0)]
     [-0.05, -0.05]
     """
-    axis = R2[:, 2]
+    axis, n, r, h = R2[:, 2], R1[:, 2], float(s2[0]), float(s2[1])
+    (ux, uy, uz), (x, y, z), (ax, ay, az), (nx, ny, nz) = axis.tolist(), p2.tolist(), p1.tolist(), n.tolist()
+    hx, hy, hz = h * ux, h * uy, h * uz
     out = []
-    for end in (p2 + s2[1] * axis, p2 - s2[1] * axis):
-        for dist, pos, n, _ in plane_sphere(p1, R1, s1, end, R2, s2, margin):
-            out.append(_con(dist, pos, n, axis))
+    for ex, ey, ez in ((x + hx, y + hy, z + hz), (x - hx, y - hy, z - hz)):     # the ends p2 ± h axis
+        # a plane-sphere test at each (as plane_sphere: its height n·(x - p1) by NumPy's dot, the
+        # rest on numbers, the same bits)
+        height = float(n @ np.array([ex - ax, ey - ay, ez - az]))
+        if not height > margin + r:
+            dist = height - r
+            k = r + dist / 2
+            out.append(_con(dist, np.array([ex - nx * k, ey - ny * k, ez - nz * k]), n, axis))
     return out
 
 
@@ -253,17 +260,21 @@ def plane_box(p1, R1, s1, p2, R2, s2, margin):
     [-0.1, -0.1, -0.1, -0.1]
     """
     n = R1[:, 2]
-    dist = n @ (p2 - p1)
-    out = []
-    for i in range(8):
-        v = np.array([s2[0] if i & 1 else -s2[0], s2[1] if i & 2 else -s2[1],
-                      s2[2] if i & 4 else -s2[2]])
-        corner = R2 @ v
-        ld = n @ corner
+    dist = float(n @ (p2 - p1))                         # the box center's height
+    corners = np.matvec(R2, _CORNERS * np.asarray(s2, dtype=float)[:3])     # R2 v, v = (±a, ±b, ±c)
+    heights = np.vecdot(n, corners)                     # each corner's height above the center
+    (nx, ny, nz), (x, y, z), out = n.tolist(), p2.tolist(), []
+    for (cx, cy, cz), ld in zip(corners.tolist(), heights.tolist()):
         if dist + ld > margin or ld > 0:
             continue
         d = dist + ld
-        out.append(_con(d, corner + p2 - n * d / 2, n))
+        # halfway between the corner and the plane, R2 v + p2 - n d/2 (on numbers: the same bits)
+        out.append(_con(d, np.array([cx + x - nx * d / 2, cy + y - ny * d / 2, cz + z - nz * d / 2]), n))
         if len(out) == 4:
             break
     return out
+
+
+#: the box's corners in corner order (x fastest), in units of its half-sizes
+_CORNERS = np.array([[1.0 if i & 1 else -1.0, 1.0 if i & 2 else -1.0, 1.0 if i & 4 else -1.0]
+                     for i in range(8)])

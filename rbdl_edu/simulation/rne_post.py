@@ -69,7 +69,9 @@ def rne_post_constraint(model, data):
     m = plain(model)
     body_accelerations(model, data)
     # the pull of spatial tendons (they read cacc) and of the constraint forces ...
-    ext = tendon_wrenches(m, data) + constraint_wrenches(m, data)
+    ext = constraint_wrenches(m, data)
+    if spatial_tendons(m):                  # (none: nothing to add)
+        ext = tendon_wrenches(m, data) + ext
     xfrc = data.xfrc_applied
     if is_jax(xfrc) or xfrc.any():          # (none applied: nothing to add)
         # ... and [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
@@ -106,9 +108,9 @@ def body_wrenches(model, data):
     r = data.xipos - data.subtree_com[m.body_rootid]
     moved = av[..., 3:] + cross(turn, r[:, None])                    # a_c + ω̇ × r and v_com = v_c + ω × r
     I_turn = xp.matvec(R, m.body_inertia[:, None] * xp.matvec(R.mT, turn))          # I_com ω̇ and I_com ω
-    w_v, w_Iw = cross(turn[:, 1:], xp.concatenate([moved[:, 1:], I_turn[:, 1:]], axis=1)).swapaxes(0, 1)
-    F = m.body_mass[:, None] * (moved[:, 0] + w_v)
-    return concat(I_turn[:, 0] + w_Iw + cross(r, F), F)
+    w_v_Iw = cross(turn[:, 1:], xp.concatenate([moved[:, 1:], I_turn[:, 1:]], axis=1))  # ω × v_com, ω × I_com ω
+    F = m.body_mass[:, None] * (moved[:, 0] + w_v_Iw[:, 0])
+    return xp.concatenate([I_turn[:, 0] + w_v_Iw[:, 1] + cross(r, F), F], axis=1)
 
 
 def body_accelerations(model, data):
@@ -139,9 +141,8 @@ def constraint_wrenches(model, data):
     MuJoCo 4.0). The world is pushed too, but has no joint to feel it: its row stays zero."""
     m = plain(model)
     out = np.zeros((m.nbody, 6))
-    wrenches = contact_wrenches(m, data)
-    if wrenches:
-        out[list(wrenches)] = list(wrenches.values())
+    for i, wrench in contact_wrenches(m, data).items():
+        out[i] = wrench
 
     def push(bodies, p, torque, force):
         """Add each wrench ``[τ; F]`` at ``p`` to its body's row, about the body's c-frame point."""
@@ -185,18 +186,20 @@ def contact_wrenches(model, data):
     contacts = [con for con in data.contact if con.efc_address >= 0]
     if not contacts:
         return {}
-    body, root, com = m.geom_bodyid.tolist(), m.body_rootid.tolist(), data.subtree_com.tolist()
+    body, root, com = m.geom_bodyid, m.body_rootid, data.subtree_com
     out = {}
-    for con, f in zip(contacts, contact_forces(m, contacts, data.efc_force)):
-        n, t1, t2 = con.frame.tolist()          # the rows: normal and tangents
-        F = [f[0] * a + f[1] * b + f[2] * d for a, b, d in zip(n, t1, t2)]
-        tau = [f[3] * a + f[4] * b + f[5] * d for a, b, d in zip(n, t1, t2)]
+    for con, (f0, f1, f2, f3, f4, f5) in zip(contacts, contact_forces(m, contacts, data.efc_force)):
+        (n0, n1, n2), (a0, a1, a2), (b0, b1, b2) = con.frame.tolist()      # the rows: normal and tangents
+        F0, F1, F2 = f0 * n0 + f1 * a0 + f2 * b0, f0 * n1 + f1 * a1 + f2 * b1, f0 * n2 + f1 * a2 + f2 * b2
+        t0, t1, t2 = f3 * n0 + f4 * a0 + f5 * b0, f3 * n1 + f4 * a1 + f5 * b1, f3 * n2 + f4 * a2 + f5 * b2
+        p0, p1, p2 = con.pos.tolist()
         for g, sign in ((con.geom1, -1.0), (con.geom2, 1.0)):
-            i = body[g]
+            i = int(body[g])
             if i == 0:
                 continue
-            (r0, r1, r2), (F0, F1, F2) = [p - c for p, c in zip(con.pos.tolist(), com[root[i]])], F
-            w = (tau[0] + (r1 * F2 - r2 * F1), tau[1] + (r2 * F0 - r0 * F2), tau[2] + (r0 * F1 - r1 * F0), F0, F1, F2)
+            c0, c1, c2 = com[root[i]].tolist()
+            r0, r1, r2 = p0 - c0, p1 - c1, p2 - c2
+            w = (t0 + (r1 * F2 - r2 * F1), t1 + (r2 * F0 - r0 * F2), t2 + (r0 * F1 - r1 * F0), F0, F1, F2)
             out[i] = [x + sign * y for x, y in zip(out.get(i, _NO_WRENCH), w)]
     return out
 
@@ -329,6 +332,13 @@ def tendon_constraint_force(model, data, t):
                 a, x = m.eq_data[k, :5], data.ten_length[t] - m.tendon_length0[t]
                 T -= (a[1] + 2 * a[2] * x + 3 * a[3] * x ** 2 + 4 * a[4] * x ** 3) * data.efc_force[i]
     return T
+
+
+@per_model
+def spatial_tendons(model):
+    """True if the model has a spatial tendon through sites and pulleys, whose pull
+    :func:`tendon_wrenches` adds (once per model)."""
+    return any(spatial_path(model, t) is not None for t in range(model.ntendon))
 
 
 def tendon_wrenches(model, data):

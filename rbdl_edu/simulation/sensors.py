@@ -69,6 +69,7 @@ from rbdl_edu.model.enums import (BALL, CNSTR_LIMIT_JOINT, CNSTR_LIMIT_TENDON, D
                                   SENSOR_NAMES, STAGE_ACC, STAGE_POS, STAGE_VEL, TRN_TENDON, WRAP_SITE)
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross, quat_conj, quat_log, quat_mul, quat_normalize
+from rbdl_edu.simulation.motion_sensors import accelerometer, frame_velocity
 from rbdl_edu.simulation.contact_sensor import contact_sensor
 from rbdl_edu.simulation.geometric_sensors import cam_projection, geom_pair, inside_site, rangefinder
 from rbdl_edu.simulation.rne_post import rne_post_constraint, spatial_path, subtree_vel
@@ -289,19 +290,21 @@ def _e_kinetic(model, data, s):
 
 # -- velocity stage ---------------------------------------------------------------------------
 def _frame_vel(model, data, s):
-    """``framelinvel``/``frameangvel``: the frame's ``[ω; v]`` in the world, or relative to a
-    moving reference frame, in its axes: :math:`R_r^T(\\omega - \\omega_r)` and
+    """``framelinvel``/``frameangvel``: the frame's ``[ω; v]`` in the world
+    (:func:`~rbdl_edu.simulation.motion_sensors.frame_velocity`), or relative to a moving reference
+    frame, in its axes: :math:`R_r^T(\\omega - \\omega_r)` and
     :math:`R_r^T(v - v_r - \\omega_r \\times (x - x_r))`."""
     objtype, objid = model.sensor_objtype[s], model.sensor_objid[s]
+    linear = SENSOR_NAMES[int(model.sensor_type[s])] == "framelinvel"
+    if model.sensor_refid[s] < 0:
+        return frame_velocity(model, data, objtype, objid, linear)
     vel = object_velocity(model, data, objtype, objid)
-    if model.sensor_refid[s] >= 0:
-        reftype, refid = model.sensor_reftype[s], model.sensor_refid[s]
-        x, _, _ = frame_of(model, data, objtype, objid)
-        x_r, R_r, _ = frame_of(model, data, reftype, refid)
-        vel_r = object_velocity(model, data, reftype, refid)
-        w, v = vel[:3] - vel_r[:3], vel[3:] - vel_r[3:] - cross(vel_r[:3], x - x_r)
-        vel = np.concatenate([R_r.T @ w, R_r.T @ v])
-    return vel[3:] if SENSOR_NAMES[int(model.sensor_type[s])] == "framelinvel" else vel[:3]
+    reftype, refid = model.sensor_reftype[s], model.sensor_refid[s]
+    x, _, _ = frame_of(model, data, objtype, objid)
+    x_r, R_r, _ = frame_of(model, data, reftype, refid)
+    vel_r = object_velocity(model, data, reftype, refid)
+    w, v = vel[:3] - vel_r[:3], vel[3:] - vel_r[3:] - cross(vel_r[:3], x - x_r)
+    return R_r.T @ v if linear else R_r.T @ w
 
 
 # -- acceleration stage -----------------------------------------------------------------------
@@ -434,7 +437,7 @@ _READERS = {
     # acceleration
     "tendonactuatorfrc": _tendon_actuator_force,
     # a site's acceleration minus gravity's (cacc holds the world's fictitious -g), site axes
-    "accelerometer": lambda m, d, s: object_acceleration(m, d, OBJ_SITE, m.sensor_objid[s], local=True)[3:],
+    "accelerometer": accelerometer,
     "framelinacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[3:],
     "frameangacc": lambda m, d, s: object_acceleration(m, d, m.sensor_objtype[s], m.sensor_objid[s])[:3],
     "force": _joint_wrench, "torque": _joint_wrench,

@@ -42,22 +42,25 @@ def touch(model, data, sites):
     each contact with rows that pushes (normal force > 0) adds its normal force to every
     sensor whose site's body it touches and whose zone its force ray meets (:func:`ray_meets_site`)."""
     m = plain(model)
-    site_body = m.site_bodyid[sites].tolist()
+    site_body, body = m.site_bodyid[sites].tolist(), m.geom_bodyid
     total = [0.0] * len(sites)
     f = None
     for con in data.contact:
-        bodies = (int(m.geom_bodyid[con.geom1]), int(m.geom_bodyid[con.geom2]))
-        if con.efc_address < 0 or (bodies[0] not in site_body and bodies[1] not in site_body):
+        if con.efc_address < 0:
+            continue
+        bodies = (int(body[con.geom1]), int(body[con.geom2]))
+        if bodies[0] not in site_body and bodies[1] not in site_body:
             continue
         f = data.efc_force.tolist() if f is None else f
         normal = contact_forces(m, [con], f)[0][0]
         if normal <= 0:
             continue
-        for i, body in enumerate(site_body):
-            if body in bodies:
+        n, pos = con.frame[0].tolist(), con.pos.tolist()
+        for i, b in enumerate(site_body):
+            if b in bodies:
                 # the normal points from geom1 to geom2: turned where the site's body is geom2's
-                ray = con.frame[0] * (-1.0 if body == bodies[1] else 1.0)
-                if ray_meets_site(m, data, sites[i], con.pos, ray):
+                ray = [-x for x in n] if b == bodies[1] else n
+                if ray_meets_site(m, data, sites[i], pos, ray):
                     total[i] += normal
     return np.array(total)
 
@@ -70,10 +73,17 @@ def ray_meets_site(model, data, s, pnt, vec):
     that is where its larger root :math:`(-b + \sqrt{b^2 - ac})/a` is not negative."""
     m = plain(model)
     if m.site_type[s] != SPHERE:
-        return ray_geom(data.site_xpos[s], data.site_xmat[s], m.site_size[s], pnt, vec, m.site_type[s]) >= 0
-    (vx, vy, vz), (px, py, pz), (sx, sy, sz) = vec.tolist(), pnt.tolist(), data.site_xpos[s].tolist()
+        return ray_geom(data.site_xpos[s], data.site_xmat[s], m.site_size[s], np.asarray(pnt, dtype=float),
+                        np.asarray(vec, dtype=float), m.site_type[s]) >= 0
+    (vx, vy, vz), (px, py, pz) = _numbers(vec), _numbers(pnt)
+    sx, sy, sz = data.site_xpos[s].tolist()
     dx, dy, dz = px - sx, py - sy, pz - sz
     a, b = vx * vx + vy * vy + vz * vz, vx * dx + vy * dy + vz * dz
     c = dx * dx + dy * dy + dz * dz - float(m.site_size[s, 0]) ** 2
     det = b * b - a * c
     return det >= 0 and a >= MINVAL and math.sqrt(det) >= b
+
+
+def _numbers(x):
+    """A 3-vector as three Python floats (an array's, or already numbers)."""
+    return x.tolist() if isinstance(x, np.ndarray) else x
