@@ -257,10 +257,9 @@ def kinematics(model, data):
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
-    xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
-    xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
-    # the frame each joint acts in (the one the joints before it left), for its anchor and axis
-    x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
+    # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in
+    # (the one the joints before it left: x_before, R_before), for its anchor and axis
+    xpos, xmat, xquat, x_before, R_before = (xp.asarray(x) if xp is not np else x.copy() for x in at_origin(model))
     # a level of the tree at a time (its parents are done): i its bodies, p their parents; for
     # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
     for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
@@ -294,6 +293,12 @@ def kinematics(model, data):
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
+    if xp is np:                # numbers: the inertial frames, geoms and sites at once (as below)
+        b, pos, R_local, (bodies, geoms, sites) = attached_frames(model)
+        x, R = xpos[b] + np.matvec(xmat[b], pos), xmat[b] @ R_local
+        data.xipos, data.geom_xpos, data.site_xpos = x[bodies], x[geoms], x[sites]
+        data.ximat, data.geom_xmat, data.site_xmat = R[bodies], R[geoms], R[sites]
+        return
     R_body_i, R_geom, R_site = local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ R_body_i
@@ -378,7 +383,9 @@ def joint_rotations(model, q):
     if not m.njnt:
         return xp.zeros((0, 3, 3)), xp.zeros((0, 3)), xp.zeros((0, 4))
     R, t, _, _ = joint_poses(model, q)
-    return xp.stack(R), xp.stack(t), joint_quats(model, q)
+    if xp is not np:                                    # (JAX: lists by joint; NumPy's are stacked)
+        R, t = xp.stack(R), xp.stack(t)
+    return R, t, joint_quats(model, q)
 
 
 def _normalize4s(q):
@@ -397,6 +404,31 @@ def anchor_offsets(model):
     free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero)."""
     m = plain(model)
     return np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos), m.jnt_axis
+
+
+@per_model
+def at_origin(model):
+    """``xpos (nbody, 3)``, ``xmat (nbody, 3, 3)``, ``xquat (nbody, 4)``, ``x_before (njnt, 3)``,
+    ``R_before (njnt, 3, 3)`` of every body and joint at the world's origin, unturned: what
+    :func:`kinematics` starts from (copies of these, made once per model)."""
+    m = plain(model)
+    return (np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3, 3)) + np.eye(3),
+            np.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0]), np.zeros((m.njnt, 3)),
+            np.zeros((m.njnt, 3, 3)) + np.eye(3))
+
+
+@per_model
+def attached_frames(model):
+    """The frames fixed in the bodies, joined: the inertial frames, then the geoms, then the
+    sites: ``(body, pos, R, (bodies, geoms, sites))``, each frame's body, its position and
+    rotation in it (``body_ipos``/``body_iquat``, ``geom_pos``/``geom_quat``, ``site_pos``/``site_quat``),
+    and the three slices of the join."""
+    m = plain(model)
+    nb, ng = m.nbody, len(m.geom_bodyid)
+    body = np.concatenate([np.arange(nb), m.geom_bodyid, m.site_bodyid]).astype(int)
+    pos = np.concatenate([m.body_ipos, m.geom_pos, m.site_pos]).reshape(-1, 3)
+    R = np.concatenate(local_rotations(model)).reshape(-1, 3, 3)
+    return body, pos, R, (slice(0, nb), slice(nb, nb + ng), slice(nb + ng, len(body)))
 
 
 @per_model
@@ -444,7 +476,15 @@ def joint_quats(model, q):
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
         quats = write(quats, hinges if q.ndim == 1 else (Ellipsis, hinges, slice(None)), rows)
-    for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist():
-        adr = m.jnt_qposadr[j] + (3 if m.jnt_type[j] == FREE else 0)
+    for j, adr in quaternion_joints(model):
         quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
     return quats
+
+
+@per_model
+def quaternion_joints(model):
+    """``(joint, qposadr)`` of each ball and free joint's quaternion in ``qpos`` (a free joint's
+    after its position), a tuple."""
+    m = plain(model)
+    return tuple((j, int(m.jnt_qposadr[j]) + (3 if m.jnt_type[j] == FREE else 0))
+                 for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist())

@@ -26,7 +26,7 @@ def skew(v):
     v = asarray(v)
     if _one_float(v, 3):                # one vector of numbers: written out
         x, y, z = v.tolist()
-        return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+        return np.array([0.0, -z, y, z, 0.0, -x, -y, x, 0.0]).reshape(3, 3)    # (flat: made faster)
     xp = namespace(v)
     if xp is not np:                    # JAX: built from slices (XLA handles them best)
         x, y, z = v[..., 0], v[..., 1], v[..., 2]
@@ -197,7 +197,8 @@ def quat_to_mat(q):
            [ 0.,  0.,  1.]])
     """
     if _one_float(q, 4):                # one quaternion of numbers: the nine entries written out
-        return np.array(_quat_mat_entries(*q.tolist()))
+        (a, b, c), (d, e, f), (g, h, i) = _quat_mat_entries(*q.tolist())
+        return np.array([a, b, c, d, e, f, g, h, i]).reshape(3, 3)        # (flat: made faster)
     q = asarray(q)
     if type(q) is np.ndarray and q.dtype == FLOAT64:    # many quaternions of numbers: the same
         p = (q[..., :, None] * q[..., None, :]).reshape(q.shape[:-1] + (16,))   # entries, as arrays

@@ -135,10 +135,10 @@ def cross_motion(v, m):
         (w, vo), (mw, mv) = _halves(v), _halves(m)
         return np.array(_cross(w, mw) + [x + y for x, y in zip(_cross(w, mv), _cross(vo, mw))])
     if _float_arrays(v, m):                      # arrays of numbers: the same products, by index
-        # [ω × m_ω; ω × m_v] with the six entries at once, then v_O × m_ω added to the lower half
-        top = v.take(_N6, -1) * m.take(_A6, -1) - v.take(_A6_, -1) * m.take(_N6_, -1)
-        low = v.take(_VN, -1) * m.take(_WA, -1) - v.take(_VA, -1) * m.take(_WN, -1)
-        return np.concatenate([top[..., :3], top[..., 3:] + low], axis=-1)
+        # [ω × m_ω; ω × m_v] with the six entries, and v_O × m_ω, at once (nine), then the
+        # last three added to the lower half
+        p = v.take(_M_L1, -1) * m.take(_M_R1, -1) - v.take(_M_L2, -1) * m.take(_M_R2, -1)
+        return np.concatenate([p[..., :3], p[..., 3:6] + p[..., 6:]], axis=-1)
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
@@ -155,10 +155,10 @@ def cross_force(v, f):
         (w, vo), (n, fl) = _halves(v), _halves(f)
         return np.array([x + y for x, y in zip(_cross(w, n), _cross(vo, fl))] + _cross(w, fl))
     if _float_arrays(v, f):                      # arrays of numbers: the same products, by index
-        # [ω × n; ω × f_l] with the six entries at once, then v_O × f_l added to the upper half
-        top = v.take(_N6, -1) * f.take(_A6, -1) - v.take(_A6_, -1) * f.take(_N6_, -1)
-        up = v.take(_VN, -1) * f.take(_FA, -1) - v.take(_VA, -1) * f.take(_FN, -1)
-        return np.concatenate([top[..., :3] + up, top[..., 3:]], axis=-1)
+        # [ω × n; ω × f_l] with the six entries, and v_O × f_l, at once (nine), then the last
+        # three added to the upper half
+        p = v.take(_F_L1, -1) * f.take(_F_R1, -1) - v.take(_F_L2, -1) * f.take(_F_R2, -1)
+        return np.concatenate([p[..., :3] + p[..., 6:], p[..., 3:6]], axis=-1)
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
 
@@ -183,6 +183,12 @@ _A6_, _N6_ = np.array([2, 0, 1, 2, 0, 1]), np.array([1, 2, 0, 4, 5, 3])
 _VN, _VA = np.array([4, 5, 3]), np.array([5, 3, 4])
 _WA, _WN = np.array([2, 0, 1]), np.array([1, 2, 0])
 _FA, _FN = np.array([5, 3, 4]), np.array([4, 5, 3])
+# ... joined: p = v[L1] m[R1] - v[L2] m[R2] holds the six entries of ω × (both halves), then the three of
+# v_O × (the other's upper half: motion; lower half: force)
+_M_L1, _M_R1 = np.concatenate([_N6, _VN]), np.concatenate([_A6, _WA])
+_M_L2, _M_R2 = np.concatenate([_A6_, _VA]), np.concatenate([_N6_, _WN])
+_F_L1, _F_R1 = np.concatenate([_N6, _VN]), np.concatenate([_A6, _FA])
+_F_L2, _F_R2 = np.concatenate([_A6_, _VA]), np.concatenate([_N6_, _FN])
 
 
 def _halves(x):
