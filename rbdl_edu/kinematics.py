@@ -322,8 +322,10 @@ def body_pose(model, data, b, xpos, xmat, xquat, joints):
         quat = _normalize4(quat_normalize(data.mocap_quat[k]))
         return data.mocap_pos[k], quat_to_mat(quat), quat, {}
     if nj and m.jnt_type[j0] == FREE:   # qpos is the pose in the world; the anchor is the body's origin
-        x, quat = xpos[p] + xp.matvec(xmat[p], t_j[j0]), _normalize4(quat_j[j0])
-        return x, quat_to_mat(quat), quat, {j0: (x, eye(xp, 3, float))}
+        given = quat_j[j0]
+        x, quat = xpos[p] + xp.matvec(xmat[p], t_j[j0]), _normalize4(given)
+        R = R_j[j0] if quat is given else quat_to_mat(quat)   # (kept as it is: R_j[j0] is its matrix)
+        return x, R, quat, {j0: (x, eye(xp, 3, float))}
     # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
     x = xpos[p] + xp.matvec(xmat[p], m.body_pos[b])
     R, quat, before = xmat[p] @ tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
