@@ -333,8 +333,12 @@ def joint_velocities(model, q, qd):
     cJ = namespace(vJ).zeros_like(vJ)
     free, coupled = coupled_bodies(model)
     if len(free) and type(vJ) is np.ndarray:        # free joints, numbers: c_J = [0; -ω × v], all at once
-        w_v = vJ[free]
-        cJ[free, ..., 3:] = -cross(w_v[..., :3], w_v[..., 3:])
+        if len(free) == 1 and vJ.ndim == 2:         # (one of them, one state: on floats)
+            w_v = vJ[free[0]]
+            cJ[free[0], 3:] = -cross(w_v[:3], w_v[3:])
+        else:
+            w_v = vJ[free]
+            cJ[free, ..., 3:] = -cross(w_v[..., :3], w_v[..., 3:])
     else:
         coupled = free + coupled
     for i in coupled:

@@ -252,14 +252,19 @@ def kinematics(model, data):
     q = data.qpos
     for name, x, shape in (("qpos", q, (m.nq,)), ("mocap_pos", data.mocap_pos, (m.nmocap, 3)),
                            ("mocap_quat", data.mocap_quat, (m.nmocap, 4))):
-        if np.shape(x) != shape:
+        if (x.shape if type(x) is np.ndarray else np.shape(x)) != shape:
             raise ValueError(f"data.{name} has shape {np.shape(x)}; a Data holds one state: {shape} "
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
     # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in
     # (the one the joints before it left: x_before, R_before), for its anchor and axis
-    xpos, xmat, xquat, x_before, R_before = (xp.asarray(x) if xp is not np else x.copy() for x in at_origin(model))
+    if xp is np:
+        xpos, xmat, xquat, x_before, R_before = (x.copy() for x in at_origin(model))
+    else:
+        xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
+        xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+        x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
     # a level of the tree at a time (its parents are done): i its bodies, p their parents; for
     # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
     for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
@@ -286,8 +291,11 @@ def kinematics(model, data):
         # resting on a plane is exactly as far from it in both: a contact or none)
         quat = _normalize4s(quat)
         xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
-    if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
-        pos, axis = anchor_offsets(model)
+    if m.njnt and xp is np:     # every joint's anchor and axis at once: x + R p, R a (one product)
+        R_pos_axis = np.matvec(R_before[:, None], anchor_offsets(model)[2])
+        data.xanchor, data.xaxis = x_before + R_pos_axis[:, 0], R_pos_axis[:, 1]
+    elif m.njnt:                # every joint's anchor and axis at once: x + R p, R a
+        pos, axis, _ = anchor_offsets(model)
         data.xanchor = x_before + xp.matvec(R_before, pos)
         data.xaxis = xp.matvec(R_before, axis)
     else:
@@ -403,9 +411,11 @@ def _normalize4s(q):
 @per_model
 def anchor_offsets(model):
     """``jnt_pos`` and ``jnt_axis`` as :func:`kinematics` turns them into ``xanchor``, ``xaxis``: a
-    free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero)."""
+    free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero); and the two
+    joined, ``(njnt, 2, 3)``."""
     m = plain(model)
-    return np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos), m.jnt_axis
+    pos = np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos)
+    return pos, m.jnt_axis, np.stack([pos, m.jnt_axis], axis=1)
 
 
 @per_model

@@ -59,7 +59,7 @@ def com_pos(model, data):
     # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c,
     # all dofs at once (bodies in order hold their dofs in order: S's columns, joined, are
     # the rows of dof_axes)
-    data.cdof = to_cframes(m, data, dof_axes(m, data.qpos), m.dof_bodyid)
+    data.cdof = to_cframes(m, data, dof_axes(m, data.qpos), plain(m).dof_bodyid)
 
 
 def to_cframe(model, data, i, m_body):
