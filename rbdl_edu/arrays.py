@@ -279,4 +279,6 @@ def stacked(parts, shape, *like):
     (array([1., 2.]), (0, 3))
     """
     xp = namespace(*like, *parts)
-    return xp.asarray(parts if xp is not np else np.array(parts, dtype=float), dtype=float).reshape(shape)
+    if xp is np:
+        return np.array(parts, dtype=float).reshape(shape)
+    return xp.asarray(parts, dtype=float).reshape(shape)

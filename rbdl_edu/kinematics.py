@@ -480,7 +480,10 @@ def joint_quats(model, q):
     array([0., 0., 1., 0.])
     """
     m, xp = plain(model), namespace(q)
-    quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+    if xp is np and q.ndim == 1:                # (one state of numbers: a copy of the identities)
+        quats = unturned_joints(model).copy()
+    else:
+        quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
     hinges = joint_ids(model, HINGE)
     if len(hinges):
         adr = m.jnt_qposadr[hinges]
@@ -491,6 +494,12 @@ def joint_quats(model, q):
     for j, adr in quaternion_joints(model):
         quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
     return quats
+
+
+@per_model
+def unturned_joints(model):
+    """``(njnt, 4)``: every joint's quaternion unturned, the identity ``(1, 0, 0, 0)``."""
+    return np.zeros((plain(model).njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
 
 
 @per_model
