@@ -18,7 +18,8 @@ from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state, tree_levels
+from rbdl_edu.tree import (Xtree, anchor_offsets, at_origin, attached_frames, body_inertia, gravity_acceleration,
+                           local_rotations, state, tree_levels, tree_rotation, tree_rotations, unturned_joints)
 
 
 def world_transforms(model, q):
@@ -97,12 +98,6 @@ def _normalize4(q):
     if not n >= MINVAL:
         return quat_normalize(q)
     return q * (1 / n) if abs(n - 1) > MINVAL else q
-
-
-@per_model
-def tree_rotation(model, i):
-    """``R_T``, the rotation of body ``i``'s fixed offset from its parent (``body_quat``)."""
-    return quat_to_mat(model.body_quat[i])
 
 
 def com_positions(model, q):
@@ -257,11 +252,11 @@ def kinematics(model, data):
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
-    # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in
-    # (the one the joints before it left: x_before, R_before), for its anchor and axis
-    if xp is np:
+    # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the
+    # one the joints before it left: x_before, R_before), for its anchor and axis
+    if xp is np:                # (numbers: copies of the per-model ones)
         xpos, xmat, xquat, x_before, R_before = (x.copy() for x in at_origin(model))
-    else:
+    else:                       # (JAX: as compiled before; constants fold into one array each)
         xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
         xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
         x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
@@ -378,12 +373,6 @@ def level_plan(model, by_body=False):
     return tuple(plan)
 
 
-@per_model
-def tree_rotations(model):
-    """:func:`tree_rotation` of every body, ``(nbody, 3, 3)``."""
-    return quat_to_mat(plain(model).body_quat)
-
-
 @per_state
 def joint_rotations(model, q):
     """Every joint's pose ``R (njnt, 3, 3)``, ``t (njnt, 3)`` (:func:`~rbdl_edu.joints.joint_transform`)
@@ -406,49 +395,6 @@ def _normalize4s(q):
     if not (n >= MINVAL).all():
         return np.array([_normalize4(row) for row in q])
     return np.where(np.abs(n - 1) > MINVAL, q * (1 / n), q)
-
-
-@per_model
-def anchor_offsets(model):
-    """``jnt_pos`` and ``jnt_axis`` as :func:`kinematics` turns them into ``xanchor``, ``xaxis``: a
-    free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero); and the two
-    joined, ``(njnt, 2, 3)``."""
-    m = plain(model)
-    pos = np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos)
-    return pos, m.jnt_axis, np.stack([pos, m.jnt_axis], axis=1)
-
-
-@per_model
-def at_origin(model):
-    """``xpos (nbody, 3)``, ``xmat (nbody, 3, 3)``, ``xquat (nbody, 4)``, ``x_before (njnt, 3)``,
-    ``R_before (njnt, 3, 3)`` of every body and joint at the world's origin, unturned: what
-    :func:`kinematics` starts from (copies of these, made once per model)."""
-    m = plain(model)
-    return (np.zeros((m.nbody, 3)), np.zeros((m.nbody, 3, 3)) + np.eye(3),
-            np.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0]), np.zeros((m.njnt, 3)),
-            np.zeros((m.njnt, 3, 3)) + np.eye(3))
-
-
-@per_model
-def attached_frames(model):
-    """The frames fixed in the bodies, joined: the inertial frames, then the geoms, then the
-    sites: ``(body, pos, R, (bodies, geoms, sites))``, each frame's body, its position and
-    rotation in it (``body_ipos``/``body_iquat``, ``geom_pos``/``geom_quat``, ``site_pos``/``site_quat``),
-    and the three slices of the join."""
-    m = plain(model)
-    nb, ng = m.nbody, len(m.geom_bodyid)
-    body = np.concatenate([np.arange(nb), m.geom_bodyid, m.site_bodyid]).astype(int)
-    pos = np.concatenate([m.body_ipos, m.geom_pos, m.site_pos]).reshape(-1, 3)
-    R = np.concatenate(local_rotations(model)).reshape(-1, 3, 3)
-    return body, pos, R, (slice(0, nb), slice(nb, nb + ng), slice(nb + ng, len(body)))
-
-
-@per_model
-def local_rotations(model):
-    """The fixed rotations of the inertial frames, geoms and sites in their bodies
-    (``body_iquat``, ``geom_quat``, ``site_quat`` as matrices), made once per model."""
-    m = plain(model)
-    return quat_to_mat(m.body_iquat), quat_to_mat(m.geom_quat), quat_to_mat(m.site_quat)
 
 
 def joint_quat(model, j, q):
@@ -497,15 +443,8 @@ def joint_quats(model, q):
 
 
 @per_model
-def unturned_joints(model):
-    """``(njnt, 4)``: every joint's quaternion unturned, the identity ``(1, 0, 0, 0)``."""
-    return np.zeros((plain(model).njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
-
-
-@per_model
 def quaternion_joints(model):
-    """``(joint, qposadr)`` of each ball and free joint's quaternion in ``qpos`` (a free joint's
-    after its position), a tuple."""
+    """``(joint, qposadr)`` of each ball and free joint's quaternion in ``qpos`` (a free joint's: after x)."""
     m = plain(model)
     return tuple((j, int(m.jnt_qposadr[j]) + (3 if m.jnt_type[j] == FREE else 0))
                  for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist())
