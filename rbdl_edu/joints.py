@@ -57,19 +57,20 @@ def one_state(q):
 
 def _joint_transform(model, j, q):
     """:func:`joint_transform`, joint by joint, for any kind of ``q``."""
-    a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
+    m = plain(model)
+    a, p, adr, kind = m.jnt_axis[j], m.jnt_pos[j], int(m.jnt_qposadr[j]), m.jnt_type[j]
     I3 = eye(np, 3, q.dtype)                  # a constant, also when compiled
-    if model.jnt_type[j] == HINGE:
+    if kind == HINGE:
         theta = q[..., adr:adr + 1] - model.qpos0[adr]                  # (..., 1)
         A, A2 = axis_skew(model, j)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x²
         s, c = sin(theta)[..., None], cos(theta)[..., None]
         R = I3 + s * A + (1 - c) * A2
         return R, anchored(R, p), joint_subspace(model, j)
-    if model.jnt_type[j] == SLIDE:
+    if kind == SLIDE:
         d = q[..., adr:adr + 1] - model.qpos0[adr]                      # (..., 1)
         return I3, d * a, joint_subspace(model, j)
-    if model.jnt_type[j] == BALL:
+    if kind == BALL:
         R = quat_to_mat(quat_normalize(q[..., adr:adr + 4]))
         return R, anchored(R, p), joint_subspace(model, j)
     # FREE: position and orientation in the parent frame; the linear velocity is in the

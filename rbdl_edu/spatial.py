@@ -34,13 +34,19 @@ def blocks(A, B, C, D):
     >>> blocks(np.eye(3), 0, 0, 2 * np.eye(3)).diagonal()
     array([1., 1., 1., 2., 2., 2.])
     """
-    given = [M for M in (A, B, C, D) if not isinstance(M, int)]
-    if all(isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == FLOAT64 for M in given):
+    if all(type(M) is int or (isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == FLOAT64)
+           for M in (A, B, C, D)):
         X = np.zeros((6, 6))                   # one matrix of numbers: written into zeros
-        for M, rows, cols in ((A, _TOP, _LEFT), (B, _TOP, _RIGHT), (C, _BOTTOM, _LEFT), (D, _BOTTOM, _RIGHT)):
-            if not isinstance(M, int):
-                X[rows, cols] = M
+        if type(A) is not int:
+            X[:3, :3] = A
+        if type(B) is not int:
+            X[:3, 3:] = B
+        if type(C) is not int:
+            X[3:, :3] = C
+        if type(D) is not int:
+            X[3:, 3:] = D
         return X
+    given = [M for M in (A, B, C, D) if not isinstance(M, int)]
     xp = namespace(*given)
     dtype = object if any(M.dtype == object for M in given) else given[0].dtype
     A, B, C, D = (xp.zeros((3, 3), dtype=dtype) if isinstance(M, int) else M for M in (A, B, C, D))
@@ -49,10 +55,6 @@ def blocks(A, B, C, D):
         batch = np.broadcast_shapes(*leading)
         A, B, C, D = (xp.broadcast_to(M, batch + (3, 3)) for M in (A, B, C, D))
     return xp.concatenate([xp.concatenate([A, B], axis=-1), xp.concatenate([C, D], axis=-1)], axis=-2)
-
-
-_TOP, _LEFT = slice(0, 3), slice(0, 3)
-_BOTTOM, _RIGHT = slice(3, 6), slice(3, 6)
 
 
 def plucker(E, r):
