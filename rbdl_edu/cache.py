@@ -52,8 +52,9 @@ def per_state(f):
     asks for a joint's transform at the same ``qpos`` in kinematics, the com frames, CRBA and
     RNEA: it is computed once. JAX arrays (immutable) and tracers are compared by identity, so
     a traced step computes it once too (a graph a quarter the size for XLA to compile and
-    run). Batches of NumPy numbers and symbols are never cached (the call goes straight
-    through). Arrays come back read-only.
+    run). A batch of NumPy states is remembered alone (the last one; RNEA asks for its dofs'
+    axes three times); symbols are never cached (the call goes straight through). Arrays
+    come back read-only.
 
     >>> from rbdl_edu.models import pendulum
     >>> @per_state
@@ -82,8 +83,8 @@ def per_state(f):
         for array in (value if isinstance(value, tuple) else (value,)):
             if isinstance(array, np.ndarray):
                 array.setflags(write=False)
-        if len(memo) >= _STATES_KEPT * max(model.nbody, model.njnt):
-            memo.clear()                            # keep a few states' worth, not every state
+        if len(memo) >= _STATES_KEPT * max(model.nbody, model.njnt) or _batch(key):
+            memo.clear()                            # keep a few states' worth, or one batch, not every state
         memo[key] = value
         return value
     return cached
@@ -91,7 +92,8 @@ def per_state(f):
 
 def _key(args):
     """The memo key of :func:`per_state`'s arguments: a tuple of the ints and the states'
-    bytes, or None where an argument is not cached (a batch, symbols, JAX, ...)."""
+    bytes (a batch's: its shape and bytes), or None where an argument is not cached (symbols,
+    ...)."""
     key = []
     for a in args:
         kind = type(a)
@@ -99,6 +101,8 @@ def _key(args):
             key.append(a)
         elif kind is np.ndarray and a.dtype is _FLOAT64 and a.ndim == 1:
             key.append(a.tobytes())                 # ... and one state of numbers)
+        elif kind is np.ndarray and a.dtype is _FLOAT64:
+            key.append((a.shape, a.tobytes()))      # a batch of states
         elif isinstance(a, np.ndarray):             # (a subclass, a model's frozen array)
             if a.dtype != np.float64 or a.ndim != 1:
                 return None
@@ -110,6 +114,11 @@ def _key(args):
         else:
             return None
     return tuple(key)
+
+
+def _batch(key):
+    """True for the key of a batch of states (kept alone: its values are as large as the batch)."""
+    return type(key) is tuple and any(type(k) is tuple for k in key)
 
 
 def _is_jax(x):

@@ -22,6 +22,7 @@ import rbdl_edu as rbd
 from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel, tree_pattern
 from rbdl_edu.smooth.fluid import added_mass_wrench, inertia_box_wrench, viscous_wrench
 from rbdl_edu.simulation.fluid_derivatives import ellipsoid_vel, inertia_box_vel
+from rbdl_edu.simulation.accelerated import accelerate
 from rbdl_edu.simulation.integrators import InertiaWarning
 
 
@@ -270,14 +271,17 @@ def test_tendons_and_actuators(case, flags):
     check_along_trajectory(xml, np.random.default_rng(7).normal(size=4) * 2, ctrl, act)
 
 
-def test_indefinite_modified_mass_matrix():
+@pytest.mark.parametrize("fast", [False, True])
+def test_indefinite_modified_mass_matrix(fast):
     """A strong anti-damper on a light link makes M - hD indefinite: like MuJoCo 4.0 the
     factor raises the pivot to 1e-15, records a warning, and the step that follows (its
-    huge velocity) resets the state and goes on from there, as MuJoCo's."""
+    huge velocity) resets the state and goes on from there, as MuJoCo's. Accelerated, the
+    factor comes from the compiled smooth half and the warning is the same."""
     xml = """<mujoco><worldbody><body><joint name="j" axis="0 1 0"/><geom size=".1" mass="1"/>
         <body pos="0 0 -1"><joint name="k" axis="0 1 0"/><geom size=".1" mass="1"/></body></body></worldbody>
         <actuator><general joint="k" biastype="affine" biasprm="0 0 100"/></actuator></mujoco>"""
     m, model = both(xml)
+    model = accelerate(model) if fast else model
     d, data = mujoco.MjData(m), rbd.Data(model)
     d.qvel[:] = data.qvel[:] = [0.1, 1.0]
     mujoco.mj_step(m, d)

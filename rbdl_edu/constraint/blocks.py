@@ -83,13 +83,16 @@ def elliptic_cones(model, data):
             yield block, data.contact[block.id]
 
 
-def one_sided_rows(data):
+def one_sided_rows(data, model=None):
     r"""The rows whose force can only push, :math:`f \ge 0`, each on its own: limits,
     frictionless contacts and pyramid edges (the rows after the friction loss that are not
     an elliptic cone's), as an index array, or a slice when they are all the rows from the
-    first limit on (no elliptic cone; a solver state's ``one_sided``, made once)."""
+    first limit on (no elliptic cone; a solver state's ``one_sided``, made once). With
+    ``model`` and pyramidal cones: that slice at once (no row can be an elliptic cone's)."""
     if getattr(data, "one_sided", None) is not None:
         return data.one_sided
+    if model is not None and model.opt.cone != "elliptic":
+        return slice(data.ne + data.nf, data.nefc)
     rows = np.arange(data.ne + data.nf, data.nefc)
     rows = rows[data.efc_type[rows] != CNSTR_CONTACT_ELLIPTIC]
     return slice(data.ne + data.nf, data.nefc) if len(rows) == data.nefc - data.ne - data.nf else rows

@@ -18,12 +18,13 @@ from rbdl_edu.model.enums import (CNSTRSTATE_CONE, CNSTRSTATE_LINEARNEG, CNSTRST
                                   CNSTRSTATE_SATISFIED)
 
 
-def update(model, data, jar, cost=False, cone_hessian=False):
+def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     r"""``efc_force``, ``efc_state`` and ``qfrc_constraint = J^T f`` at the row residuals
     ``jar = J a - a_ref`` (MuJoCo's ``mj_constraintUpdate``); returns the cost
     :math:`s(\text{jar})` if ``cost`` (the module docstring). With ``cone_hessian`` (``data``
     a :class:`~rbdl_edu.constraint.state.SolverState`) also ``data.cone_H``: the Hessian of
-    each elliptic contact on its cone's side.
+    each elliptic contact on its cone's side. ``forces=False``: the cost alone, ``data``
+    untouched.
 
     >>> import rbdl_edu as rbd
     >>> model = rbd.load_model('''<mujoco><worldbody><geom type="plane" size="1 1 .1"/>
@@ -35,8 +36,7 @@ def update(model, data, jar, cost=False, cone_hessian=False):
     """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
-    force, state = -D * jar, np.empty(nefc, dtype=int)
-    state[:] = CNSTRSTATE_QUADRATIC
+    force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
     s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne and cost else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
@@ -49,13 +49,18 @@ def update(model, data, jar, cost=False, cone_hessian=False):
         force[fr] = np.where(neg, fl, np.where(pos, -fl, force[fr]))
         state[fr] = np.where(neg, CNSTRSTATE_LINEARNEG, np.where(pos, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC))
     # limits, frictionless contacts, pyramid edges: only a push, only when violated
-    rows = one_sided_rows(data)
+    rows = one_sided_rows(data, model)
     x = jar[rows]
     if cost:
         s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
+    if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
+        return s
     satisfied = x >= 0
-    force[rows] = np.where(satisfied, 0.0, force[rows])
-    state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
+    if isinstance(rows, slice):                       # (views: set in place)
+        force[rows][satisfied], state[rows][satisfied] = 0.0, CNSTRSTATE_SATISFIED
+    else:
+        force[rows] = np.where(satisfied, 0.0, force[rows])
+        state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:
         data.cone_H = {}
     for (adr, n, _, k), con in elliptic_cones(model, data):
@@ -64,8 +69,9 @@ def update(model, data, jar, cost=False, cone_hessian=False):
         s += cone_cost
         if H is not None:
             data.cone_H[adr] = H
-    data.efc_force, data.efc_state = force, state
-    data.qfrc_constraint = data.efc_J.T @ force
+    if forces:
+        data.efc_force, data.efc_state = force, state
+        data.qfrc_constraint = data.efc_J.T @ force
     return s if cost else None
 
 

@@ -283,23 +283,27 @@ def make_impedance(model, data, constraint_blocks=None):
     ``constraint_blocks``: as :func:`diag_approx`'s."""
     diagA, margin, pos, R, KBIP = data.efc_diagA.tolist(), data.efc_margin.tolist(), data.efc_pos.tolist(), [], []
     for block in (blocks(model, data) if constraint_blocks is None else constraint_blocks):
-        i, n, kind = block.adr, block.n, block.type
-        contact = kind in CONTACT_TYPES
-        solimp, (k, b), b_friction = softness(model, data.contact[block.id]) if contact else \
-            softness(model, kind, block.id)
-        d, dd = impedance(solimp, violation(model, data, block, pos), margin[i])
+        i, n, kind, obj = block
+        if kind in CONTACT_TYPES:                        # (a contact's violation: its first row's)
+            con = data.contact[obj]
+            solimp, (k, b), b_friction = softness(model, con)
+            d, dd = impedance(solimp, pos[i], margin[i])
+        else:
+            solimp, (k, b), b_friction = softness(model, kind, obj)
+            d, dd = impedance(solimp, violation(model, data, block, pos), margin[i])
         # R = (1 - d)/d * diagA, for all the rows of the block
         R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
-        KBIP_block = [(k, b, d, dd)] * n
+        # k, b, d, dd of each row, one after the other
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
-            KBIP_block[0] = (0.0, b, d, dd)              # friction has no position to return to
+            KBIP += [0.0, b, d, dd]                      # friction has no position to return to
         elif kind == CNSTR_CONTACT_ELLIPTIC:
             # the friction rows: no position either, their own solref if given
-            KBIP_block[1:] = [(0.0, b_friction, d, dd)] * (n - 1)
+            KBIP += [k, b, d, dd] + [0.0, b_friction, d, dd] * (n - 1)
+        else:
+            KBIP += [k, b, d, dd] * n
         if kind in (CNSTR_CONTACT_PYRAMIDAL, CNSTR_CONTACT_ELLIPTIC):
-            friction_regularizer(model, data.contact[block.id], kind, R_block)
+            friction_regularizer(model, con, kind, R_block)
         R += R_block
-        KBIP += KBIP_block
     R, KBIP = np.array(R, dtype=float), np.array(KBIP, dtype=float).reshape(data.nefc, 4)
     data.efc_R, data.efc_D, data.efc_KBIP = R, 1 / R, KBIP
     data.efc_diagA = R * KBIP[:, 2] / (1 - KBIP[:, 2])

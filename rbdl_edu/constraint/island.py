@@ -50,6 +50,12 @@ def body_treeid(model):
                      for b in range(model.nbody)], dtype=int)
 
 
+@per_model
+def tree_count(model):
+    """The number of trees (:func:`body_treeid`)."""
+    return int(body_treeid(model).max(initial=-1)) + 1
+
+
 def row_trees(model, data, i):
     """The trees row ``i`` touches: a contact's or a connect/weld's two bodies' trees, a dof
     friction's or joint limit's own, else those of the dofs its Jacobian uses."""
@@ -72,8 +78,7 @@ def row_trees(model, data, i):
 def islands(model, data):
     """The islands of the current rows, as ``[(dofs, rows), ...]`` (index arrays into ``qvel``
     and ``efc_*``), numbered as MuJoCo numbers them."""
-    tree = body_treeid(model)
-    ntree = int(tree.max(initial=-1)) + 1
+    tree, ntree = body_treeid(model), tree_count(model)
     if ntree == 1:                                  # one tree (a robot alone): one island of all
         return [(np.arange(model.nv), np.arange(data.nefc))] if data.nefc else []
     parent = np.arange(ntree)                       # union-find over the trees

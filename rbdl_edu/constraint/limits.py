@@ -60,7 +60,7 @@ def joint_limit_rows(model, data, rows):
         within &= rows.awake[dof][:, None]
     balls = [ball_limit_row(model, data, b) for b in ball_limits(model)]
     balls = [row for row in balls if row is not None]
-    if not balls and not within.any():                   # (the common case: nothing at a limit)
+    if not balls and not np.count_nonzero(within):       # (the common case: nothing at a limit)
         return
     hit, side = np.nonzero(within)                       # in joint order, lower before upper
     J = np.zeros((len(hit), m.nv))

@@ -50,20 +50,24 @@ def solve_primal(model, data, newton=True, updated=False):
         update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint
     s = scale(data)
-    LM = cholesky_floored(M)                          # M = L L^T, for M^-1 g (M is positive definite)
+    LM = []                                           # M = L L^T, made when first needed
 
     def solve_M(g):
-        return scipy.linalg.lapack.dpotrs(LM, g, lower=1)[0]
-    Mgrad = solve_M(grad)
-    # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g
-    small_gap = max(0.0, 0.5 * s * grad @ Mgrad) < tol
+        if not LM:
+            LM.append(cholesky_floored(M))            # (M is positive definite)
+        return scipy.linalg.lapack.dpotrs(LM[0], g, lower=1)[0]
+    # the certificate: cost(a) - cost* <= 1/2 g^T M^-1 g (Newton also asks for a small gradient)
     small_gradient = s * norm(grad) < tol
-    done = small_gap and (not newton or small_gradient)
     factor = HessianFactor(model, data)
-    if not done and newton:
-        Mgrad = factor.newton_step(grad)
-        done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
-    search = -Mgrad
+    if newton:
+        done = small_gradient and max(0.0, 0.5 * s * grad @ solve_M(grad)) < tol
+        if not done:
+            Mgrad = factor.newton_step(grad)
+            done = small_gradient and max(0.0, 0.5 * s * grad @ Mgrad) < tol
+    else:
+        Mgrad = solve_M(grad)
+        done = max(0.0, 0.5 * s * grad @ Mgrad) < tol
+    search = None if done else -Mgrad
     it = 0
     while not done and it < opt.iterations:
         ls = LineCost(model, data, a, Ma, Jaref, search)
@@ -72,7 +76,7 @@ def solve_primal(model, data, newton=True, updated=False):
         if alpha == 0 or (newton and alpha * ls.search_norm <= EPS * norm(a)):
             break
         a, Ma, Jaref = a + alpha * search, Ma + alpha * ls.Mv, Jaref + alpha * ls.Jv
-        oldstate, gradold, Mgradold = data.efc_state.copy(), grad, Mgrad
+        oldstate, gradold, Mgradold = data.efc_state, grad, Mgrad      # (update makes new arrays)
         update(model, data, Jaref, cone_hessian=cones)
         grad = Ma - data.qfrc_smooth - data.qfrc_constraint
         Mgrad = factor.newton_step(grad) if newton else solve_M(grad)
@@ -143,7 +147,7 @@ def cholesky_floored(H, mindiag=MINVAL):
     the pivot :math:`d_j` floored at :math:`m` = ``mindiag``. Where no pivot is floored this is
     the ordinary factor, and LAPACK's is used."""
     L, info = scipy.linalg.lapack.dpotrf(H, lower=1, clean=1)
-    if info == 0 and L.diagonal().min() ** 2 >= mindiag:
+    if info == 0 and np.minimum.reduce(L.diagonal()) ** 2 >= mindiag:      # (min without its dispatch)
         return L
     L = np.zeros_like(H)
     for j in range(len(H)):
@@ -183,7 +187,7 @@ class LineCost:
         self.data, self.n_eval, self.search_norm = data, 0, norm(p)
         self.Mv, self.Jv = data.qM @ p, data.efc_J @ p
         # Gauss: alpha^2 (1/2 p^T M p) + alpha (p^T M a - p^T f_smooth)
-        self.gauss = (float(p @ Ma - data.qfrc_smooth @ p), float(0.5 * p @ self.Mv))
+        self.gauss = (float(p @ Ma - data.qfrc_smooth @ p), 0.5 * float(p @ self.Mv))     # (x 0.5: exact)
         self.x0, self.D = Jaref, data.efc_D
         self.cones = []
         for (i, n, _, _), con in elliptic_cones(model, data):
@@ -206,10 +210,12 @@ class LineCost:
         # limits, frictionless contacts, pyramid edges: a row's 1/2 D (x0 + alpha v)^2 as a
         # quadratic in alpha, (1/2 D x0^2, D x0 v, 1/2 D v^2) (MuJoCo's efc quad), summed over
         # the rows that push (x < 0) at alpha
-        rows = one_sided_rows(data)
+        rows = one_sided_rows(data, model)
         xs, vs, Ds = x0[rows], v[rows], D[rows]
-        quad = np.array([0.5 * Ds * xs * xs, Ds * xs * vs, 0.5 * Ds * vs * vs])
-        self.one_sided = (xs, vs, quad, float(quad[0] @ (xs < 0)))
+        half_D = 0.5 * Ds
+        quad = np.array([half_D * xs * xs, Ds * xs * vs, half_D * vs * vs])
+        pushing = xs < 0                                  # (the rows that push at alpha = 0)
+        self.one_sided = (xs, vs, quad, float(quad[0] @ pushing), pushing)
 
     def __call__(self, alpha):
         self.n_eval += 1
@@ -225,8 +231,8 @@ class LineCost:
             d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: the quadratics of the rows that push
-        xs, vs, quad, cost0 = self.one_sided
-        c0, c1, c2 = (quad @ (xs + alpha * vs < 0)).tolist()
+        xs, vs, quad, cost0, pushing = self.one_sided
+        c0, c1, c2 = (quad @ (pushing if alpha == 0 else xs + alpha * vs < 0)).tolist()
         cost += c0 - cost0 + alpha * c1 + alpha * alpha * c2
         d1 += c1 + 2 * alpha * c2
         d2 += 2 * c2

@@ -45,8 +45,8 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.constraint.blocks import Rows, blocks, contact_row_count, equality_bodies
-from rbdl_edu.constraint.impedance import diag_approx, make_impedance
+from rbdl_edu.constraint.blocks import Rows, blocks, equality_bodies
+from rbdl_edu.constraint.impedance import diag_approx, make_impedance, weights
 from rbdl_edu.constraint.island import body_treeid
 from rbdl_edu.constraint.limits import ball_rotation, limit_rows  # noqa: F401 (ball_rotation: the module's API)
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
@@ -63,8 +63,11 @@ def make_constraint(model, data):
     then their softness (:func:`~rbdl_edu.constraint.impedance.diag_approx`,
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
-    asleep = data.tree_asleep[dof_treeid(model)] >= 0
-    rows = Rows(~asleep if asleep.any() else None)
+    awake = None                                         # (the dofs of awake trees, when some sleep)
+    if np.count_nonzero(data.tree_asleep >= 0):
+        asleep = data.tree_asleep[dof_treeid(model)] >= 0
+        awake = ~asleep if asleep.any() else None
+    rows = Rows(awake)
     for con in data.contact:
         con.efc_address = -1
     if not model.opt.disabled("constraint"):
@@ -174,7 +177,7 @@ def jdotv(model, data, passes=None):
     rows the time derivative of its Jacobian's quaternion product. ``passes``: RNEA's passes
     at :math:`\ddot q = 0` (the velocity stage has them), else computed here."""
     m, out = model, np.zeros(data.ne)
-    if next(anchored_equalities(m, data), None) is None:
+    if not data.ne or next(anchored_equalities(m, data), None) is None:
         return out
     if passes is None:
         passes = rnea_passes(posed(m, data), data.qpos, data.qvel, np.zeros(m.nv))
@@ -249,10 +252,11 @@ def contact_rows(model, data, rows):
     # (ncon, 6, nv): the normal, two tangents, spin, two rolling directions
     cons = [data.contact[k] for k in live]
     points, frame = np.array([con.pos for con in cons]), np.array([con.frame for con in cons])
-    bodies = m.geom_bodyid[np.array([[con.geom1, con.geom2] for con in cons])]
+    geom_body = weights(model)[1]
+    bodies = np.array([[geom_body[con.geom1], geom_body[con.geom2]] for con in cons])
     J = contact_jacobians(model, data, bodies, points, frame)
     dims = [con.dim for con in cons]
-    counts = [contact_row_count(model, dim) for dim in dims]
+    counts = dims if elliptic else [2 * (dim - 1) if dim > 1 else 1 for dim in dims]    # contact_row_count
     width = max(counts)                                  # the most rows a contact has
     if elliptic:
         # the first dim directions; the position is the normal row's alone
@@ -262,10 +266,11 @@ def contact_rows(model, data, rows):
     else:
         # the pyramid's edges, in pairs: J_n + mu_k J_k and J_n - mu_k J_k
         k = width // 2                                   # friction directions
-        muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
         candidates = np.empty((len(cons), width, m.nv))
         if k:
-            candidates[:, 0::2], candidates[:, 1::2] = J[:, :1] + muJ, J[:, :1] - muJ
+            muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
+            Jn = J[:, :1]
+            candidates[:, 0::2], candidates[:, 1::2] = Jn + muJ, Jn - muJ
         pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
         margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
         if 1 in dims:                                    # frictionless: the normal alone

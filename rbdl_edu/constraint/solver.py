@@ -83,20 +83,29 @@ def fwd_constraint(model, data):
         parts = islands(model, data)
         if not parts or sum(len(dofs) for dofs, _ in parts) < model.nv:
             data.qacc = data.qacc_smooth if not parts else _untouched_smooth(model, data, parts)
-    force, state, qacc = data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy()
+    # one island of everything (a robot alone, a box): its results are the whole problem's
+    one = len(parts) == 1 and len(parts[0][0]) == model.nv and len(parts[0][1]) == data.nefc
+    force, state, qacc = (data.efc_force, data.efc_state, data.qacc) if one else \
+        (data.efc_force.copy(), data.efc_state.copy(), data.qacc.copy())
     noslip = model.opt.noslip_iterations > 0
     for dofs, rows in parts:
-        sub = subproblem(data, dofs, rows, AR)
+        sub = subproblem(data, dofs, rows, AR, model)
         if solver == "PGS":
             solve_pgs(model, sub)
         else:
             # (the warm start's forces serve when the island is the whole problem)
             whole = len(rows) == data.nefc and len(dofs) == model.nv
             solve_primal(model, sub, newton=solver == "Newton", updated=current and whole)
-            qacc[dofs] = sub.qacc
+            if one:
+                qacc = sub.qacc
+            else:
+                qacc[dofs] = sub.qacc
         if noslip:
             solve_noslip(model, sub)
-        force[rows], state[rows] = sub.efc_force, sub.efc_state
+        if one:
+            force, state = sub.efc_force, sub.efc_state
+        else:
+            force[rows], state[rows] = sub.efc_force, sub.efc_state
         data.solver_niter += sub.solver_niter
         data.solver += sub.solver
     data.efc_force, data.efc_state, data.qacc = force, state, qacc
@@ -136,8 +145,8 @@ def warmstart(model, data):
             data.efc_force = np.zeros(data.nefc)
             data.qfrc_constraint = np.zeros(model.nv)
         return AR, False
-    # the smooth start's cost first, so that the forces are the warm start's when it wins
-    cost_smooth = update(model, data, data.efc_b, cost=True)
+    # the smooth start's cost alone, then the warm start's with its forces (kept when it wins)
+    cost_smooth = update(model, data, data.efc_b, cost=True, forces=False)
     cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
     # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
     cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)

@@ -84,10 +84,11 @@ class SolverState:
     one_sided: np.ndarray | slice | None = None
 
 
-def subproblem(data, dofs, rows, AR=None):
+def subproblem(data, dofs, rows, AR=None, model=None):
     """The :class:`SolverState` of one island: ``data``'s fields restricted to its ``dofs`` and
     ``rows``. ``AR``: the whole problem's :func:`dual_matrix`, if made already (the dual
-    solvers read ``efc_AR``; an island's own block of it is computed afresh)."""
+    solvers read ``efc_AR``; an island's own block of it is computed afresh). ``model``: for
+    :func:`~rbdl_edu.constraint.blocks.one_sided_rows`' shortcut (pyramidal cones)."""
     if len(dofs) == len(data.qacc) and len(rows) == data.nefc:
         # one island of everything: data's own arrays (the solvers replace their results,
         # they write into none of these)
@@ -99,7 +100,7 @@ def subproblem(data, dofs, rows, AR=None):
         state = SolverState(contact=data.contact, qM=data.qM[np.ix_(dofs, dofs)],
                             efc_J=data.efc_J[np.ix_(rows, dofs)], nefc=len(rows), ne=int(np.sum(rows < data.ne)),
                             nf=int(np.sum((rows >= data.ne) & (rows < data.ne + data.nf))), **rows_of, **dofs_of)
-    state.one_sided = one_sided_rows(state)
+    state.one_sided = one_sided_rows(state, model)
     return state
 
 
@@ -118,7 +119,7 @@ def dual_matrix(model, data):
 def scale(data):
     """:math:`1/\\mathrm{tr}(M)`: how MuJoCo 4.0 scales the solvers' improvement and gradient
     before comparing them with ``tolerance``."""
-    return 1 / max(MINVAL, float(np.trace(data.qM)))
+    return 1 / max(MINVAL, float(np.add.reduce(data.qM.diagonal())))       # (np.trace's sum, undispatched)
 
 
 def norm(x):

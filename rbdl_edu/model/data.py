@@ -50,7 +50,9 @@ class Data:
     tendons                       ``ten_length (ntendon,)``, ``ten_J (ntendon, nv)``,
                                   ``ten_velocity``, ``ten_wrapadr``, ``ten_wrapnum``,
                                   ``wrap_obj (2 nwrap,)``, ``wrap_xpos (2 nwrap, 3)``
-    mass matrix                   ``qM (nv, nv)`` (dense, with armature), ``qLD (nM,)`` its factor
+    mass matrix                   ``qM (nv, nv)`` (dense, with armature), ``qLD (nM,)`` its factor;
+                                  ``qH (nM,)`` implicitfast's :math:`M - hD` factored the same way
+                                  (an accelerated model's smooth half computes it)
     transmission                  ``actuator_length (nout,)``, ``actuator_moment (nout, nv)``,
                                   ``actuator_velocity (nout,)`` (one row per force output)
     collision                     ``contact`` (a list of contacts; ``ncon`` their number)
@@ -131,6 +133,7 @@ class Data:
         self.wrap_obj, self.wrap_xpos = np.zeros(2 * m.nwrap, dtype=int), np.zeros((2 * m.nwrap, 3))
         self.qM = np.zeros((m.nv, m.nv))
         self.qLD = np.zeros(m.nM)          # its tree-sparse L^T D L factor
+        self.qH = np.zeros(m.nM)           # implicitfast's M - hD, factored as qLD (if the smooth half computes it)
         self.actuator_length, self.actuator_velocity = np.zeros(m.nout), np.zeros(m.nout)
         self.actuator_moment = np.zeros((m.nout, m.nv))
         # collision and constraint rows

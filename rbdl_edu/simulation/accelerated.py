@@ -43,6 +43,7 @@ from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import TRN_BODY
 from rbdl_edu.model.model import check_not_mujoco
 from rbdl_edu.simulation.forward import COMPILED, smooth
+from rbdl_edu.simulation.integrators import factor_in_smooth_half, implicitfast_factor
 
 #: the state the smooth half reads (``xfrc_applied`` only when a body is pushed: a second
 #: compiled function, made at the first push)
@@ -111,9 +112,9 @@ class SmoothHalf:
         flat, rest = f(np.concatenate([data.__dict__[name].reshape(-1) for name in names], dtype=float))
         # the float fields come out as one vector (one copy out of XLA's buffer, not one per
         # field) and are handed out as views of it, each its own field's piece
-        flat = np.array(flat)
-        for name, start, shape in layout:
-            data.__dict__[name] = flat[start:start + math.prod(shape)].reshape(shape)
+        flat, fields = np.array(flat), data.__dict__
+        for name, piece, shape in layout:
+            fields[name] = flat[piece] if shape is None else flat[piece].reshape(shape)
         for name, x in rest.items():
             data.__dict__[name] = np.array(x)
         data.__dict__.update(constants)
@@ -121,8 +122,8 @@ class SmoothHalf:
     def compile(self, pushed):
         """``(state as one vector) -> (float fields joined into one vector, other fields)``
         compiled for this model; ``constants``: the fields the half sets to numbers that do not
-        depend on the state, ``layout``: each float field's ``(name, start, shape)`` in the
-        vector (both filled in by the trace)."""
+        depend on the state, ``layout``: each float field's ``(name, slice, shape)`` in the
+        vector, ``shape`` None for a vector (both filled in by the trace)."""
         constants, layout = {}, []
 
         def fields(model, state):
@@ -133,6 +134,8 @@ class SmoothHalf:
                 setattr(data, name, state[start:start + math.prod(shape)].reshape(shape))
                 start += math.prod(shape)
             smooth(model, data)
+            if factor_in_smooth_half(model):     # implicitfast's M - hD depends on the state alone
+                implicitfast_factor(model, data)
             out, start = {}, 0
             for name, x in data.__dict__.items():
                 if name in INPUTS or name == "xfrc_applied" or x is fresh.get(name):
@@ -144,7 +147,7 @@ class SmoothHalf:
             layout.clear()
             for name, x in out.items():
                 if x.dtype == np.float64:
-                    layout.append((name, start, x.shape))
+                    layout.append((name, slice(start, start + x.size), x.shape if x.ndim != 1 else None))
                     start += x.size
             flat = [out.pop(name).reshape(-1) for name, _, _ in layout]
             return compiled.jnp.concatenate(flat) if flat else compiled.jnp.zeros(0), out

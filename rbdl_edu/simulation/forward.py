@@ -92,7 +92,7 @@ def stages(model, data, sensors=True):
     leaves ``sensordata`` as it is (MuJoCo's ``mj_forwardSkip`` with ``skipsensor``): RK4's
     inner stages, so that after a step the sensors read the state the step started from; as
     there, a stage state that is not finite goes through (the next step's checks reset it)."""
-    compiled = model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
+    compiled = compiled_half(model, data)
     if compiled is not None:              # rbdl_edu.simulation.accelerated: the smooth half compiled
         compiled(data)
         constrained(model, data, sensors)
@@ -101,6 +101,12 @@ def stages(model, data, sensors=True):
     velocity(model, data, sensors)
     actuation(model, data)
     acceleration(model, data, sensors)
+
+
+def compiled_half(model, data):
+    """The model's compiled :func:`smooth` (:mod:`rbdl_edu.simulation.accelerated`), or ``None``:
+    a model not accelerated, or ``data`` traced by JAX (the stages themselves are compiled)."""
+    return model.__dict__.get(COMPILED) if not is_jax(data.qpos) else None
 
 
 #: where :func:`rbdl_edu.simulation.accelerated.accelerate` keeps a model's compiled

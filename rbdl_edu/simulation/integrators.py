@@ -42,7 +42,7 @@ from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_patter
 from rbdl_edu.model.enums import DYN_DCMOTOR, FREE, GAIN_PID, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
-from rbdl_edu.simulation.forward import acceleration, stages, velocity
+from rbdl_edu.simulation.forward import acceleration, compiled_half, stages, velocity
 from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
 from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
 from rbdl_edu.smooth.actuation import actuation, next_act
@@ -168,9 +168,12 @@ def implicitfast(model, data):
     each standalone free body's :math:`6\times6` block again, with its gyroscopic derivative.
     A singular block keeps the global solve's accelerations (as MuJoCo's failed
     :math:`6\times6` LU)."""
-    qH, blocks = implicitfast_matrices(model, data)
     f = data.qfrc_smooth + data.qfrc_constraint
-    qacc = solve_qH(model, data, qH, f)
+    if factored_in_smooth_half(model, data):    # accelerated: data.qH came with the compiled smooth half
+        qacc, blocks = solve_factored(model, data, data.qH, f), ()
+    else:
+        qH, blocks = implicitfast_matrices(model, data)
+        qacc = solve_qH(model, data, qH, f)
     for d, A in blocks:
         if is_jax(A):            # traced: a singular block keeps the global solve's, as below
             a_d = namespace(A).linalg.solve(A, f[d])
@@ -209,14 +212,48 @@ def solve_qH(model, data, qH, f):
     armature couples branches of the tree (as :func:`~rbdl_edu.simulation.forward.solve_M`)."""
     if tendon_armature(model):
         return namespace(qH).linalg.solve(qH, f)
-    qLD = factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
+    return solve_factored(model, data, factor_qH(model, qH), f, qH)
+
+
+def factor_qH(model, qH):
+    """``qH``'s tree-sparse :math:`L^TDL` factor (``(nM,)``, MuJoCo's ``d->qH``), a pivot below
+    ``MINVAL`` raised to it."""
+    return factor_ltdl(model, to_tree_sparse(model, qH), min_pivot=MINVAL)
+
+
+def solve_factored(model, data, qLD, f, qH=None):
+    r""":math:`\hat M^{-1} f` from the factor ``qLD`` of :func:`factor_qH`; a raised pivot is
+    recorded (:class:`InertiaWarning`; its diagonal entry from ``qH``, recomputed if not given)."""
     if is_jax(qLD):              # traced by rbdl_edu.compiled: a warning cannot be recorded
         return solve_ltdl(model, qLD, f)
     raised = np.flatnonzero(qLD[model.dof_Madr] == MINVAL)
     if len(raised):
         k = int(raised[-1])                                # the first one eliminated
+        qH = implicitfast_matrices(model, data)[0] if qH is None else qH
         data.warning.record("inertia", InertiaWarning(float(data.time), k, float(qH[k, k])))
     return solve_ltdl(model, qLD, f)
+
+
+@per_model
+def factor_in_smooth_half(model):
+    """True if ``implicitfast``'s factor of :math:`M - hD` can be computed with the smooth half
+    (:func:`implicitfast_factor`): it depends on the state alone, not on the constraint forces;
+    not where a standalone free body has its own block, nor where tendon armature makes the
+    matrix dense."""
+    return model.opt.integrator == "implicitfast" and not free_body_joints(model) and not tendon_armature(model)
+
+
+def implicitfast_factor(model, data):
+    """``data.qH``: the factor of ``implicitfast``'s :math:`M - hD` at the current state, which an
+    accelerated model computes in its compiled smooth half (:mod:`rbdl_edu.simulation.accelerated`;
+    where :func:`factor_in_smooth_half`)."""
+    data.qH = factor_qH(model, implicitfast_matrices(model, data)[0])
+
+
+def factored_in_smooth_half(model, data):
+    """True if ``data.qH`` is fresh: the model's smooth half is compiled and computed it at this
+    state (:func:`~rbdl_edu.simulation.forward.stages` ran it before the constraint solve)."""
+    return compiled_half(model, data) is not None and factor_in_smooth_half(model)
 
 
 class InertiaWarning(NamedTuple):

@@ -190,7 +190,8 @@ def actuator_slope(model, data):
                 length[i], velocity[i], state, m.opt.timestep)))
     # F = (g_0 + g_1 l + g_2 l̇) w + b_0 + b_1 l + b_2 l̇: the slope g_2 w + b_2 (b_2 where no gain has a slope)
     slope = gain_vel * gain_input(model, data, u, length, velocity) + bias_vel if gain_slopes(model) else bias_vel
-    slope = namespace(slope).where(_saturated(model, data, u), 0.0, slope)
+    saturated = _saturated(model, data, u)
+    slope = namespace(slope, saturated).where(saturated, 0.0, slope)
     for i in motor_gains:                                               # friction: not limited
         slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
     return namespace(slope).where(switched_off(model), 0.0, slope)
