@@ -158,7 +158,7 @@ def _traced_poses(model, q):
     R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
     hinges = joint_ids(model, HINGE)
     if len(hinges):
-        theta = take(q, m.jnt_qposadr[hinges]) - m.qpos0[m.jnt_qposadr[hinges]]
+        theta = q[..., hinge_qpos(model)] - m.qpos0[m.jnt_qposadr[hinges]]
         A, A2 = hinge_skews(model)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
         s, c = xp.sin(theta)[..., None, None], xp.cos(theta)[..., None, None]
@@ -182,6 +182,16 @@ def take(q, index):
     if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
         return q[..., int(index[0]):int(index[0]) + len(index)]
     return q[..., index]
+
+
+@per_model
+def hinge_qpos(model):
+    """The hinges' ``qpos`` addresses as :func:`take` reads them (a slice where consecutive, else an
+    int array), decided once per model."""
+    adr = plain(model).jnt_qposadr[joint_ids(model, HINGE)]
+    if len(adr) and np.array_equal(adr, np.arange(adr[0], adr[0] + len(adr))):
+        return slice(int(adr[0]), int(adr[0]) + len(adr))
+    return adr
 
 
 @per_model

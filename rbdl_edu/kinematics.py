@@ -13,7 +13,7 @@ import numpy as np
 
 from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
-from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state, take
+from rbdl_edu.joints import hinge_qpos, jcalc, joint_ids, joint_poses, joint_transform, one_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
@@ -433,7 +433,7 @@ def joint_quats(model, q):
     hinges = joint_ids(model, HINGE)
     if len(hinges):
         adr = m.jnt_qposadr[hinges]
-        half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
+        half = (q[..., hinge_qpos(model)] - m.qpos0[adr]) / 2     # (cos θ/2, sin θ/2 a), θ = q - ref
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
         quats = write(quats, hinges if q.ndim == 1 else (Ellipsis, hinges, slice(None)), rows)
