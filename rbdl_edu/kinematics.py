@@ -252,11 +252,11 @@ def kinematics(model, data):
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
-    # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the
-    # one the joints before it left: x_before, R_before), for its anchor and axis
-    if xp is np:                # (numbers: copies of the per-model ones)
+    # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the one
+    # the joints before it left: x_before, R_before), for its anchor and axis
+    if xp is np:                # (numbers: copies of the per-model ones; JAX: as compiled before)
         xpos, xmat, xquat, x_before, R_before = (x.copy() for x in at_origin(model))
-    else:                       # (JAX: as compiled before; constants fold into one array each)
+    else:
         xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
         xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
         x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
@@ -298,7 +298,8 @@ def kinematics(model, data):
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
     if xp is np:                # numbers: the inertial frames, geoms and sites at once (as below)
         b, pos, R_local, (bodies, geoms, sites) = attached_frames(model)
-        x, R = xpos[b] + np.matvec(xmat[b], pos), xmat[b] @ R_local
+        R_b = xmat[b]
+        x, R = xpos[b] + np.matvec(R_b, pos), R_b @ R_local
         data.xipos, data.geom_xpos, data.site_xpos = x[bodies], x[geoms], x[sites]
         data.ximat, data.geom_xmat, data.site_xmat = R[bodies], R[geoms], R[sites]
         return
@@ -377,8 +378,7 @@ def level_plan(model, by_body=False):
 def joint_rotations(model, q):
     """Every joint's pose ``R (njnt, 3, 3)``, ``t (njnt, 3)`` (:func:`~rbdl_edu.joints.joint_transform`)
     and its rotation as a quaternion ``(njnt, 4)`` (:func:`joint_quat`; a free joint's: its ``qpos`` normalized)."""
-    m = plain(model)
-    xp = namespace(q)
+    m, xp = plain(model), namespace(q)
     if not m.njnt:
         return xp.zeros((0, 3, 3)), xp.zeros((0, 3)), xp.zeros((0, 4))
     R, t, _, _ = joint_poses(model, q)
