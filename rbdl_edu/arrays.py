@@ -30,8 +30,15 @@ import sympy as sp
 FLOAT64 = np.dtype(np.float64)
 
 
+#: types that are never JAX arrays, told apart by a set lookup (``isinstance(x, jax.Array)`` takes a
+#: Python call of JAX's metaclass, asked of every argument of every operation once JAX is imported)
+NOT_JAX = frozenset({np.ndarray, float, int, bool, np.float64, type(None)})
+
+
 def is_jax(x) -> bool:
     """True for a JAX array or tracer (checked without importing JAX)."""
+    if type(x) in NOT_JAX:
+        return False
     jax = sys.modules.get("jax")
     return jax is not None and isinstance(x, jax.Array)
 
@@ -45,7 +52,7 @@ def namespace(*xs):
     jax = sys.modules.get("jax")
     if jax is not None:
         for x in xs:
-            if isinstance(x, jax.Array):
+            if type(x) not in NOT_JAX and isinstance(x, jax.Array):
                 return jax.numpy
     return np
 
@@ -272,4 +279,6 @@ def stacked(parts, shape, *like):
     (array([1., 2.]), (0, 3))
     """
     xp = namespace(*like, *parts)
-    return xp.asarray(parts if xp is not np else np.array(parts, dtype=float), dtype=float).reshape(shape)
+    if xp is np:
+        return np.array(parts, dtype=float).reshape(shape)
+    return xp.asarray(parts, dtype=float).reshape(shape)

@@ -123,6 +123,8 @@ def _batch(key):
 
 def _is_jax(x):
     """A JAX array or tracer (without importing JAX)."""
+    if type(x) is np.ndarray or type(x) is float or type(x) is int:
+        return False
     jax = sys.modules.get("jax")
     return jax is not None and isinstance(x, jax.Array)
 

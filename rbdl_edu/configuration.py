@@ -50,13 +50,21 @@ def integrate_pos(model, q, qd, dt):
 @per_model
 def linear_coordinates(model):
     """``qpos`` and ``dof`` addresses of the coordinates that move as ``q̇ dt``: every hinge and
-    slide, and the three of each free joint's position (in that order)."""
+    slide, and the three of each free joint's position (in that order); each a slice where they
+    are consecutive."""
     m = plain(model)
     scalar = np.flatnonzero((m.jnt_type != FREE) & (m.jnt_type != BALL))
     free = np.flatnonzero(m.jnt_type == FREE)
     a = np.concatenate([m.jnt_qposadr[scalar]] + [m.jnt_qposadr[j] + np.arange(3) for j in free])
     d = np.concatenate([m.jnt_dofadr[scalar]] + [m.jnt_dofadr[j] + np.arange(3) for j in free])
-    return a.astype(int), d.astype(int)
+    return _as_slice(a.astype(int)), _as_slice(d.astype(int))
+
+
+def _as_slice(index):
+    """An int array of consecutive entries as a slice (a view to read, a block to write), else itself."""
+    if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
+        return slice(int(index[0]), int(index[0]) + len(index))
+    return index
 
 
 @per_model

@@ -57,19 +57,20 @@ def one_state(q):
 
 def _joint_transform(model, j, q):
     """:func:`joint_transform`, joint by joint, for any kind of ``q``."""
-    a, p, adr = plain(model).jnt_axis[j], plain(model).jnt_pos[j], model.jnt_qposadr[j]
+    m = plain(model)
+    a, p, adr, kind = m.jnt_axis[j], m.jnt_pos[j], int(m.jnt_qposadr[j]), m.jnt_type[j]
     I3 = eye(np, 3, q.dtype)                  # a constant, also when compiled
-    if model.jnt_type[j] == HINGE:
+    if kind == HINGE:
         theta = q[..., adr:adr + 1] - model.qpos0[adr]                  # (..., 1)
         A, A2 = axis_skew(model, j)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x²
         s, c = sin(theta)[..., None], cos(theta)[..., None]
         R = I3 + s * A + (1 - c) * A2
         return R, anchored(R, p), joint_subspace(model, j)
-    if model.jnt_type[j] == SLIDE:
+    if kind == SLIDE:
         d = q[..., adr:adr + 1] - model.qpos0[adr]                      # (..., 1)
         return I3, d * a, joint_subspace(model, j)
-    if model.jnt_type[j] == BALL:
+    if kind == BALL:
         R = quat_to_mat(quat_normalize(q[..., adr:adr + 4]))
         return R, anchored(R, p), joint_subspace(model, j)
     # FREE: position and orientation in the parent frame; the linear velocity is in the
@@ -95,9 +96,10 @@ def anchored(R, p):
 def joint_poses(model, q):
     r"""Every joint's pose ``R[j], t[j]``, subspace ``S[j]`` and motion transform
     ``X[j]`` (:math:`X_{J_j}`, from the frame before joint ``j`` to the one after it) at one
-    state of numbers ``q (nq,)``, as four lists: :func:`joint_transform` for all joints, with
-    the hinges turned at once (Rodrigues' formula on the array of their angles) and the
-    transforms made in one array operation.
+    state of numbers ``q (nq,)``: :func:`joint_transform` for all joints, with the hinges
+    turned at once (Rodrigues' formula on the array of their angles) and the transforms made
+    in one array operation. ``R (njnt, 3, 3)`` and ``t (njnt, 3)`` are stacked by joint,
+    ``S`` and ``X`` are lists (JAX: four lists).
 
     >>> from rbdl_edu.models import double_pendulum
     >>> R, t, S, X = joint_poses(double_pendulum(), np.array([0.0, np.pi]))
@@ -107,31 +109,45 @@ def joint_poses(model, q):
     if is_jax(q):
         return _traced_poses(model, q)
     m = plain(model)
-    R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
-    hinges = joint_ids(model, HINGE)
+    R, t = np.empty((m.njnt, 3, 3)), np.zeros((m.njnt, 3))
+    S = list(fixed_subspaces(model))
+    hinges, others = joint_ids(model, HINGE), other_joints(model)
     if len(hinges):
         adr = m.jnt_qposadr[hinges]
         theta = q[adr] - m.qpos0[adr]
         A, A2 = hinge_skews(model)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
         s, c = np.sin(theta)[:, None, None], np.cos(theta)[:, None, None]
-        R_h = eye(np, 3, float) + s * A + (1 - c) * A2
+        R[hinges] = R_h = eye(np, 3, float) + s * A + (1 - c) * A2
         p = m.jnt_pos[hinges]
-        t_h = p - np.matvec(R_h, p)
-        for n, j in enumerate(hinges.tolist()):
-            R[j], t[j], S[j] = R_h[n], t_h[n], joint_subspace(model, j)
-    for j in range(m.njnt):
-        if R[j] is None:
-            R[j], t[j], S[j] = _joint_transform(model, j, q)
+        t[hinges] = p - np.matvec(R_h, p)
+    for j in others:
+        R[j], t[j], S_j = _joint_transform(model, j, q)
+        if S[j] is None:                            # (a free joint's S turns with it)
+            S[j] = S_j
     if not m.njnt:
         return R, t, S, []
     # X = [[E, 0], [-E [t]x, E]] with E = R^T (spatial.plucker), all joints at once
-    E = np.array(R).mT
+    E = R.mT
     X = np.zeros((m.njnt, 6, 6))
     X[:, :3, :3] = X[:, 3:, 3:] = E
-    X[:, 3:, :3] = -E @ skew(np.array(t))
-    X.setflags(write=False)
+    X[:, 3:, :3] = -E @ skew(t)
+    for x in (R, t, X):
+        x.setflags(write=False)
     return R, t, S, list(X)
+
+
+@per_model
+def other_joints(model):
+    """The joints that are not hinges (slides, balls, free joints), a list of ids."""
+    return np.flatnonzero(plain(model).jnt_type != HINGE).tolist()
+
+
+@per_model
+def fixed_subspaces(model):
+    """:func:`joint_subspace` of every joint whose subspace does not depend on ``q`` (None for a
+    free joint's), a tuple by joint."""
+    return tuple(None if t == FREE else joint_subspace(model, j) for j, t in enumerate(plain(model).jnt_type.tolist()))
 
 
 def _traced_poses(model, q):
@@ -142,7 +158,7 @@ def _traced_poses(model, q):
     R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
     hinges = joint_ids(model, HINGE)
     if len(hinges):
-        theta = take(q, m.jnt_qposadr[hinges]) - m.qpos0[m.jnt_qposadr[hinges]]
+        theta = q[..., hinge_qpos(model)] - m.qpos0[m.jnt_qposadr[hinges]]
         A, A2 = hinge_skews(model)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
         s, c = xp.sin(theta)[..., None, None], xp.cos(theta)[..., None, None]
@@ -166,6 +182,16 @@ def take(q, index):
     if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
         return q[..., int(index[0]):int(index[0]) + len(index)]
     return q[..., index]
+
+
+@per_model
+def hinge_qpos(model):
+    """The hinges' ``qpos`` addresses as :func:`take` reads them (a slice where consecutive, else an
+    int array), decided once per model."""
+    adr = plain(model).jnt_qposadr[joint_ids(model, HINGE)]
+    if len(adr) and np.array_equal(adr, np.arange(adr[0], adr[0] + len(adr))):
+        return slice(int(adr[0]), int(adr[0]) + len(adr))
+    return adr
 
 
 @per_model
@@ -290,6 +316,8 @@ def joint_motions(model, q, x):
     array([0., 1., 2.])
     """
     xp = namespace(q, x)
+    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64 and one_state(q) and not x.any():
+        return np.zeros((model.nbody, 6))                     # (one state at rest: no motion)
     s = move_axis(dof_axes(model, q) * x[..., :, None], -2, 0)          # (nv, ..., 6): dof k's motion
     out = xp.zeros((model.nbody,) + s.shape[1:], dtype=s.dtype)
     moving, first = moving_bodies(model)
@@ -314,17 +342,28 @@ def joint_velocities(model, q, qd):
     """
     vJ = joint_motions(model, q, qd)
     cJ = namespace(vJ).zeros_like(vJ)
-    for i in coupled_bodies(model):
+    free, coupled = coupled_bodies(model)
+    if len(free) and type(vJ) is np.ndarray:        # free joints, numbers: c_J = [0; -ω × v], all at once
+        if len(free) == 1 and vJ.ndim == 2:         # (one of them, one state: on floats)
+            w_v = vJ[free[0]]
+            cJ[free[0], 3:] = -cross(w_v[:3], w_v[3:])
+        else:
+            w_v = vJ[free]
+            cJ[free, ..., 3:] = -cross(w_v[..., :3], w_v[..., 3:])
+    else:
+        coupled = free + coupled
+    for i in coupled:
         cJ = write(cJ, i, jcalc(model, i, q, qd)[3])
     return vJ, cJ
 
 
 @per_model
 def coupled_bodies(model):
-    """The bodies whose :math:`c_J` is not zero: several joints, or a free joint (a list)."""
+    """The bodies whose :math:`c_J` is not zero, two lists: those with one free joint, and those with
+    several joints."""
     m = plain(model)
-    return [i for i in range(1, m.nbody)
-            if m.body_jntnum[i] > 1 or (m.body_jntnum[i] == 1 and m.jnt_type[m.body_jntadr[i]] == FREE)]
+    return ([i for i in range(1, m.nbody) if m.body_jntnum[i] == 1 and m.jnt_type[m.body_jntadr[i]] == FREE],
+            [i for i in range(1, m.nbody) if m.body_jntnum[i] > 1])
 
 
 @per_state

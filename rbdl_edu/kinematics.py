@@ -13,12 +13,13 @@ import numpy as np
 
 from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
-from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state, take
+from rbdl_edu.joints import hinge_qpos, jcalc, joint_ids, joint_poses, joint_transform, one_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state, tree_levels
+from rbdl_edu.tree import (Xtree, anchor_offsets, at_origin, attached_frames, body_inertia, gravity_acceleration,
+                           local_rotations, state, tree_levels, tree_rotation, tree_rotations, unturned_joints)
 
 
 def world_transforms(model, q):
@@ -97,12 +98,6 @@ def _normalize4(q):
     if not n >= MINVAL:
         return quat_normalize(q)
     return q * (1 / n) if abs(n - 1) > MINVAL else q
-
-
-@per_model
-def tree_rotation(model, i):
-    """``R_T``, the rotation of body ``i``'s fixed offset from its parent (``body_quat``)."""
-    return quat_to_mat(model.body_quat[i])
 
 
 def com_positions(model, q):
@@ -252,15 +247,19 @@ def kinematics(model, data):
     q = data.qpos
     for name, x, shape in (("qpos", q, (m.nq,)), ("mocap_pos", data.mocap_pos, (m.nmocap, 3)),
                            ("mocap_quat", data.mocap_quat, (m.nmocap, 4))):
-        if np.shape(x) != shape:
+        if (x.shape if type(x) is np.ndarray else np.shape(x)) != shape:
             raise ValueError(f"data.{name} has shape {np.shape(x)}; a Data holds one state: {shape} "
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
-    xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
-    xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
-    # the frame each joint acts in (the one the joints before it left), for its anchor and axis
-    x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
+    # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the one
+    # the joints before it left: x_before, R_before), for its anchor and axis
+    if xp is np:                # (numbers: copies of the per-model ones; JAX: as compiled before)
+        xpos, xmat, xquat, x_before, R_before = (x.copy() for x in at_origin(model))
+    else:
+        xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
+        xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+        x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
     # a level of the tree at a time (its parents are done): i its bodies, p their parents; for
     # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
     for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
@@ -287,13 +286,23 @@ def kinematics(model, data):
         # resting on a plane is exactly as far from it in both: a contact or none)
         quat = _normalize4s(quat)
         xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
-    if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
-        pos, axis = anchor_offsets(model)
+    if m.njnt and xp is np:     # every joint's anchor and axis at once: x + R p, R a (one product)
+        R_pos_axis = np.matvec(R_before[:, None], anchor_offsets(model)[2])
+        data.xanchor, data.xaxis = x_before + R_pos_axis[:, 0], R_pos_axis[:, 1]
+    elif m.njnt:                # every joint's anchor and axis at once: x + R p, R a
+        pos, axis, _ = anchor_offsets(model)
         data.xanchor = x_before + xp.matvec(R_before, pos)
         data.xaxis = xp.matvec(R_before, axis)
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
+    if xp is np:                # numbers: the inertial frames, geoms and sites at once (as below)
+        b, pos, R_local, (bodies, geoms, sites) = attached_frames(model)
+        R_b = xmat[b]
+        x, R = xpos[b] + np.matvec(R_b, pos), R_b @ R_local
+        data.xipos, data.geom_xpos, data.site_xpos = x[bodies], x[geoms], x[sites]
+        data.ximat, data.geom_xmat, data.site_xmat = R[bodies], R[geoms], R[sites]
+        return
     R_body_i, R_geom, R_site = local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ R_body_i
@@ -317,8 +326,10 @@ def body_pose(model, data, b, xpos, xmat, xquat, joints):
         quat = _normalize4(quat_normalize(data.mocap_quat[k]))
         return data.mocap_pos[k], quat_to_mat(quat), quat, {}
     if nj and m.jnt_type[j0] == FREE:   # qpos is the pose in the world; the anchor is the body's origin
-        x, quat = xpos[p] + xp.matvec(xmat[p], t_j[j0]), _normalize4(quat_j[j0])
-        return x, quat_to_mat(quat), quat, {j0: (x, eye(xp, 3, float))}
+        given = quat_j[j0]
+        x, quat = xpos[p] + xp.matvec(xmat[p], t_j[j0]), _normalize4(given)
+        R = R_j[j0] if quat is given else quat_to_mat(quat)   # (kept as it is: R_j[j0] is its matrix)
+        return x, R, quat, {j0: (x, eye(xp, 3, float))}
     # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
     x = xpos[p] + xp.matvec(xmat[p], m.body_pos[b])
     R, quat, before = xmat[p] @ tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
@@ -363,22 +374,17 @@ def level_plan(model, by_body=False):
     return tuple(plan)
 
 
-@per_model
-def tree_rotations(model):
-    """:func:`tree_rotation` of every body, ``(nbody, 3, 3)``."""
-    return quat_to_mat(plain(model).body_quat)
-
-
 @per_state
 def joint_rotations(model, q):
     """Every joint's pose ``R (njnt, 3, 3)``, ``t (njnt, 3)`` (:func:`~rbdl_edu.joints.joint_transform`)
     and its rotation as a quaternion ``(njnt, 4)`` (:func:`joint_quat`; a free joint's: its ``qpos`` normalized)."""
-    m = plain(model)
-    xp = namespace(q)
+    m, xp = plain(model), namespace(q)
     if not m.njnt:
         return xp.zeros((0, 3, 3)), xp.zeros((0, 3)), xp.zeros((0, 4))
     R, t, _, _ = joint_poses(model, q)
-    return xp.stack(R), xp.stack(t), joint_quats(model, q)
+    if xp is not np:                                    # (JAX: lists by joint; NumPy's are stacked)
+        R, t = xp.stack(R), xp.stack(t)
+    return R, t, joint_quats(model, q)
 
 
 def _normalize4s(q):
@@ -389,22 +395,6 @@ def _normalize4s(q):
     if not (n >= MINVAL).all():
         return np.array([_normalize4(row) for row in q])
     return np.where(np.abs(n - 1) > MINVAL, q * (1 / n), q)
-
-
-@per_model
-def anchor_offsets(model):
-    """``jnt_pos`` and ``jnt_axis`` as :func:`kinematics` turns them into ``xanchor``, ``xaxis``: a
-    free joint's anchor is its body's origin (its ``jnt_pos`` taken as zero)."""
-    m = plain(model)
-    return np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos), m.jnt_axis
-
-
-@per_model
-def local_rotations(model):
-    """The fixed rotations of the inertial frames, geoms and sites in their bodies
-    (``body_iquat``, ``geom_quat``, ``site_quat`` as matrices), made once per model."""
-    m = plain(model)
-    return quat_to_mat(m.body_iquat), quat_to_mat(m.geom_quat), quat_to_mat(m.site_quat)
 
 
 def joint_quat(model, j, q):
@@ -436,15 +426,25 @@ def joint_quats(model, q):
     array([0., 0., 1., 0.])
     """
     m, xp = plain(model), namespace(q)
-    quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+    if xp is np and q.ndim == 1:                # (one state of numbers: a copy of the identities)
+        quats = unturned_joints(model).copy()
+    else:
+        quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
     hinges = joint_ids(model, HINGE)
     if len(hinges):
         adr = m.jnt_qposadr[hinges]
-        half = (take(q, adr) - m.qpos0[adr]) / 2            # (cos θ/2, sin θ/2 a), θ = q - ref
+        half = (q[..., hinge_qpos(model)] - m.qpos0[adr]) / 2     # (cos θ/2, sin θ/2 a), θ = q - ref
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
         quats = write(quats, hinges if q.ndim == 1 else (Ellipsis, hinges, slice(None)), rows)
-    for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist():
-        adr = m.jnt_qposadr[j] + (3 if m.jnt_type[j] == FREE else 0)
+    for j, adr in quaternion_joints(model):
         quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
     return quats
+
+
+@per_model
+def quaternion_joints(model):
+    """``(joint, qposadr)`` of each ball and free joint's quaternion in ``qpos`` (a free joint's: after x)."""
+    m = plain(model)
+    return tuple((j, int(m.jnt_qposadr[j]) + (3 if m.jnt_type[j] == FREE else 0))
+                 for j in np.flatnonzero((m.jnt_type == BALL) | (m.jnt_type == FREE)).tolist())

@@ -83,7 +83,7 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     # τ_i = S_i^T f_i, every dof at once: the dof's axis (a row of S_i^T) dotted with its body's f_i
     tau = (dof_axes(model, q) * move_axis(f[plain(model).dof_bodyid], 0, -2)).sum(-1)
     # joint armature: an extra inertia on each dof, as MuJoCo's M has on its diagonal
-    tau = tau + model.dof_armature * qdd
+    tau = tau + plain(model).dof_armature * qdd
     return Passes(Xup, S, v, a, fB, f, tau)
 
 

@@ -26,7 +26,7 @@ def skew(v):
     v = asarray(v)
     if _one_float(v, 3):                # one vector of numbers: written out
         x, y, z = v.tolist()
-        return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+        return np.array([0.0, -z, y, z, 0.0, -x, -y, x, 0.0]).reshape(3, 3)    # (flat: made faster)
     xp = namespace(v)
     if xp is not np:                    # JAX: built from slices (XLA handles them best)
         x, y, z = v[..., 0], v[..., 1], v[..., 2]
@@ -53,11 +53,15 @@ def cross(a, b):
     if _one_float(a, 3) and _one_float(b, 3):     # one pair of numbers: component by component
         (a1, a2, a3), (b1, b2, b3) = a.tolist(), b.tolist()
         return np.array([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1])
-    # (take(i, axis=-1) is a[..., i], several times faster on small arrays)
+    # (take(i, axis=-1) is a[..., i], several times faster on small arrays; both products at once)
+    if type(a) is np.ndarray and type(b) is np.ndarray and a.shape == b.shape:
+        p = a.take(_NEXT_AFTER, axis=-1) * b.take(_AFTER_NEXT, axis=-1)
+        return p[..., :3] - p[..., 3:]
     return a.take(_NEXT, axis=-1) * b.take(_AFTER, axis=-1) - a.take(_AFTER, axis=-1) * b.take(_NEXT, axis=-1)
 
 
 _NEXT, _AFTER = np.array([1, 2, 0]), np.array([2, 0, 1])
+_NEXT_AFTER, _AFTER_NEXT = np.concatenate([_NEXT, _AFTER]), np.concatenate([_AFTER, _NEXT])
 
 
 def _one_float(x, n):
@@ -116,11 +120,7 @@ def quat_mul(q1, q2):
     array([0., 0., 0., 1.])
     """
     if _one_float(q1, 4) and _one_float(q2, 4):           # one pair of numbers: written out
-        (w1, x1, y1, z1), (w2, x2, y2, z2) = q1.tolist(), q2.tolist()
-        return np.array([w1 * w2 - (0.0 + x1 * x2 + y1 * y2 + z1 * z2),
-                         w1 * x2 + w2 * x1 + (y1 * z2 - z1 * y2),
-                         w1 * y2 + w2 * y1 + (z1 * x2 - x1 * z2),
-                         w1 * z2 + w2 * z1 + (x1 * y2 - y1 * x2)])
+        return np.array(_quat_mul_floats(q1.tolist(), q2.tolist()))
     q1, q2 = asarray(q1), asarray(q2)
     if type(q1) is np.ndarray and type(q2) is np.ndarray and q1.dtype == FLOAT64 == q2.dtype:
         # arrays of numbers: every product p[4 a + b] = q1_a q2_b at once, then the same sums
@@ -133,6 +133,15 @@ def quat_mul(q1, q2):
     w = w1 * w2 - (v1 * v2).sum(-1, keepdims=True)
     v = w1 * v2 + w2 * v1 + cross(v1, v2)
     return concat(w, v)
+
+
+def _quat_mul_floats(q1, q2):
+    """:func:`quat_mul` of two quaternions of Python floats, a list."""
+    (w1, x1, y1, z1), (w2, x2, y2, z2) = q1, q2
+    return [w1 * w2 - (0.0 + x1 * x2 + y1 * y2 + z1 * z2),
+            w1 * x2 + w2 * x1 + (y1 * z2 - z1 * y2),
+            w1 * y2 + w2 * y1 + (z1 * x2 - x1 * z2),
+            w1 * z2 + w2 * z1 + (x1 * y2 - y1 * x2)]
 
 
 # quat_mul on arrays: w1 v2, w2 v1 and v1 × v2 = (y1 z2 - z1 y2, z1 x2 - x1 z2, x1 y2 - y1 x2) as
@@ -165,12 +174,9 @@ def quat_normalize(q):
     (array([0.70710678, 0.70710678, 0.        , 0.        ]), array([1., 0., 0., 0.]))
     """
     if _one_float(q, 4):                # one quaternion of finite numbers: written out
-        w, x, y, z = q.tolist()
-        if math.isfinite(w + x + y + z):
-            s = max(abs(w), abs(x), abs(y), abs(z))
-            u = [c / (s if s > 0 else 1.0) for c in (w, x, y, z)]
-            n = math.sqrt(0.0 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
-            return np.array([1.0, 0.0, 0.0, 0.0] if n * s < 1e-15 else [c / (n if n > 0 else 1.0) for c in u])
+        unit = _normalize_floats(q.tolist())
+        if unit is not None:
+            return np.array(unit)
     q = asarray(q)
     if is_symbolic(q):
         return q
@@ -180,6 +186,17 @@ def quat_normalize(q):
     n = xp.linalg.norm(u, axis=-1, keepdims=True)
     identity = xp.asarray([1.0, 0.0, 0.0, 0.0], dtype=q.dtype)
     return xp.where(n * s < 1e-15, identity, u / xp.where(n > 0, n, 1.0))
+
+
+def _normalize_floats(q):
+    """:func:`quat_normalize` of a quaternion of Python floats, a list; None if it is not finite."""
+    w, x, y, z = q
+    if not math.isfinite(w + x + y + z):
+        return None
+    s = max(abs(w), abs(x), abs(y), abs(z))
+    u = [c / (s if s > 0 else 1.0) for c in (w, x, y, z)]
+    n = math.sqrt(0.0 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
+    return [1.0, 0.0, 0.0, 0.0] if n * s < 1e-15 else [c / (n if n > 0 else 1.0) for c in u]
 
 
 def quat_to_mat(q):
@@ -197,7 +214,8 @@ def quat_to_mat(q):
            [ 0.,  0.,  1.]])
     """
     if _one_float(q, 4):                # one quaternion of numbers: the nine entries written out
-        return np.array(_quat_mat_entries(*q.tolist()))
+        (a, b, c), (d, e, f), (g, h, i) = _quat_mat_entries(*q.tolist())
+        return np.array([a, b, c, d, e, f, g, h, i]).reshape(3, 3)        # (flat: made faster)
     q = asarray(q)
     if type(q) is np.ndarray and q.dtype == FLOAT64:    # many quaternions of numbers: the same
         p = (q[..., :, None] * q[..., None, :]).reshape(q.shape[:-1] + (16,))   # entries, as arrays
@@ -293,14 +311,7 @@ def quat_exp(r):
     array([0.70710678, 0.        , 0.        , 0.70710678])
     """
     if _one_float(r, 3):                # one rotation vector of numbers: the same lines on floats
-        x, y, z = r.tolist()
-        theta2 = x * x + y * y + z * z
-        if theta2 < 1e-16:
-            w, k = 1 - theta2 / 8, 0.5 - theta2 / 48
-        else:
-            theta = math.sqrt(theta2)
-            w, k = np.cos(theta / 2), np.sin(theta / 2) / theta       # NumPy's cos and sin, as below
-        return np.array([w, k * x, k * y, k * z])
+        return np.array(_quat_exp_floats(r.tolist()))
     r = asarray(r)
     xp = namespace(r)
     theta2 = (r * r).sum(-1, keepdims=True)                     # θ², smooth at r = 0
@@ -310,6 +321,18 @@ def quat_exp(r):
     w = xp.where(small, 1 - theta2 / 8, xp.cos(theta / 2))
     k = xp.where(small, 0.5 - theta2 / 48, xp.sin(theta / 2) / theta)
     return concat(w, k * r)
+
+
+def _quat_exp_floats(r):
+    """:func:`quat_exp` of a rotation vector of Python floats, a list."""
+    x, y, z = r
+    theta2 = x * x + y * y + z * z
+    if theta2 < 1e-16:
+        w, k = 1 - theta2 / 8, 0.5 - theta2 / 48
+    else:
+        theta = math.sqrt(theta2)
+        w, k = np.cos(theta / 2), np.sin(theta / 2) / theta       # NumPy's cos and sin, as quat_exp's
+    return [w, k * x, k * y, k * z]
 
 
 def quat_log(q):
@@ -341,6 +364,11 @@ def quat_integrate(q, omega, dt):
     >>> np.round(quat_integrate([1.0, 0, 0, 0], [0.0, 0.0, np.pi], 0.5), 12)
     array([0.70710678, 0.        , 0.        , 0.70710678])
     """
+    if _one_float(q, 4) and _one_float(omega, 3) and isinstance(dt, float):   # numbers: the same lines on floats
+        turned = _quat_mul_floats(q.tolist(), _quat_exp_floats([w * dt for w in omega.tolist()]))
+        unit = _normalize_floats([float(c) for c in turned])
+        if unit is not None:
+            return np.array(unit)
     dt = asarray(dt)
     return quat_normalize(quat_mul(q, quat_exp(asarray(omega) * dt[..., None])))
 

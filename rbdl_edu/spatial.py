@@ -34,13 +34,19 @@ def blocks(A, B, C, D):
     >>> blocks(np.eye(3), 0, 0, 2 * np.eye(3)).diagonal()
     array([1., 1., 1., 2., 2., 2.])
     """
-    given = [M for M in (A, B, C, D) if not isinstance(M, int)]
-    if all(isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == FLOAT64 for M in given):
+    if all(type(M) is int or (isinstance(M, np.ndarray) and M.shape == (3, 3) and M.dtype == FLOAT64)
+           for M in (A, B, C, D)):
         X = np.zeros((6, 6))                   # one matrix of numbers: written into zeros
-        for M, rows, cols in ((A, _TOP, _LEFT), (B, _TOP, _RIGHT), (C, _BOTTOM, _LEFT), (D, _BOTTOM, _RIGHT)):
-            if not isinstance(M, int):
-                X[rows, cols] = M
+        if type(A) is not int:
+            X[:3, :3] = A
+        if type(B) is not int:
+            X[:3, 3:] = B
+        if type(C) is not int:
+            X[3:, :3] = C
+        if type(D) is not int:
+            X[3:, 3:] = D
         return X
+    given = [M for M in (A, B, C, D) if not isinstance(M, int)]
     xp = namespace(*given)
     dtype = object if any(M.dtype == object for M in given) else given[0].dtype
     A, B, C, D = (xp.zeros((3, 3), dtype=dtype) if isinstance(M, int) else M for M in (A, B, C, D))
@@ -49,10 +55,6 @@ def blocks(A, B, C, D):
         batch = np.broadcast_shapes(*leading)
         A, B, C, D = (xp.broadcast_to(M, batch + (3, 3)) for M in (A, B, C, D))
     return xp.concatenate([xp.concatenate([A, B], axis=-1), xp.concatenate([C, D], axis=-1)], axis=-2)
-
-
-_TOP, _LEFT = slice(0, 3), slice(0, 3)
-_BOTTOM, _RIGHT = slice(3, 6), slice(3, 6)
 
 
 def plucker(E, r):
@@ -135,10 +137,10 @@ def cross_motion(v, m):
         (w, vo), (mw, mv) = _halves(v), _halves(m)
         return np.array(_cross(w, mw) + [x + y for x, y in zip(_cross(w, mv), _cross(vo, mw))])
     if _float_arrays(v, m):                      # arrays of numbers: the same products, by index
-        # [ω × m_ω; ω × m_v] with the six entries at once, then v_O × m_ω added to the lower half
-        top = v.take(_N6, -1) * m.take(_A6, -1) - v.take(_A6_, -1) * m.take(_N6_, -1)
-        low = v.take(_VN, -1) * m.take(_WA, -1) - v.take(_VA, -1) * m.take(_WN, -1)
-        return np.concatenate([top[..., :3], top[..., 3:] + low], axis=-1)
+        # [ω × m_ω; ω × m_v] with the six entries, and v_O × m_ω, at once (nine), then the
+        # last three added to the lower half
+        p = v.take(_M_L1, -1) * m.take(_M_R1, -1) - v.take(_M_L2, -1) * m.take(_M_R2, -1)
+        return np.concatenate([p[..., :3], p[..., 3:6] + p[..., 6:]], axis=-1)
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
@@ -155,10 +157,10 @@ def cross_force(v, f):
         (w, vo), (n, fl) = _halves(v), _halves(f)
         return np.array([x + y for x, y in zip(_cross(w, n), _cross(vo, fl))] + _cross(w, fl))
     if _float_arrays(v, f):                      # arrays of numbers: the same products, by index
-        # [ω × n; ω × f_l] with the six entries at once, then v_O × f_l added to the upper half
-        top = v.take(_N6, -1) * f.take(_A6, -1) - v.take(_A6_, -1) * f.take(_N6_, -1)
-        up = v.take(_VN, -1) * f.take(_FA, -1) - v.take(_VA, -1) * f.take(_FN, -1)
-        return np.concatenate([top[..., :3] + up, top[..., 3:]], axis=-1)
+        # [ω × n; ω × f_l] with the six entries, and v_O × f_l, at once (nine), then the last
+        # three added to the upper half
+        p = v.take(_F_L1, -1) * f.take(_F_R1, -1) - v.take(_F_L2, -1) * f.take(_F_R2, -1)
+        return np.concatenate([p[..., :3] + p[..., 6:], p[..., 3:6]], axis=-1)
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
 
@@ -183,6 +185,12 @@ _A6_, _N6_ = np.array([2, 0, 1, 2, 0, 1]), np.array([1, 2, 0, 4, 5, 3])
 _VN, _VA = np.array([4, 5, 3]), np.array([5, 3, 4])
 _WA, _WN = np.array([2, 0, 1]), np.array([1, 2, 0])
 _FA, _FN = np.array([5, 3, 4]), np.array([4, 5, 3])
+# ... joined: p = v[L1] m[R1] - v[L2] m[R2] holds the six entries of ω × (both halves), then the three of
+# v_O × (the other's upper half: motion; lower half: force)
+_M_L1, _M_R1 = np.concatenate([_N6, _VN]), np.concatenate([_A6, _WA])
+_M_L2, _M_R2 = np.concatenate([_A6_, _VA]), np.concatenate([_N6_, _WN])
+_F_L1, _F_R1 = np.concatenate([_N6, _VN]), np.concatenate([_A6, _FA])
+_F_L2, _F_R2 = np.concatenate([_A6_, _VA]), np.concatenate([_N6_, _FN])
 
 
 def _halves(x):

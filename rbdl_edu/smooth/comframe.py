@@ -54,12 +54,12 @@ def com_pos(model, data):
     xp = namespace(data.xipos)
     # every body's subtree at once (subtree_sums: the world's row holds every body): the sum
     # of m_k x_k over the subtree, divided by its mass
-    mass, total = xp.matmul(subtree_sums(m), plain(m).body_mass[:, None] * data.xipos), subtree_masses(m)
-    data.subtree_com = xp.where(total[:, None] > 1e-15, mass / np.maximum(total, 1e-300)[:, None], data.xipos)
+    mass, (total, heavy) = xp.matmul(subtree_sums(m), plain(m).body_mass[:, None] * data.xipos), subtree_totals(m)
+    data.subtree_com = mass / total if heavy is None else xp.where(heavy, mass / total, data.xipos)
     # cdof: a dof's axis S in its body frame, turned to world axes and moved to the point c,
     # all dofs at once (bodies in order hold their dofs in order: S's columns, joined, are
     # the rows of dof_axes)
-    data.cdof = to_cframes(m, data, dof_axes(m, data.qpos), m.dof_bodyid)
+    data.cdof = to_cframes(m, data, dof_axes(m, data.qpos), plain(m).dof_bodyid)
 
 
 def to_cframe(model, data, i, m_body):
@@ -76,6 +76,10 @@ def to_cframes(model, data, m_body, bodies=None):
     b = slice(None) if bodies is None else bodies
     xp = namespace(data.xmat, m_body)
     R, x, c = data.xmat[b], data.xpos[b], data.subtree_com[plain(model).body_rootid[b]]
+    if xp is np and m_body.ndim == 2:         # numbers: [Rω; R v_O] in one product, then the shift
+        out = np.matvec(R[:, None], m_body.reshape(-1, 2, 3)).reshape(-1, 6)
+        out[:, 3:] += cross(out[:, :3], c - x)
+        return out
     w = xp.matvec(R, m_body[:, :3])
     return xp.concatenate([w, xp.matvec(R, m_body[:, 3:]) + cross(w, c - x)], axis=1)
 
@@ -214,6 +218,16 @@ def subtree_sums(model):
 def subtree_masses(model):
     """``(nbody,)``: the mass of each body with everything below it (the world's: every body's)."""
     return subtree_sums(model) @ plain(model).body_mass
+
+
+@per_model
+def subtree_totals(model):
+    """:func:`subtree_masses` as :func:`com_pos` divides by them, ``(nbody, 1)`` (at least 1e-300),
+    and where they exceed 1e-15, ``(nbody, 1)`` (None if everywhere: a subtree without mass
+    keeps its body's own center)."""
+    total = subtree_masses(model)[:, None]
+    heavy = total > 1e-15
+    return np.maximum(total, 1e-300), None if heavy.all() else heavy
 
 
 @per_model

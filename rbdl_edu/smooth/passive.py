@@ -88,20 +88,35 @@ def passive(model, data):
     for name in ("qfrc_spring", "qfrc_damper", "qfrc_gravcomp", "qfrc_fluid", "qfrc_adhesion", "qfrc_passive"):
         setattr(data, name, np.zeros(m.nv))
     spring, damper = not opt.disabled("spring"), not opt.disabled("damper")
-    if opt.disabled("passive") or not (spring or damper):
-        return
+    if opt.disabled("passive") or not (spring or damper) or not has_passive_forces(m):
+        return                      # (a model with no spring, damper, lift, fluid or adhesion: zeros)
     qfrc_spring, qfrc_damper = joint_spring_damper(m, data.qpos, data.qvel, spring, damper)
     ten_spring, ten_damper = tendon_spring_damper(m, data, spring, damper)
     data.qfrc_spring, data.qfrc_damper = qfrc_spring + ten_spring, qfrc_damper + ten_damper
     data.qfrc_gravcomp = gravity_compensation(m, data)
     data.qfrc_fluid = sum((apply_ft(m, data, f, t, p, b) for b, p, f, t in fluid_wrenches(m, data)),
                           np.zeros(m.nv))
-    if m.flg_adhesion and not opt.disabled("contact"):
+    if has_passive_forces(m)["adhesion"] and not opt.disabled("contact"):
         data.qfrc_adhesion = adhesion_forces(m, data)
     # gravity compensation counts as passive on the joints that do not route it through actuators
     passive_gravcomp = ~plain(m).jnt_actgravcomp[plain(m).dof_jntid]
     data.qfrc_passive = (data.qfrc_spring + data.qfrc_damper + data.qfrc_fluid + data.qfrc_adhesion
                          + np.where(passive_gravcomp, data.qfrc_gravcomp, 0.0))
+
+
+@per_model
+def has_passive_forces(model):
+    """Which passive forces ``model`` can have at all (a dict of flags, by name; empty, and
+    false, if none can be other than zero: the stage then leaves its zeros): springs and
+    dampers on joints or tendons, gravity compensation, the fluid, adhesion."""
+    m = plain(model)
+    coefficients = (m.jnt_stiffness, m.jnt_stiffnesspoly, m.dof_damping, m.dof_dampingpoly)
+    parts = dict(joints=any(x.dtype != np.float64 or np.any(x != 0) for x in coefficients),
+                 tendons=bool(tendons_with_springs(model)),
+                 gravcomp=bool(gravcomp_bodies(model)),
+                 fluid=bool(model.opt.viscosity or model.opt.density),
+                 adhesion=bool(model.flg_adhesion))
+    return parts if any(parts.values()) else {}
 
 
 def poly_force(linear, poly, x, odd=False):

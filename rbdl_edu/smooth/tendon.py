@@ -66,6 +66,9 @@ def tendon(model, data):
     data.ten_wrapadr = np.zeros(m.ntendon, dtype=int)
     data.ten_wrapnum = np.zeros(m.ntendon, dtype=int)
     data.wrap_obj = np.zeros(2 * m.nwrap, dtype=int)
+    if not m.ntendon and type(data.qpos) is np.ndarray:   # no tendon, numbers: nothing to measure
+        data.ten_length, data.ten_J, data.wrap_xpos = np.zeros(0), np.zeros((0, m.nv)), np.zeros((2 * m.nwrap, 3))
+        return
     wrap_xpos = [np.zeros(3)] * (2 * m.nwrap)
     count = 0
     for t in range(m.ntendon):

@@ -66,6 +66,9 @@ def transmission(model, data):
     :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
     m = plain(model)
+    if not m.nactuator and type(data.qpos) is np.ndarray:   # no actuator, numbers: no output
+        data.actuator_length, data.actuator_moment = np.zeros(m.nout), np.zeros((m.nout, m.nv))
+        return
     length, moment = [], []                    # per actuator (rows, so that jax.jit traces them)
     for i in range(m.nactuator):
         trn, gear = m.actuator_trntype[i], m.actuator_gear[m.actuator_outadr[i]]
