@@ -46,6 +46,8 @@ import weakref
 
 import numpy as np
 
+from rbdl_edu.arrays import tracing_batch
+
 try:
     import jax
     import jax.numpy as jnp
@@ -87,7 +89,8 @@ def jit(model, function, batched=False):
     key = (function, batched)
     if key not in cache:
         def run(*arrays):
-            return function(model, *arrays)
+            with tracing_batch(batched):      # a batch's recursions go body by body (batch_traced)
+                return function(model, *arrays)
         cache[key] = _caller(jax.vmap(run) if batched else run)
     return cache[key]
 

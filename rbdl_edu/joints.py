@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, add_at, concat, cos, eye, is_jax, move_axis, namespace, sin, write
+from rbdl_edu.arrays import FLOAT64, add_at, batch_traced, concat, cos, eye, is_jax, move_axis, namespace, sin, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
@@ -379,6 +379,8 @@ def body_transforms(model, q):
     """
     xp = namespace(q)
     XJ, S = body_joint_frames(model, q)
+    if batch_traced():              # a traced batch: a product per body, from which XLA reads Xup[i] unstacked
+        return xp.stack([X_J @ X_T for X_J, X_T in zip(XJ, Xtrees(model))]), S
     XJ = xp.stack(xp.broadcast_arrays(*XJ) if q.ndim > 1 else XJ)
     XT = Xtrees(model).reshape((model.nbody,) + (1,) * (XJ.ndim - 3) + (6, 6))
     return XJ @ XT, S

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rbdl_edu.arrays import add_at, move_axis, namespace, write
+from rbdl_edu.arrays import add_at, batch_traced, move_axis, namespace, rows, stack_rows, write
 from rbdl_edu.joints import body_transforms, dof_axes, joint_motions, joint_velocities
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.spatial import cross_force, cross_motion
@@ -56,30 +56,33 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     Xup, S = body_transforms(model, q)       # ^iX_λ = X_J X_T and S_i of every body
     vJ, cJ = joint_velocities(model, q, qd)  # v_J = S_i q̇_i and c_J of every body
     Sqdd = joint_motions(model, q, qdd)      # S_i q̈_i of every body
-    v = xp.zeros_like(vJ)                    # the world is at rest ...
-    a = write(xp.zeros_like(vJ), 0, gravity_acceleration(model))    # ... but accelerates upward: a_0 = -[0; g]
-    levels = tree_levels(model)
+    v = rows(xp.zeros_like(vJ))              # the world is at rest ...
+    a = rows(write(xp.zeros_like(vJ), 0, gravity_acceleration(model)))    # ... but accelerates upward: a_0 = -[0; g]
+    levels = tree_levels(model, batch_traced())   # (a traced batch: body by body)
 
     for i, p in levels:
         # v_i = ^iX_λ v_λ + S_i q̇_i
         v = write(v, i, xp.matvec(Xup[i], v[p]) + vJ[i])
+    v = stack_rows(v)
     vxvJ = cross_motion(v, vJ)
     for i, p in levels:
         # a_i = ^iX_λ a_λ + S_i q̈_i + c_J + v_i × v_J
         a = write(a, i, xp.matvec(Xup[i], a[p]) + Sqdd[i] + cJ[i] + vxvJ[i])
+    a = stack_rows(a)
     # f_i = I_i a_i + v_i ×* I_i v_i − f_i^ext, every body at once
     I = _batched(body_inertias(model), Xup)
     fB = xp.matvec(I, a) + cross_force(v, xp.matvec(I, v))
     if xfrc_applied is not None:
-        X0 = xp.zeros_like(Xup) + Xup[0]                  # ^iX_0 = ^iX_λ ^λX_0
+        X0 = rows(xp.zeros_like(Xup) + Xup[0])            # ^iX_0 = ^iX_λ ^λX_0
         for i, p in levels:
             X0 = write(X0, i, Xup[i] @ X0[p])
-        fB = fB - applied_wrenches(model, X0, xfrc_applied)
+        fB = fB - applied_wrenches(model, stack_rows(X0), xfrc_applied)
 
-    f = fB + 0
+    f = rows(fB + 0)
     for i, p in levels[:0:-1]:               # leaves to root (the world's children pass nothing on)
         # f_λ += ^λX_i^* f_i = (^iX_λ)^T f_i
         f = add_at(f, p, xp.matvec(Xup[i].mT, f[i]))
+    f = stack_rows(f)
     # τ_i = S_i^T f_i, every dof at once: the dof's axis (a row of S_i^T) dotted with its body's f_i
     tau = (dof_axes(model, q) * move_axis(f[plain(model).dof_bodyid], 0, -2)).sum(-1)
     # joint armature: an extra inertia on each dof, as MuJoCo's M has on its diagonal

@@ -197,17 +197,22 @@ def body_inertia(model, i):
 
 
 @per_model
-def tree_levels(model):
+def tree_levels(model, by_body=False):
     """The bodies below the world by depth: a tuple of ``(i, p)`` int arrays, the bodies ``i`` one
     level down and their parents ``p``, the world's children first. A recursion over the tree
     runs level by level (``v[i] = X[i] v[p]``: every body of a level at once, its parents done).
     A level of one body holds plain ints (its rows are then views, and a compiled write a slice).
+    ``by_body``: one body per level, in body order (parents come first), for a recursion traced
+    by JAX, where the bodies of a level stacked in one array cost a ``vmap``-ed batch more
+    (XLA lays each stack out and copies it again) than they save.
 
     >>> from rbdl_edu.models import branched_tree
     >>> tree_levels(branched_tree())[:2]
     ((1, 0), (array([2, 4]), array([1, 1])))
     """
     parent = np.asarray(model.body_parentid)
+    if by_body:
+        return tuple((i, int(parent[i])) for i in range(1, model.nbody))
     depth = np.zeros(model.nbody, dtype=int)
     for i in range(1, model.nbody):            # parents come before their children
         depth[i] = depth[parent[i]] + 1

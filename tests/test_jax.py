@@ -34,6 +34,7 @@ import rbdl_edu as rbd  # noqa: E402
 from rbdl_edu import compiled, factor  # noqa: E402
 from rbdl_edu.derivatives import aba_derivatives, rnea_derivatives  # noqa: E402
 from rbdl_edu.kinematics import forward_kinematics  # noqa: E402
+from rbdl_edu.rnea import rnea_passes  # noqa: E402
 from rbdl_edu.simulation.step import pure_step  # noqa: E402
 
 jnp = jax.numpy
@@ -118,6 +119,18 @@ def test_vmap_equals_numpy_batches(model):
     q, qd, x = random_state(model, rng, batch=(16,))
     for f, args in [(rbd.rnea, (q, qd, x)), (rbd.aba, (q, qd, x)), (rbd.crba, (q,))]:
         assert rel(compiled.jit(model, f, batched=True)(*args), f(model, *args)) < 1e-12, f.__name__
+    # a traced batch runs RNEA body by body (arrays.batch_traced), pushed bodies included
+    xfrc = rng.normal(size=(16, model.nbody, 6))
+    passes = compiled.jit(model, rnea_passes_of, batched=True)(q, qd, x, xfrc)
+    for got, want in zip(passes, rnea_passes_of(model, q, qd, x, xfrc)):
+        assert rel(got, want) < 1e-12
+
+
+def rnea_passes_of(model, q, qd, qdd, xfrc):
+    """RNEA's stacked intermediates (Xup, v, a, fB, f) and tau, body first as NumPy's batches."""
+    p = rnea_passes(model, q, qd, qdd, xfrc)
+    return [p.Xup, p.v, p.a, p.fB, p.f, p.tau] if q.ndim == 1 else \
+        [np.moveaxis(x, 1, 0) for x in (p.Xup, p.v, p.a, p.fB, p.f)] + [p.tau]
 
 
 def test_float32_is_refused_and_compiled_once():
