@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import is_jax, namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.tree import body_inertia, by_dof_blocks, state
@@ -44,7 +45,13 @@ def crba(model, q):
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
-    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
+    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + armature_diagonal(model)
+
+
+@per_model
+def armature_diagonal(model):
+    """``(nv, nv)``: the joints' armature on the diagonal, zeros elsewhere (made once per model)."""
+    return np.diag(plain(model).dof_armature)
 
 
 def composite_inertias(model, q):

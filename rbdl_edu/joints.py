@@ -29,7 +29,7 @@ from rbdl_edu.arrays import FLOAT64, add_at, concat, cos, eye, is_jax, move_axis
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
+from rbdl_edu.rotation import _normalize_floats, _quat_mat_entries, cross, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
 from rbdl_edu.tree import Xtrees, dofs
 
@@ -122,7 +122,8 @@ def joint_poses(model, q):
         p = m.jnt_pos[hinges]
         t[hinges] = p - np.matvec(R_h, p)
     for j in others:
-        R[j], t[j], S_j = _joint_transform(model, j, q)
+        pose = _free_pose(q, j, m.jnt_qposadr[j]) if S[j] is None else None
+        R[j], t[j], S_j = pose or _joint_transform(model, j, q)
         if S[j] is None:                            # (a free joint's S turns with it)
             S[j] = S_j
     if not m.njnt:
@@ -135,6 +136,19 @@ def joint_poses(model, q):
     for x in (R, t, X):
         x.setflags(write=False)
     return R, t, S, list(X)
+
+
+def _free_pose(q, j, adr):
+    """:func:`_joint_transform` of free joint ``j`` (``qpos`` from ``adr``) on Python floats: its
+    quaternion normalized, ``R`` entry by entry and ``S = [[0, 1], [R^T, 0]]`` written out (the
+    same numbers as the array lines); None for a quaternion that is not finite (those lines)."""
+    unit = _normalize_floats(q[adr + 3:adr + 7].tolist())
+    if unit is None:
+        return None
+    (a, b, c), (d, e, f), (g, h, i) = _quat_mat_entries(*unit)
+    S = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+                  a, d, g, 0.0, 0.0, 0.0, b, e, h, 0.0, 0.0, 0.0, c, f, i, 0.0, 0.0, 0.0]).reshape(6, 6)
+    return np.array([a, b, c, d, e, f, g, h, i]).reshape(3, 3), q[adr:adr + 3], S
 
 
 @per_model
