@@ -121,9 +121,13 @@ def joint_poses(model, q):
         R[hinges] = R_h = eye(np, 3, float) + s * A + (1 - c) * A2
         p = m.jnt_pos[hinges]
         t[hinges] = p - np.matvec(R_h, p)
+    values = q.tolist() if others else None
     for j in others:
-        pose = _free_pose(q, j, m.jnt_qposadr[j]) if S[j] is None else None
-        R[j], t[j], S_j = pose or _joint_transform(model, j, q)
+        free = _free_joint(values, m.jnt_qposadr[j]) if S[j] is None else None     # (a free joint: on floats)
+        if free:
+            R.reshape(-1, 9)[j], t[j], S[j] = free
+            continue
+        R[j], t[j], S_j = _joint_transform(model, j, q)
         if S[j] is None:                            # (a free joint's S turns with it)
             S[j] = S_j
     if not m.njnt:
@@ -138,17 +142,17 @@ def joint_poses(model, q):
     return R, t, S, list(X)
 
 
-def _free_pose(q, j, adr):
-    """:func:`_joint_transform` of free joint ``j`` (``qpos`` from ``adr``) on Python floats: its
-    quaternion normalized, ``R`` entry by entry and ``S = [[0, 1], [R^T, 0]]`` written out (the
-    same numbers as the array lines); None for a quaternion that is not finite (those lines)."""
-    unit = _normalize_floats(q[adr + 3:adr + 7].tolist())
+def _free_joint(values, adr):
+    """A free joint's ``R`` (nine numbers, by row), ``t`` and ``S = [[0, 1], [R^T, 0]]`` at ``qpos``
+    ``values`` (a list) from ``adr``, on Python floats: the same numbers as the array lines
+    (the quaternion normalized, ``R`` entry by entry); None for a quaternion that is not finite."""
+    unit = _normalize_floats(values[adr + 3:adr + 7])
     if unit is None:
         return None
     (a, b, c), (d, e, f), (g, h, i) = _quat_mat_entries(*unit)
     S = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
                   a, d, g, 0.0, 0.0, 0.0, b, e, h, 0.0, 0.0, 0.0, c, f, i, 0.0, 0.0, 0.0]).reshape(6, 6)
-    return np.array([a, b, c, d, e, f, g, h, i]).reshape(3, 3), q[adr:adr + 3], S
+    return [a, b, c, d, e, f, g, h, i], values[adr:adr + 3], S
 
 
 @per_model
@@ -186,21 +190,9 @@ def _traced_poses(model, q):
     return R, t, S, [plucker_from_pose(R[j], t[j]) for j in range(m.njnt)]
 
 
-def take(q, index):
-    """``q[..., index]`` for an int array ``index``: a slice where the entries are consecutive
-    (compiled: a slice, not a gather).
-
-    >>> take(np.arange(5.0), np.array([1, 2, 3])), take(np.arange(5.0), np.array([0, 2]))
-    (array([1., 2., 3.]), array([0., 2.]))
-    """
-    if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
-        return q[..., int(index[0]):int(index[0]) + len(index)]
-    return q[..., index]
-
-
 @per_model
 def hinge_qpos(model):
-    """The hinges' ``qpos`` addresses as :func:`take` reads them (a slice where consecutive, else an
+    """The hinges' ``qpos`` addresses (a slice where consecutive, else an
     int array), decided once per model."""
     adr = plain(model).jnt_qposadr[joint_ids(model, HINGE)]
     if len(adr) and np.array_equal(adr, np.arange(adr[0], adr[0] + len(adr))):
@@ -355,12 +347,12 @@ def joint_velocities(model, q, qd):
     (array([0., 2., 0., 0., 0., 0.]), array([0., 0., 0., 0., 0., 0.]))
     """
     vJ = joint_motions(model, q, qd)
-    cJ = namespace(vJ).zeros_like(vJ)
+    cJ = np.zeros(vJ.shape, vJ.dtype) if type(vJ) is np.ndarray else namespace(vJ).zeros_like(vJ)
     free, coupled = coupled_bodies(model)
     if len(free) and type(vJ) is np.ndarray:        # free joints, numbers: c_J = [0; -ω × v], all at once
-        if len(free) == 1 and vJ.ndim == 2:         # (one of them, one state: on floats)
-            w_v = vJ[free[0]]
-            cJ[free[0], 3:] = -cross(w_v[:3], w_v[3:])
+        if len(free) == 1 and vJ.ndim == 2 and vJ.dtype == FLOAT64:     # (one of them, one state: on floats)
+            (w1, w2, w3), (v1, v2, v3) = vJ[free[0], :3].tolist(), vJ[free[0], 3:].tolist()
+            cJ[free[0], 3:] = [-(w2 * v3 - w3 * v2), -(w3 * v1 - w1 * v3), -(w1 * v2 - w2 * v1)]   # (cross)
         else:
             w_v = vJ[free]
             cJ[free, ..., 3:] = -cross(w_v[..., :3], w_v[..., 3:])
