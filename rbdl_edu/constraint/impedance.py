@@ -291,8 +291,10 @@ def make_impedance(model, data, constraint_blocks=None):
         else:
             solimp, (k, b), b_friction = softness(model, kind, obj)
             d, dd = impedance(solimp, violation(model, data, block, pos), margin[i])
-        # R = (1 - d)/d * diagA, for all the rows of the block
-        R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
+        # R = (1 - d)/d * diagA, for all the rows of the block (a pyramid's: its first row's, which
+        # friction_regularizer turns into all of them)
+        R_block = ([max((1 - d) * diagA[i] / d, MINVAL)] * n if kind == CNSTR_CONTACT_PYRAMIDAL
+                   else [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]])     # (a NaN stays NaN)
         # k, b, d, dd of each row, one after the other
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
             KBIP += [0.0, b, d, dd]                      # friction has no position to return to
