@@ -43,7 +43,7 @@ def crba(model, q):
     xp = namespace(q)
     if is_jax(q):                       # traced: a subtree's columns at once (see the end)
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
-    M = crba_blocks(model, q)
+    M = _crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
     return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + armature_diagonal(model)
 
@@ -81,6 +81,11 @@ def crba_blocks(model, q):
     [(1, 1), (1, 2), (2, 1), (2, 2)]
     """
     (q,) = state(model, q)
+    return _crba_blocks(model, q)
+
+
+def _crba_blocks(model, q):
+    """:func:`crba_blocks` of a ``q`` that :func:`~rbdl_edu.tree.state` has checked."""
     nb, parent = model.nbody, model.body_parentid
     Xup, S, IC = composite_inertias(model, q)
 

@@ -301,7 +301,7 @@ def dof_axes(model, q):
     rows = [S[i].mT for i in moving_bodies(model)[0].tolist()]
     if batch:
         rows = [xp.broadcast_to(r, batch + r.shape[-2:]) for r in rows]
-    return xp.concatenate([xp.zeros(batch + (0, 6), dtype=q.dtype)] + rows, axis=-2)
+    return xp.concatenate(rows, axis=-2) if rows else xp.zeros(batch + (0, 6), dtype=q.dtype)
 
 
 @per_model
@@ -322,7 +322,7 @@ def joint_motions(model, q, x):
     array([0., 1., 2.])
     """
     xp = namespace(q, x)
-    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64 and one_state(q) and not x.any():
+    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64 and one_state(q) and not any(x.tolist()):
         return np.zeros((model.nbody, 6))                     # (one state at rest: no motion)
     s = move_axis(dof_axes(model, q) * x[..., :, None], -2, 0)          # (nv, ..., 6): dof k's motion
     out = xp.zeros((model.nbody,) + s.shape[1:], dtype=s.dtype)
