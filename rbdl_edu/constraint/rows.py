@@ -64,7 +64,7 @@ def make_constraint(model, data):
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
     awake = None                                         # (the dofs of awake trees, when some sleep)
-    if np.count_nonzero(data.tree_asleep >= 0):
+    if max(data.tree_asleep.tolist(), default=-1) >= 0:
         asleep = data.tree_asleep[dof_treeid(model)] >= 0
         awake = ~asleep if asleep.any() else None
     rows = Rows(awake)
