@@ -300,10 +300,12 @@ def contact_jacobians(model, data, bodies, points, frames):
     w, v = data.cdof[:, :3], data.cdof[:, 3:]
     r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
     on = path_sign(model)
-    s = (on[bodies[:, 1]] - on[bodies[:, 0]])[:, :, None]                     # (ncon, nv, 1)
-    J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
+    s = on[bodies[:, 1]] - on[bodies[:, 0]]                                    # (ncon, nv)
+    J = np.empty((ncon, 2, 3, nv))                     # (ncon, 6, nv), the translation rows over the rotation rows
+    J[:, 0], J[:, 1] = (v + cross(w, r)).transpose(0, 2, 1), w.T
+    J *= s[:, None, None]
     # the translation rows and the rotation rows each turned into the contact frame
-    return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
+    return (frames[:, None] @ J).reshape(ncon, 6, nv)
 
 
 @per_model
