@@ -317,11 +317,12 @@ def friction_regularizer(model, con, kind, R):
     :math:`\mu = \mu_1 \sqrt{R_1/R_0}`; an elliptic cone's :math:`R_j \mu_j^2 = R_1 \mu_1^2` in
     every friction direction; a pyramid's one :math:`R = 2\mu^2 R_0` for all its edges,
     matching the elliptic cone's resistance to sliding."""
+    friction = con.friction.tolist()              # (Python numbers: the same arithmetic, fewer calls)
     R[1] = R[0] / max(MINVAL, model.opt.impratio)
-    con.mu = con.friction[0] * math.sqrt(R[1] / R[0])
+    con.mu = friction[0] * math.sqrt(R[1] / R[0])
     if kind == CNSTR_CONTACT_ELLIPTIC:
         for j in range(1, con.dim - 1):
-            R[j + 1] = R[1] * con.friction[0] ** 2 / con.friction[j] ** 2
+            R[j + 1] = R[1] * friction[0] ** 2 / friction[j] ** 2
     else:
         R[:] = [2 * con.mu ** 2 * R[0]] * len(R)
 
