@@ -269,10 +269,12 @@ def contact_rows(model, data, rows):
         candidates = np.empty((len(cons), width, m.nv))
         if k:
             muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
-            Jn = J[:, :1]
-            candidates[:, 0::2], candidates[:, 1::2] = Jn + muJ, Jn - muJ
-        pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
-        margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
+            # (J_n + mu_k J_k, J_n - mu_k J_k) for each k, as J_n + (±mu_k J_k): the same numbers
+            candidates = (J[:, :1, None] + muJ[:, :, None] * _EDGE_SIGNS).reshape(len(cons), width, m.nv)
+        pos, margin = [], []
+        for con, n in zip(cons, counts):
+            pos += [con.dist] * n
+            margin += [con.includemargin] * n
         if 1 in dims:                                    # frictionless: the normal alone
             candidates[np.array(dims) == 1, 0] = J[np.array(dims) == 1, 0]
     kind = CNSTR_CONTACT_ELLIPTIC if elliptic else CNSTR_CONTACT_PYRAMIDAL
@@ -285,6 +287,9 @@ def contact_rows(model, data, rows):
     for con, n in zip(cons, counts):
         con.efc_address, address = address, address + n
     rows.extend(J, pos, margin, [0.0] * len(pos), kinds, live, counts)
+
+
+_EDGE_SIGNS = np.array([[1.0], [-1.0]])      # a pyramid's two edges of each friction direction
 
 
 def contact_jacobians(model, data, bodies, points, frames):
