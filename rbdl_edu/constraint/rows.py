@@ -48,7 +48,8 @@ from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.blocks import Rows, blocks, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance, weights
 from rbdl_edu.constraint.island import body_treeid
-from rbdl_edu.constraint.limits import ball_rotation, limit_rows  # noqa: F401 (ball_rotation: the module's API)
+from rbdl_edu.constraint.limits import (ball_limits, ball_rotation, hinge_slide_limits, limit_rows,  # noqa
+                                        limited_tendons)            # (ball_rotation: the module's API, F401)
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON, EQ_CONNECT, EQ_JOINT,
                                   EQ_WELD, OBJ_BODY)
@@ -71,9 +72,10 @@ def make_constraint(model, data):
     for con in data.contact:
         con.efc_address = -1
     if not model.opt.disabled("constraint"):
-        equality_rows(model, data, rows)
-        friction_rows(model, data, rows)
-        limit_rows(model, data, rows)
+        if other_rows(model):                            # (a model of contacts alone skips these)
+            equality_rows(model, data, rows)
+            friction_rows(model, data, rows)
+            limit_rows(model, data, rows)
         contact_rows(model, data, rows)
     nv = model.nv
     data.ne, data.nf, data.nl, data.nefc = rows.ne, rows.nf, rows.nl, len(rows.type)
@@ -83,6 +85,14 @@ def make_constraint(model, data):
     data.efc_type, data.efc_id = np.array(rows.type, dtype=int), np.array(rows.id, dtype=int)
     diag_approx(model, data, rows.blocks)
     make_impedance(model, data, rows.blocks)
+
+
+@per_model
+def other_rows(model):
+    """False for a model that can have no rows but contacts' (no equality, friction loss or limit)."""
+    dofs, tendons = frictional(model)
+    return bool(model.neq or dofs or tendons or len(hinge_slide_limits(model)[0]) or ball_limits(model)
+                or limited_tendons(model))
 
 
 # -- equality ---------------------------------------------------------------------------------
