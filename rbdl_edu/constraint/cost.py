@@ -53,7 +53,7 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     rows = one_sided_rows(data, model)
     x = jar[rows]
     if cost:
-        s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
+        s += float(np.add.reduce(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0)))     # (sum, undispatched)
     if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
         return s
     satisfied = x >= 0
