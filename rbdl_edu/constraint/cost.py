@@ -36,8 +36,9 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
-    force, state = -D * jar, np.empty(nefc, dtype=int)
-    state.fill(CNSTRSTATE_QUADRATIC)
+    if forces or nf or model.opt.cone == "elliptic":   # (else the cost alone: no forces to make)
+        force, state = -D * jar, np.empty(nefc, dtype=int)
+        state.fill(CNSTRSTATE_QUADRATIC)
     s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne and cost else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
