@@ -112,8 +112,8 @@ def fwd_constraint(model, data):
     data.efc_force, data.efc_state, data.qacc = force, state, qacc
     if solver == "PGS" or noslip:
         dual_finish(model, data)
-    else:
-        data.qfrc_constraint = data.efc_J.T @ force
+    else:               # (one island: its J^T f, which update made with its last forces)
+        data.qfrc_constraint = sub.qfrc_constraint if one else data.efc_J.T @ force
 
 
 def _untouched_smooth(model, data, parts):
