@@ -17,7 +17,7 @@ from rbdl_edu.arrays import is_jax, namespace
 from rbdl_edu.cache import per_model
 from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.tree import body_inertia, by_dof_blocks, state
+from rbdl_edu.tree import body_inertia, by_dof_blocks, dof_slices, state
 
 
 def crba(model, q):
@@ -45,6 +45,11 @@ def crba(model, q):
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = _crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
+    if q.ndim == 1 and q.dtype == np.float64:       # (one state of numbers: the blocks added to it at once)
+        out, d = armature_diagonal(model).copy(), dof_slices(model)
+        for (i, j), block in M.items():
+            out[d[i], d[j]] += block
+        return out
     return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + armature_diagonal(model)
 
 
