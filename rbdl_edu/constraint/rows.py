@@ -316,7 +316,7 @@ def contact_jacobians(model, data, bodies, points, frames):
     r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
     on = path_sign(model)
     s = on[bodies[:, 1]] - on[bodies[:, 0]]                                    # (ncon, nv)
-    J = np.empty((ncon, 2, 3, nv))                     # (ncon, 6, nv), the translation rows over the rotation rows
+    J = np.empty((ncon, 2, 3, nv))             # (ncon, 6, nv): the translation rows, then the rotation rows
     J[:, 0], J[:, 1] = (v + cross(w, r)).transpose(0, 2, 1), w.T
     J *= s[:, None, None]
     # the translation rows and the rotation rows each turned into the contact frame

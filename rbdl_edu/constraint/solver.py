@@ -129,7 +129,7 @@ def warmstart(model, data):
     ``warmstart``): for ``Newton`` and ``CG`` the one with the lower total cost; for ``PGS``
     the forces at ``qacc_warmstart`` unless their dual cost :math:`f^T b + \frac12 f^T (A+R) f`
     is positive (then zero forces). ``<flag warmstart="disable"/>``: ``qacc_smooth`` and zero
-    forces. Returns ``(AR, current)``: the dual matrix :math:`A + R` if it made it (PGS), else
+    forces. Returns ``(AR, current, start)``: the dual matrix :math:`A + R` if it made it (PGS), else
     None; whether ``efc_force``, ``efc_state`` and ``qfrc_constraint`` are those at the start
     ``data.qacc`` (:func:`~rbdl_edu.constraint.cost.update`'s there, so a primal solver need
     not make them again); and :math:`(M a, J a - a_{ref})` at the start (primal solvers), or None."""
