@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import namespace, write
+from rbdl_edu.arrays import FLOAT64, namespace, write
 from rbdl_edu.cache import per_model
 from rbdl_edu.model.enums import BALL, FREE
 from rbdl_edu.model.frozen import plain
@@ -31,6 +31,8 @@ def integrate_pos(model, q, qd, dt):
     q, qd = state(model, q, qd)
     if not quaternions(model):                   # hinges and slides only: q + q̇ dt, all at once
         return q + qd * dt
+    if q.ndim == 1 == qd.ndim and q.dtype == FLOAT64 == qd.dtype and isinstance(dt, float):
+        return _integrate_numbers(model, q, qd, dt)
     # a new array to write into, of the batch's shape (one state: q's own)
     q_next = q + 0 * dt
     if q.ndim > 1 or qd.ndim > 1:
@@ -45,6 +47,25 @@ def integrate_pos(model, q, qd, dt):
     for a, d in quaternions(model):
         q_next = write(q_next, (..., slice(a, a + 4)), quat_integrate(q[..., a:a + 4], qd[..., d:d + 3], dt))
     return q_next
+
+
+def _integrate_numbers(model, q, qd, dt):
+    """:func:`integrate_pos` of one state of numbers on Python floats, the same numbers: each
+    linear coordinate's :math:`q + \dot q\, dt`, each quaternion by
+    :func:`~rbdl_edu.rotation.quat_integrate`."""
+    out, rates = q.tolist(), qd.tolist()
+    for a, d in linear_pairs(model):
+        out[a] = out[a] + rates[d] * dt
+    for a, d in quaternions(model):
+        out[a:a + 4] = quat_integrate(q[a:a + 4], qd[d:d + 3], dt).tolist()
+    return np.array(out)
+
+
+@per_model
+def linear_pairs(model):
+    """:func:`linear_coordinates` as ``(qposadr, dofadr)`` pairs, a tuple."""
+    a, d = linear_coordinates(model)
+    return tuple(zip(np.arange(model.nq)[a].tolist(), np.arange(model.nv)[d].tolist()))
 
 
 @per_model

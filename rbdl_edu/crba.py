@@ -14,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import is_jax, namespace
+from rbdl_edu.cache import per_model
 from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.tree import body_inertia, by_dof_blocks, state
+from rbdl_edu.tree import body_inertia, by_dof_blocks, dof_slices, state
 
 
 def crba(model, q):
@@ -42,9 +43,20 @@ def crba(model, q):
     xp = namespace(q)
     if is_jax(q):                       # traced: a subtree's columns at once (see the end)
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
-    M = crba_blocks(model, q)
+    M = _crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
-    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + xp.diag(plain(model).dof_armature)
+    if q.ndim == 1 and q.dtype == np.float64:       # (one state of numbers: the blocks added to it at once)
+        out, d = armature_diagonal(model).copy(), dof_slices(model)
+        for (i, j), block in M.items():
+            out[d[i], d[j]] += block
+        return out
+    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + armature_diagonal(model)
+
+
+@per_model
+def armature_diagonal(model):
+    """``(nv, nv)``: the joints' armature on the diagonal, zeros elsewhere (made once per model)."""
+    return np.diag(plain(model).dof_armature)
 
 
 def composite_inertias(model, q):
@@ -74,6 +86,11 @@ def crba_blocks(model, q):
     [(1, 1), (1, 2), (2, 1), (2, 2)]
     """
     (q,) = state(model, q)
+    return _crba_blocks(model, q)
+
+
+def _crba_blocks(model, q):
+    """:func:`crba_blocks` of a ``q`` that :func:`~rbdl_edu.tree.state` has checked."""
     nb, parent = model.nbody, model.body_parentid
     Xup, S, IC = composite_inertias(model, q)
 

@@ -29,7 +29,7 @@ from rbdl_edu.arrays import FLOAT64, add_at, batch_traced, concat, cos, eye, is_
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.rotation import cross, quat_normalize, quat_to_mat, skew
+from rbdl_edu.rotation import _normalize_floats, _quat_mat_entries, cross, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import blocks, cross_motion, plucker_from_pose
 from rbdl_edu.tree import Xtrees, dofs
 
@@ -121,7 +121,12 @@ def joint_poses(model, q):
         R[hinges] = R_h = eye(np, 3, float) + s * A + (1 - c) * A2
         p = m.jnt_pos[hinges]
         t[hinges] = p - np.matvec(R_h, p)
+    values = q.tolist() if others else None
     for j in others:
+        free = _free_joint(values, m.jnt_qposadr[j]) if S[j] is None else None     # (a free joint: on floats)
+        if free:
+            R.reshape(-1, 9)[j], t[j], S[j] = free
+            continue
         R[j], t[j], S_j = _joint_transform(model, j, q)
         if S[j] is None:                            # (a free joint's S turns with it)
             S[j] = S_j
@@ -135,6 +140,19 @@ def joint_poses(model, q):
     for x in (R, t, X):
         x.setflags(write=False)
     return R, t, S, list(X)
+
+
+def _free_joint(values, adr):
+    """A free joint's ``R`` (nine numbers, by row), ``t`` and ``S = [[0, 1], [R^T, 0]]`` at ``qpos``
+    ``values`` (a list) from ``adr``, on Python floats: the same numbers as the array lines
+    (the quaternion normalized, ``R`` entry by entry); None for a quaternion that is not finite."""
+    unit = _normalize_floats(values[adr + 3:adr + 7])
+    if unit is None:
+        return None
+    (a, b, c), (d, e, f), (g, h, i) = _quat_mat_entries(*unit)
+    S = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+                  a, d, g, 0.0, 0.0, 0.0, b, e, h, 0.0, 0.0, 0.0, c, f, i, 0.0, 0.0, 0.0]).reshape(6, 6)
+    return [a, b, c, d, e, f, g, h, i], values[adr:adr + 3], S
 
 
 @per_model
@@ -172,21 +190,9 @@ def _traced_poses(model, q):
     return R, t, S, [plucker_from_pose(R[j], t[j]) for j in range(m.njnt)]
 
 
-def take(q, index):
-    """``q[..., index]`` for an int array ``index``: a slice where the entries are consecutive
-    (compiled: a slice, not a gather).
-
-    >>> take(np.arange(5.0), np.array([1, 2, 3])), take(np.arange(5.0), np.array([0, 2]))
-    (array([1., 2., 3.]), array([0., 2.]))
-    """
-    if len(index) and np.array_equal(index, np.arange(index[0], index[0] + len(index))):
-        return q[..., int(index[0]):int(index[0]) + len(index)]
-    return q[..., index]
-
-
 @per_model
 def hinge_qpos(model):
-    """The hinges' ``qpos`` addresses as :func:`take` reads them (a slice where consecutive, else an
+    """The hinges' ``qpos`` addresses (a slice where consecutive, else an
     int array), decided once per model."""
     adr = plain(model).jnt_qposadr[joint_ids(model, HINGE)]
     if len(adr) and np.array_equal(adr, np.arange(adr[0], adr[0] + len(adr))):
@@ -295,7 +301,7 @@ def dof_axes(model, q):
     rows = [S[i].mT for i in moving_bodies(model)[0].tolist()]
     if batch:
         rows = [xp.broadcast_to(r, batch + r.shape[-2:]) for r in rows]
-    return xp.concatenate([xp.zeros(batch + (0, 6), dtype=q.dtype)] + rows, axis=-2)
+    return xp.concatenate(rows, axis=-2) if rows else xp.zeros(batch + (0, 6), dtype=q.dtype)
 
 
 @per_model
@@ -316,7 +322,7 @@ def joint_motions(model, q, x):
     array([0., 1., 2.])
     """
     xp = namespace(q, x)
-    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64 and one_state(q) and not x.any():
+    if type(x) is np.ndarray and x.ndim == 1 and x.dtype == FLOAT64 and one_state(q) and not any(x.tolist()):
         return np.zeros((model.nbody, 6))                     # (one state at rest: no motion)
     s = move_axis(dof_axes(model, q) * x[..., :, None], -2, 0)          # (nv, ..., 6): dof k's motion
     out = xp.zeros((model.nbody,) + s.shape[1:], dtype=s.dtype)
@@ -341,12 +347,12 @@ def joint_velocities(model, q, qd):
     (array([0., 2., 0., 0., 0., 0.]), array([0., 0., 0., 0., 0., 0.]))
     """
     vJ = joint_motions(model, q, qd)
-    cJ = namespace(vJ).zeros_like(vJ)
+    cJ = np.zeros(vJ.shape, vJ.dtype) if type(vJ) is np.ndarray else namespace(vJ).zeros_like(vJ)
     free, coupled = coupled_bodies(model)
     if len(free) and type(vJ) is np.ndarray:        # free joints, numbers: c_J = [0; -ω × v], all at once
-        if len(free) == 1 and vJ.ndim == 2:         # (one of them, one state: on floats)
-            w_v = vJ[free[0]]
-            cJ[free[0], 3:] = -cross(w_v[:3], w_v[3:])
+        if len(free) == 1 and vJ.ndim == 2 and vJ.dtype == FLOAT64:     # (one of them, one state: on floats)
+            (w1, w2, w3), (v1, v2, v3) = vJ[free[0], :3].tolist(), vJ[free[0], 3:].tolist()
+            cJ[free[0], 3:] = [-(w2 * v3 - w3 * v2), -(w3 * v1 - w1 * v3), -(w1 * v2 - w2 * v1)]   # (cross)
         else:
             w_v = vJ[free]
             cJ[free, ..., 3:] = -cross(w_v[..., :3], w_v[..., 3:])

@@ -384,7 +384,7 @@ def joint_rotations(model, q):
     R, t, _, _ = joint_poses(model, q)
     if xp is not np:                                    # (JAX: lists by joint; NumPy's are stacked)
         R, t = xp.stack(R), xp.stack(t)
-    return R, t, joint_quats(model, q)
+    return R, t, joint_quats.__wrapped__(model, q)      # (remembered here, with R and t: no memo of its own)
 
 
 def _normalize4s(q):

@@ -53,8 +53,9 @@ def cross(a, b):
     if _one_float(a, 3) and _one_float(b, 3):     # one pair of numbers: component by component
         (a1, a2, a3), (b1, b2, b3) = a.tolist(), b.tolist()
         return np.array([a2 * b3 - a3 * b2, a3 * b1 - a1 * b3, a1 * b2 - a2 * b1])
-    # (take(i, axis=-1) is a[..., i], several times faster on small arrays; both products at once)
-    if type(a) is np.ndarray and type(b) is np.ndarray and a.shape == b.shape:
+    # (take(i, axis=-1) is a[..., i], several times faster on small arrays; both products at once,
+    # broadcast as the products below would be)
+    if type(a) is np.ndarray and type(b) is np.ndarray:
         p = a.take(_NEXT_AFTER, axis=-1) * b.take(_AFTER_NEXT, axis=-1)
         return p[..., :3] - p[..., 3:]
     return a.take(_NEXT, axis=-1) * b.take(_AFTER, axis=-1) - a.take(_AFTER, axis=-1) * b.take(_NEXT, axis=-1)

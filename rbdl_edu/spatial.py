@@ -140,7 +140,9 @@ def cross_motion(v, m):
         # [ω × m_ω; ω × m_v] with the six entries, and v_O × m_ω, at once (nine), then the
         # last three added to the lower half
         p = v.take(_M_L1, -1) * m.take(_M_R1, -1) - v.take(_M_L2, -1) * m.take(_M_R2, -1)
-        return np.concatenate([p[..., :3], p[..., 3:6] + p[..., 6:]], axis=-1)
+        out = p[..., :6].copy()
+        out[..., 3:] += p[..., 6:]
+        return out
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, m[..., :3]), cross(w, m[..., 3:]) + cross(vo, m[..., :3]))
 
@@ -160,7 +162,9 @@ def cross_force(v, f):
         # [ω × n; ω × f_l] with the six entries, and v_O × f_l, at once (nine), then the last
         # three added to the upper half
         p = v.take(_F_L1, -1) * f.take(_F_R1, -1) - v.take(_F_L2, -1) * f.take(_F_R2, -1)
-        return np.concatenate([p[..., :3] + p[..., 6:], p[..., 3:6]], axis=-1)
+        out = p[..., :6].copy()
+        out[..., :3] += p[..., 6:]
+        return out
     w, vo = v[..., :3], v[..., 3:]
     return concat(cross(w, f[..., :3]) + cross(vo, f[..., 3:]), cross(w, f[..., 3:]))
 
@@ -172,9 +176,9 @@ def _one_float6(x):
     return isinstance(x, np.ndarray) and x.shape == (6,) and x.dtype == FLOAT64
 
 
-def _float_arrays(*xs):
-    """NumPy ``float64`` arrays of 6-vectors (batches of numbers, no symbols)."""
-    return all(type(x) is np.ndarray and x.dtype == FLOAT64 for x in xs)
+def _float_arrays(a, b):
+    """Two NumPy ``float64`` arrays of 6-vectors (batches of numbers, no symbols)."""
+    return type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == FLOAT64 and b.dtype == FLOAT64
 
 
 # a × b = (a_1 b_2 - a_2 b_1, a_2 b_0 - a_0 b_2, a_0 b_1 - a_1 b_0) by index, for ω (entries 0-2) times

@@ -36,7 +36,9 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
-    force, state = -D * jar, np.full(nefc, CNSTRSTATE_QUADRATIC)
+    if forces or nf or model.opt.cone == "elliptic":   # (else the cost alone: no forces to make)
+        force, state = -D * jar, np.empty(nefc, dtype=int)
+        state.fill(CNSTRSTATE_QUADRATIC)
     s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne and cost else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
@@ -52,7 +54,7 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     rows = one_sided_rows(data, model)
     x = jar[rows]
     if cost:
-        s += float(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0).sum())
+        s += float(np.add.reduce(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0)))     # (sum, undispatched)
     if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
         return s
     satisfied = x >= 0

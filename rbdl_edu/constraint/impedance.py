@@ -291,8 +291,10 @@ def make_impedance(model, data, constraint_blocks=None):
         else:
             solimp, (k, b), b_friction = softness(model, kind, obj)
             d, dd = impedance(solimp, violation(model, data, block, pos), margin[i])
-        # R = (1 - d)/d * diagA, for all the rows of the block
-        R_block = [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]]     # (a NaN stays NaN)
+        # R = (1 - d)/d * diagA, for all the rows of the block (a pyramid's: its first row's, which
+        # friction_regularizer turns into all of them)
+        R_block = ([max((1 - d) * diagA[i] / d, MINVAL)] * n if kind == CNSTR_CONTACT_PYRAMIDAL
+                   else [max((1 - d) * a / d, MINVAL) for a in diagA[i:i + n]])     # (a NaN stays NaN)
         # k, b, d, dd of each row, one after the other
         if kind in (CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON):
             KBIP += [0.0, b, d, dd]                      # friction has no position to return to
@@ -315,11 +317,12 @@ def friction_regularizer(model, con, kind, R):
     :math:`\mu = \mu_1 \sqrt{R_1/R_0}`; an elliptic cone's :math:`R_j \mu_j^2 = R_1 \mu_1^2` in
     every friction direction; a pyramid's one :math:`R = 2\mu^2 R_0` for all its edges,
     matching the elliptic cone's resistance to sliding."""
+    friction = con.friction.tolist()              # (Python numbers: the same arithmetic, fewer calls)
     R[1] = R[0] / max(MINVAL, model.opt.impratio)
-    con.mu = con.friction[0] * math.sqrt(R[1] / R[0])
+    con.mu = friction[0] * math.sqrt(R[1] / R[0])
     if kind == CNSTR_CONTACT_ELLIPTIC:
         for j in range(1, con.dim - 1):
-            R[j + 1] = R[1] * con.friction[0] ** 2 / con.friction[j] ** 2
+            R[j + 1] = R[1] * friction[0] ** 2 / friction[j] ** 2
     else:
         R[:] = [2 * con.mu ** 2 * R[0]] * len(R)
 

@@ -37,15 +37,15 @@ from rbdl_edu.model.enums import CNSTRSTATE_CONE, CNSTRSTATE_QUADRATIC, CNSTRSTA
 EPS = np.finfo(float).eps          # a step smaller than the round-off of q̈ changes nothing
 
 
-def solve_primal(model, data, newton=True, updated=False):
+def solve_primal(model, data, newton=True, updated=False, start=None):
     """Newton (``newton=True``) or CG from ``data.qacc`` (the warm start): ``qacc``,
     ``efc_force``, ``efc_state``, ``qfrc_constraint``, ``solver_niter``, ``solver``.
     ``updated``: ``data``'s forces are already :func:`~rbdl_edu.constraint.cost.update`'s at
-    ``data.qacc``."""
+    ``data.qacc``; ``start``: :math:`(M a, J a - a_{ref})` there, if at hand."""
     opt, M, J = model.opt, data.qM, data.efc_J
     tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
     a = data.qacc.copy()
-    Ma, Jaref = M @ a, J @ a - data.efc_aref
+    Ma, Jaref = (M @ a, J @ a - data.efc_aref) if start is None else start
     if not updated or cones:                          # (Newton on elliptic cones: their Hessians too)
         update(model, data, Jaref, cone_hessian=cones)
     grad = Ma - data.qfrc_smooth - data.qfrc_constraint

@@ -48,7 +48,8 @@ from rbdl_edu.cache import per_model
 from rbdl_edu.constraint.blocks import Rows, blocks, equality_bodies
 from rbdl_edu.constraint.impedance import diag_approx, make_impedance, weights
 from rbdl_edu.constraint.island import body_treeid
-from rbdl_edu.constraint.limits import ball_rotation, limit_rows  # noqa: F401 (ball_rotation: the module's API)
+from rbdl_edu.constraint.limits import (ball_limits, ball_rotation, hinge_slide_limits, limit_rows,  # noqa
+                                        limited_tendons)            # (ball_rotation: the module's API, F401)
 from rbdl_edu.model.enums import (CNSTR_CONTACT_ELLIPTIC, CNSTR_CONTACT_FRICTIONLESS, CNSTR_CONTACT_PYRAMIDAL,
                                   CNSTR_EQUALITY, CNSTR_FRICTION_DOF, CNSTR_FRICTION_TENDON, EQ_CONNECT, EQ_JOINT,
                                   EQ_WELD, OBJ_BODY)
@@ -64,16 +65,17 @@ def make_constraint(model, data):
     :func:`~rbdl_edu.constraint.impedance.make_impedance`). Needs the kinematics, ``com_pos`` (``cdof``),
     the tendons and :func:`~rbdl_edu.collision.collision`."""
     awake = None                                         # (the dofs of awake trees, when some sleep)
-    if np.count_nonzero(data.tree_asleep >= 0):
+    if max(data.tree_asleep.tolist(), default=-1) >= 0:
         asleep = data.tree_asleep[dof_treeid(model)] >= 0
         awake = ~asleep if asleep.any() else None
     rows = Rows(awake)
     for con in data.contact:
         con.efc_address = -1
     if not model.opt.disabled("constraint"):
-        equality_rows(model, data, rows)
-        friction_rows(model, data, rows)
-        limit_rows(model, data, rows)
+        if other_rows(model):                            # (a model of contacts alone skips these)
+            equality_rows(model, data, rows)
+            friction_rows(model, data, rows)
+            limit_rows(model, data, rows)
         contact_rows(model, data, rows)
     nv = model.nv
     data.ne, data.nf, data.nl, data.nefc = rows.ne, rows.nf, rows.nl, len(rows.type)
@@ -83,6 +85,14 @@ def make_constraint(model, data):
     data.efc_type, data.efc_id = np.array(rows.type, dtype=int), np.array(rows.id, dtype=int)
     diag_approx(model, data, rows.blocks)
     make_impedance(model, data, rows.blocks)
+
+
+@per_model
+def other_rows(model):
+    """False for a model that can have no rows but contacts' (no equality, friction loss or limit)."""
+    dofs, tendons = frictional(model)
+    return bool(model.neq or dofs or tendons or len(hinge_slide_limits(model)[0]) or ball_limits(model)
+                or limited_tendons(model))
 
 
 # -- equality ---------------------------------------------------------------------------------
@@ -269,10 +279,12 @@ def contact_rows(model, data, rows):
         candidates = np.empty((len(cons), width, m.nv))
         if k:
             muJ = np.array([con.friction[:k] for con in cons])[:, :, None] * J[:, 1:k + 1]
-            Jn = J[:, :1]
-            candidates[:, 0::2], candidates[:, 1::2] = Jn + muJ, Jn - muJ
-        pos = sum([[con.dist] * n for con, n in zip(cons, counts)], [])
-        margin = sum([[con.includemargin] * n for con, n in zip(cons, counts)], [])
+            # (J_n + mu_k J_k, J_n - mu_k J_k) for each k, as J_n + (±mu_k J_k): the same numbers
+            candidates = (J[:, :1, None] + muJ[:, :, None] * _EDGE_SIGNS).reshape(len(cons), width, m.nv)
+        pos, margin = [], []
+        for con, n in zip(cons, counts):
+            pos += [con.dist] * n
+            margin += [con.includemargin] * n
         if 1 in dims:                                    # frictionless: the normal alone
             candidates[np.array(dims) == 1, 0] = J[np.array(dims) == 1, 0]
     kind = CNSTR_CONTACT_ELLIPTIC if elliptic else CNSTR_CONTACT_PYRAMIDAL
@@ -285,6 +297,9 @@ def contact_rows(model, data, rows):
     for con, n in zip(cons, counts):
         con.efc_address, address = address, address + n
     rows.extend(J, pos, margin, [0.0] * len(pos), kinds, live, counts)
+
+
+_EDGE_SIGNS = np.array([[1.0], [-1.0]])      # a pyramid's two edges of each friction direction
 
 
 def contact_jacobians(model, data, bodies, points, frames):
@@ -300,10 +315,12 @@ def contact_jacobians(model, data, bodies, points, frames):
     w, v = data.cdof[:, :3], data.cdof[:, 3:]
     r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
     on = path_sign(model)
-    s = (on[bodies[:, 1]] - on[bodies[:, 0]])[:, :, None]                     # (ncon, nv, 1)
-    J = np.concatenate([(v + cross(w, r)) * s, w * s], axis=2)               # (ncon, nv, 6)
+    s = on[bodies[:, 1]] - on[bodies[:, 0]]                                    # (ncon, nv)
+    J = np.empty((ncon, 2, 3, nv))             # (ncon, 6, nv): the translation rows, then the rotation rows
+    J[:, 0], J[:, 1] = (v + cross(w, r)).transpose(0, 2, 1), w.T
+    J *= s[:, None, None]
     # the translation rows and the rotation rows each turned into the contact frame
-    return (frames[:, None] @ J.transpose(0, 2, 1).reshape(ncon, 2, 3, nv)).reshape(ncon, 6, nv)
+    return (frames[:, None] @ J).reshape(ncon, 6, nv)
 
 
 @per_model

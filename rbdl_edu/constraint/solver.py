@@ -76,7 +76,7 @@ def fwd_constraint(model, data):
     solver = model.opt.solver
     if solver not in ("PGS", "CG", "Newton"):
         raise ValueError(f"unknown solver {solver!r}; expected PGS, CG or Newton")
-    AR, current = warmstart(model, data)
+    AR, current, start = warmstart(model, data)
     if model.opt.disabled("island"):
         parts = [(np.arange(model.nv), np.arange(data.nefc))]
     else:
@@ -95,7 +95,8 @@ def fwd_constraint(model, data):
         else:
             # (the warm start's forces serve when the island is the whole problem)
             whole = len(rows) == data.nefc and len(dofs) == model.nv
-            solve_primal(model, sub, newton=solver == "Newton", updated=current and whole)
+            solve_primal(model, sub, newton=solver == "Newton", updated=current and whole,
+                         start=start if whole else None)
             if one:
                 qacc = sub.qacc
             else:
@@ -111,8 +112,8 @@ def fwd_constraint(model, data):
     data.efc_force, data.efc_state, data.qacc = force, state, qacc
     if solver == "PGS" or noslip:
         dual_finish(model, data)
-    else:
-        data.qfrc_constraint = data.efc_J.T @ force
+    else:               # (one island: its J^T f, which update made with its last forces)
+        data.qfrc_constraint = sub.qfrc_constraint if one else data.efc_J.T @ force
 
 
 def _untouched_smooth(model, data, parts):
@@ -128,14 +129,14 @@ def warmstart(model, data):
     ``warmstart``): for ``Newton`` and ``CG`` the one with the lower total cost; for ``PGS``
     the forces at ``qacc_warmstart`` unless their dual cost :math:`f^T b + \frac12 f^T (A+R) f`
     is positive (then zero forces). ``<flag warmstart="disable"/>``: ``qacc_smooth`` and zero
-    forces. Returns ``(AR, current)``: the dual matrix :math:`A + R` if it made it (PGS), else
+    forces. Returns ``(AR, current, start)``: the dual matrix :math:`A + R` if it made it (PGS), else
     None; whether ``efc_force``, ``efc_state`` and ``qfrc_constraint`` are those at the start
     ``data.qacc`` (:func:`~rbdl_edu.constraint.cost.update`'s there, so a primal solver need
-    not make them again)."""
+    not make them again); and :math:`(M a, J a - a_{ref})` at the start (primal solvers), or None."""
     if model.opt.disabled("warmstart"):
         data.qacc = data.qacc_smooth
         data.efc_force, data.efc_state = np.zeros(data.nefc), np.zeros(data.nefc, dtype=int)
-        return None, False
+        return None, False, None
     a = data.qacc_warmstart
     if model.opt.solver == "PGS":
         update(model, data, data.efc_J @ a - data.efc_aref)
@@ -144,15 +145,16 @@ def warmstart(model, data):
         if f @ data.efc_b + 0.5 * f @ (AR @ f) > 0:
             data.efc_force = np.zeros(data.nefc)
             data.qfrc_constraint = np.zeros(model.nv)
-        return AR, False
+        return AR, False, None
     # the smooth start's cost alone, then the warm start's with its forces (kept when it wins)
     cost_smooth = update(model, data, data.efc_b, cost=True, forces=False)
-    cost_warmstart = update(model, data, data.efc_J @ a - data.efc_aref, cost=True)
+    Ma, Jaref = data.qM @ a, data.efc_J @ a - data.efc_aref
+    cost_warmstart = update(model, data, Jaref, cost=True)
     # the Gauss term 1/2 (a - a_u)^T M (a - a_u) = 1/2 (M a - f_smooth) . (a - a_u)
-    cost_warmstart += 0.5 * (data.qM @ a - data.qfrc_smooth) @ (a - data.qacc_smooth)
+    cost_warmstart += 0.5 * (Ma - data.qfrc_smooth) @ (a - data.qacc_smooth)
     smooth = cost_warmstart > cost_smooth
     data.qacc = data.qacc_smooth if smooth else a
-    return None, not smooth
+    return None, not smooth, (data.qM @ data.qacc_smooth, data.efc_b) if smooth else (Ma, Jaref)
 
 
 def dual_finish(model, data):

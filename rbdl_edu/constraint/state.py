@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -93,7 +94,7 @@ def subproblem(data, dofs, rows, AR=None, model=None):
         # one island of everything: data's own arrays (the solvers replace their results,
         # they write into none of these)
         state = SolverState(contact=data.contact, qM=data.qM, efc_J=data.efc_J, nefc=data.nefc, ne=data.ne,
-                            nf=data.nf, efc_AR=AR, **{name: getattr(data, name) for name in _ROWS + _DOFS})
+                            nf=data.nf, efc_AR=AR, **dict(zip(_ROWS + _DOFS, _rows_and_dofs(data))))
     else:
         rows_of = {name: getattr(data, name)[rows] for name in _ROWS}
         dofs_of = {name: getattr(data, name)[dofs] for name in _DOFS}
@@ -106,6 +107,7 @@ def subproblem(data, dofs, rows, AR=None, model=None):
 
 _ROWS = ("efc_type", "efc_id", "efc_D", "efc_R", "efc_frictionloss", "efc_aref", "efc_b", "efc_force", "efc_state")
 _DOFS = ("qacc", "qacc_smooth", "qfrc_smooth", "qfrc_constraint")
+_rows_and_dofs = attrgetter(*_ROWS, *_DOFS)      # (data's fields of both at once)
 
 
 def dual_matrix(model, data):

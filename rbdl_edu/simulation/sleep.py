@@ -198,7 +198,7 @@ def none_asleep(data, tree_asleep=None):
     """True if no tree is asleep (by ``tree_asleep``, ``data``'s if not given): the common case,
     asked first so that a model that never sleeps pays nothing for sleep's bookkeeping."""
     counters = data.tree_asleep if tree_asleep is None else tree_asleep
-    return not len(counters) or counters.max() < 0
+    return max(counters.tolist(), default=-1) < 0      # (a list's max: without ndarray.max's wrapper)
 
 
 def asleep_dofs(model, data, tree_asleep=None):

@@ -17,6 +17,7 @@ kind, with the first and the last record, as MuJoCo's ``mjData.warning``).
 """
 from __future__ import annotations
 
+import math
 import warnings
 from typing import NamedTuple
 
@@ -106,7 +107,9 @@ def check(model, data, quantity):
     """False (after resetting the state and recording a :class:`Divergence`) if ``data.<quantity>``
     holds a NaN or a number beyond ``MAXVAL`` (MuJoCo's ``mj_checkPos/Vel/Acc``)."""
     x = getattr(data, quantity)
-    if (np.abs(x) <= MAXVAL).all():                       # the common case, asked first
+    if type(x) is np.ndarray and _within(x.tolist()):     # the common case, asked first (on numbers)
+        return True
+    if (np.abs(x) <= MAXVAL).all():
         return True
     bad = np.flatnonzero(~(np.abs(x) <= MAXVAL))          # NaN compares False
     if not len(bad):
@@ -121,6 +124,12 @@ def check(model, data, quantity):
     if autoreset:
         reset(model, data, keep_warnings=True)
     return False
+
+
+def _within(values):
+    """True if every number of the list ``values`` is within ``±MAXVAL`` (NaN is not): a finite sum
+    rules NaN and infinities out, then the extremes say the rest (an empty list: True)."""
+    return not values or (math.isfinite(sum(values)) and -MAXVAL <= min(values) and max(values) <= MAXVAL)
 
 
 def reset(model, data, key=None, keep_warnings=False):

@@ -85,8 +85,9 @@ def passive(model, data):
     array([19.62])
     """
     m, opt = model, model.opt
-    for name in ("qfrc_spring", "qfrc_damper", "qfrc_gravcomp", "qfrc_fluid", "qfrc_adhesion", "qfrc_passive"):
-        setattr(data, name, np.zeros(m.nv))
+    zeros = np.zeros((6, m.nv))                                # (six rows of one array)
+    data.qfrc_spring, data.qfrc_damper, data.qfrc_gravcomp = zeros[:3]
+    data.qfrc_fluid, data.qfrc_adhesion, data.qfrc_passive = zeros[3:]
     spring, damper = not opt.disabled("spring"), not opt.disabled("damper")
     if opt.disabled("passive") or not (spring or damper) or not has_passive_forces(m):
         return                      # (a model with no spring, damper, lift, fluid or adhesion: zeros)
