@@ -31,7 +31,8 @@ def integrate_pos(model, q, qd, dt):
     q, qd = state(model, q, qd)
     if not quaternions(model):                   # hinges and slides only: q + q̇ dt, all at once
         return q + qd * dt
-    if q.ndim == 1 == qd.ndim and q.dtype == FLOAT64 == qd.dtype and isinstance(dt, float):
+    if type(q) is np.ndarray is type(qd) and q.ndim == 1 == qd.ndim and q.dtype == FLOAT64 == qd.dtype \
+            and isinstance(dt, float):      # one state of numbers (not JAX's, not symbols)
         return _integrate_numbers(model, q, qd, dt)
     # a new array to write into, of the batch's shape (one state: q's own)
     q_next = q + 0 * dt
