@@ -110,8 +110,17 @@ def to_tree_sparse(model, M):
     >>> to_tree_sparse(double_pendulum(), np.array([[4.0, 2.0], [2.0, 3.0]]))
     array([4., 3., 2.])
     """
+    if type(M) is np.ndarray and M.ndim == 2:          # one matrix of numbers: one take of its entries
+        return M.take(_flat_index(model))
     rows, cols, _ = _sparse_index(model)
     return M[..., rows, cols]
+
+
+@per_model
+def _flat_index(model):
+    """:func:`_sparse_index`'s entries as positions in the flattened ``(nv, nv)`` matrix."""
+    rows, cols, _ = _sparse_index(model)
+    return rows * model.nv + cols
 
 
 def from_tree_sparse(model, Msp, symmetric=True):

@@ -44,6 +44,7 @@ import math
 import numpy as np
 
 from rbdl_edu.arrays import is_jax, stacked
+from rbdl_edu.cache import per_model
 from rbdl_edu.collision import collide
 from rbdl_edu.constraint.impedance import reference
 from rbdl_edu.constraint.rows import jdotv, make_constraint
@@ -208,10 +209,16 @@ def mass_matrix(model, data):
     tree-sparse), ``qM (nv, nv)``; and its :math:`L^TDL` factor ``qLD`` (MuJoCo's ``mj_crb``
     and ``mj_factorM``)."""
     M = crba(model, data.qpos)
-    for t in np.flatnonzero(plain(model).tendon_armature > 0):
+    for t in armature_tendons(model):
         M = M + np.where(tree_pattern(model), model.tendon_armature[t] * np.outer(data.ten_J[t], data.ten_J[t]), 0.0)
     data.qM = M
     data.qLD = factor_ltdl(model, to_tree_sparse(model, M))
+
+
+@per_model
+def armature_tendons(model):
+    """The tendons with armature, a tuple (most models: none)."""
+    return tuple(np.flatnonzero(plain(model).tendon_armature > 0).tolist())
 
 
 def solve_M(model, data, f):
@@ -248,7 +255,7 @@ def smooth_velocity(model, data):
     data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
-    if (plain(model).tendon_armature > 0).any():
+    if armature_tendons(model):
         cacc = np.array([P.a[0]] + [to_cframe(model, data, i, P.a[i]) for i in range(1, model.nbody)])
         data.qfrc_bias = P.tau + tendon_bias(model, data, cacc)
     passive(model, data)
@@ -273,7 +280,7 @@ def smooth_acceleration(model, data):
     r""":math:`f_{smooth}` and the unconstrained acceleration :math:`a_u = M^{-1} f_{smooth}`."""
     qfrc_xfrc = np.zeros(model.nv)
     pushed = (range(model.nbody) if is_jax(data.xfrc_applied)         # traced: every body
-              else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
+              else () if not data.xfrc_applied.any() else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
     for b in pushed:
         # [force, torque] in world axes at the body's center of mass
         qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
