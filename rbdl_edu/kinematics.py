@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from rbdl_edu import frames
 from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.joints import hinge_qpos, jcalc, joint_ids, joint_poses, joint_transform, one_state
@@ -18,8 +19,7 @@ from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import (Xtree, anchor_offsets, at_origin, attached_frames, body_inertia, gravity_acceleration,
-                           local_rotations, state, tree_levels, tree_rotation, tree_rotations, unturned_joints)
+from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state, tree_levels
 
 
 def world_transforms(model, q):
@@ -77,14 +77,14 @@ def body_frames(model, i, x, R, q):
     xp = namespace(q, x, R)
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
     if not (nj and model.jnt_type[j0] == FREE):
-        R_T = tree_rotation(model, i)
+        R_T = frames.tree_rotation(model, i)
         x, R = x + xp.matvec(R, plain(model).body_pos[i]), R @ R_T
-    frames = [(x, R)]
+    placed = [(x, R)]
     for j in range(j0, j0 + nj):
         R_j, t_j, _ = joint_transform(model, j, q)        # x_before = R_j x_after + t_j
         x, R = x + xp.matvec(R, t_j), R @ R_j
-        frames.append((x, R))
-    return frames
+        placed.append((x, R))
+    return placed
 
 
 def _normalize4(q):
@@ -255,7 +255,7 @@ def kinematics(model, data):
     # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the one
     # the joints before it left: x_before, R_before), for its anchor and axis
     if xp is np:                # (numbers: copies of the per-model ones; JAX: as compiled before)
-        xpos, xmat, xquat, x_before, R_before = (x.copy() for x in at_origin(model))
+        xpos, xmat, xquat, x_before, R_before = (x.copy() for x in frames.at_origin(model))
     else:
         xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
         xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
@@ -272,7 +272,7 @@ def kinematics(model, data):
             continue
         # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
         x = xpos[p] + xp.matvec(xmat[p], m.body_pos[i])
-        R, quat = xmat[p] @ tree_rotations(model)[i], quat_mul(xquat[p], m.body_quat[i])
+        R, quat = xmat[p] @ frames.tree_rotations(model)[i], quat_mul(xquat[p], m.body_quat[i])
         # then each joint in the frame the joints before it left: x += R t_j, R = R R_j, quat = quat quat_j
         # (k: the bodies of the level with an n-th joint, j: that joint, for n = 0, 1, ...)
         for k, j in joint_steps:
@@ -287,23 +287,23 @@ def kinematics(model, data):
         quat = _normalize4s(quat)
         xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
     if m.njnt and xp is np:     # every joint's anchor and axis at once: x + R p, R a (one product)
-        R_pos_axis = np.matvec(R_before[:, None], anchor_offsets(model)[2])
+        R_pos_axis = np.matvec(R_before[:, None], frames.anchor_offsets(model)[2])
         data.xanchor, data.xaxis = x_before + R_pos_axis[:, 0], R_pos_axis[:, 1]
     elif m.njnt:                # every joint's anchor and axis at once: x + R p, R a
-        pos, axis, _ = anchor_offsets(model)
+        pos, axis, _ = frames.anchor_offsets(model)
         data.xanchor = x_before + xp.matvec(R_before, pos)
         data.xaxis = xp.matvec(R_before, axis)
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
     if xp is np:                # numbers: the inertial frames, geoms and sites at once (as below)
-        b, pos, R_local, (bodies, geoms, sites) = attached_frames(model)
+        b, pos, R_local, (bodies, geoms, sites) = frames.attached_frames(model)
         R_b = xmat[b]
         x, R = xpos[b] + np.matvec(R_b, pos), R_b @ R_local
         data.xipos, data.geom_xpos, data.site_xpos = x[bodies], x[geoms], x[sites]
         data.ximat, data.geom_xmat, data.site_xmat = R[bodies], R[geoms], R[sites]
         return
-    R_body_i, R_geom, R_site = local_rotations(model)
+    R_body_i, R_geom, R_site = frames.local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ R_body_i
     b = m.geom_bodyid
@@ -332,7 +332,7 @@ def body_pose(model, data, b, xpos, xmat, xquat, joints):
         return x, R, quat, {j0: (x, eye(xp, 3, float))}
     # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
     x = xpos[p] + xp.matvec(xmat[p], m.body_pos[b])
-    R, quat, before = xmat[p] @ tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
+    R, quat, before = xmat[p] @ frames.tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
     for j in range(j0, j0 + nj):        # then each joint, in the frame the joints before it left
         before[j] = (x, R)
         if shifting_joints(model)[j]:   # (a rotation about the frame's origin leaves x where it is)
@@ -427,7 +427,7 @@ def joint_quats(model, q):
     """
     m, xp = plain(model), namespace(q)
     if xp is np and q.ndim == 1:                # (one state of numbers: a copy of the identities)
-        quats = unturned_joints(model).copy()
+        quats = frames.unturned_joints(model).copy()
     else:
         quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
     hinges = joint_ids(model, HINGE)

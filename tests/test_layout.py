@@ -44,7 +44,7 @@ FLOORS = (
     ("rbdl_edu.spatial", "rbdl_edu.rotation"),
     ("rbdl_edu.model",),
     ("rbdl_edu.io",),
-    ("rbdl_edu.joints", "rbdl_edu.tree", "rbdl_edu.configuration"),
+    ("rbdl_edu.joints", "rbdl_edu.tree", "rbdl_edu.frames", "rbdl_edu.configuration"),
     ("rbdl_edu.kinematics",),
     ("rbdl_edu.rnea", "rbdl_edu.crba", "rbdl_edu.aba", "rbdl_edu.factor"),
     ("rbdl_edu.symbolic", "rbdl_edu.compiled", "rbdl_edu.derivatives"),
