@@ -112,7 +112,8 @@ def level_plan(model, by_body=False):
 @per_model
 def number_plan(model):
     """How :func:`~rbdl_edu.kinematics.number_kinematics` walks the tree, by level: :func:`level_plan`'s
-    ``(one_by_one, i, p, steps)`` (``i``, ``p`` plain ints for a level of one body) with each step
+    ``(one_by_one, i, p, steps)`` (``i``, ``p`` plain ints for a level of one body), with the bodies'
+    fixed offsets ``x_T (n, 3)`` and ``R_T (n, 3, 3)`` after ``p``, and each step
     ``(k, j, shift, turn)``: whether one of its joints moves the frame's origin, whether a joint
     follows (the frame it leaves is then needed); and ``own``: the Python numbers each body's
     quaternion is composed of, ``(b, parent, body_quat, joints)`` (``body_quat`` None for the
@@ -126,7 +127,8 @@ def number_plan(model):
         quat_T = [None if q == [1.0, 0.0, 0.0, 0.0] else q for q in m.body_quat[i].tolist()]
         own = tuple((b, b_p, q, tuple(range(a, a + n))) for b, b_p, q, a, n in zip(
             i.tolist(), p.tolist(), quat_T, m.body_jntadr[i].tolist(), n_joints.tolist()))
-        plan.append((one_by_one, int(i[0]) if one else i, int(p[0]) if one else p, steps, own))
+        i, p = (int(i[0]), int(p[0])) if one else (i, p)
+        plan.append((one_by_one, i, p, m.body_pos[i], tree_rotations(model)[i], steps, own))
     return tuple(plan)
 
 

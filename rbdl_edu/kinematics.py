@@ -297,7 +297,7 @@ def number_kinematics(model, data, joints):
     m, (R_j, t_j, quat_j) = plain(model), joints
     xpos, xmat, xquat, x_before, R_before = (x.copy() for x in frames.at_origin(model))
     quats, turns = xquat.tolist(), quat_j.tolist()
-    for one_by_one, i, p, steps, own in frames.number_plan(model):
+    for one_by_one, i, p, x_T, R_T, steps, own in frames.number_plan(model):
         for b in one_by_one:    # a mocap body, one with a free joint
             x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, joints)
             xpos[b], xmat[b], xquat[b], quats[b] = x, R, quat, quat.tolist()
@@ -305,24 +305,24 @@ def number_kinematics(model, data, joints):
                 x_before[j], R_before[j] = xb, Rb
         if not own:
             continue
-        x = xpos[p] + np.matvec(xmat[p], m.body_pos[i])          # x = x_λ + R_λ x_T, R = R_λ R_T
-        R = xmat[p] @ frames.tree_rotations(model)[i]
+        R_p = xmat[p]                           # x = x_λ + R_λ x_T, R = R_λ R_T
+        x, R = xpos[p] + np.matvec(R_p, x_T), R_p @ R_T
         for k, j, shift, turn in steps:         # x += R t_j, R = R R_j (if a joint follows)
             x_before[j], R_before[j] = x[k], R[k]
             if shift:
                 x[k] = x[k] + np.matvec(R[k], t_j[j])
             if turn:
                 R[k] = R[k] @ R_j[j]
-        rows, entries = [], []          # quat = quat_λ quat_T quat_j ..., normalized; R from it
+        values = []                     # quat = quat_λ quat_T quat_j ..., normalized; R from it
         for b, parent, quat_T, jnts in own:
             quat = quats[parent] if quat_T is None else _quat_mul_floats(quats[parent], quat_T)
             for j in jnts:
                 quat = _quat_mul_floats(quat, turns[j])
             quats[b] = quat = _normalize4_floats(quat)
-            rows.append(quat)
-            entries.append([e for row in _quat_mat_entries(*quat) for e in row])
-        xpos[i], xquat[i], xmat.reshape(-1, 9)[i] = x, rows if len(own) > 1 else rows[0], (
-            entries if len(own) > 1 else entries[0])
+            row_0, row_1, row_2 = _quat_mat_entries(*quat)
+            values += (*quat, *row_0, *row_1, *row_2)
+        values = np.array(values).reshape(-1, 13)
+        xpos[i], xquat[i], xmat.reshape(-1, 9)[i] = x, values[:, :4], values[:, 4:]
     if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a (one product)
         R_pos_axis = np.matvec(R_before[:, None], frames.anchor_offsets(model)[2])
         data.xanchor, data.xaxis = x_before + R_pos_axis[:, 0], R_pos_axis[:, 1]
