@@ -1,8 +1,9 @@
 """The frames fixed in a model, made once per model: what
 :func:`~rbdl_edu.kinematics.kinematics` starts from (every body and joint at the world's
 origin, unturned) and places (each body's fixed offset from its parent, the joints' anchors and
-axes, the inertial frames, geoms and sites in their bodies). Kinematics turns and moves them
-with the joints; nothing here depends on ``qpos``.
+axes, the inertial frames, geoms and sites in their bodies), and how it walks the tree, level
+by level (:func:`level_plan`, :func:`number_plan`). Kinematics turns and moves the frames with
+the joints; nothing here depends on ``qpos``.
 
 >>> from rbdl_edu.models import double_pendulum
 >>> tree_rotations(double_pendulum()).shape
@@ -109,6 +110,7 @@ def level_plan(model, by_body=False):
         plan.append((one_by_one, i, p, tuple(steps)))
     return tuple(plan)
 
+
 @per_model
 def number_plan(model):
     """How :func:`~rbdl_edu.kinematics.number_kinematics` walks the tree, by level: :func:`level_plan`'s
@@ -116,17 +118,15 @@ def number_plan(model):
     fixed offsets ``x_T (n, 3)`` and ``R_T (n, 3, 3)`` after ``p``, and each step
     ``(k, j, shift, turn)``: whether one of its joints moves the frame's origin, whether a joint
     follows (the frame it leaves is then needed); and ``own``: the Python numbers each body's
-    quaternion is composed of, ``(b, parent, body_quat, joints)`` (``body_quat`` None for the
-    identity, which changes nothing but the sign of a zero; ``own`` empty: no such body)."""
+    quaternion is composed of, ``(b, parent, body_quat, joints)`` (empty: no such body)."""
     m, shifts, plan = plain(model), np.array(shifting_joints(model), dtype=bool), []
     for one_by_one, i, p, steps in level_plan(model):
         n_joints = m.body_jntnum[i]
         one = len(i) == 1
         steps = tuple((slice(None) if one else k, int(j[0]) if one else j, bool(shifts[j].any()),
                        bool((n_joints > n + 1).any())) for n, (k, j) in enumerate(steps))
-        quat_T = [None if q == [1.0, 0.0, 0.0, 0.0] else q for q in m.body_quat[i].tolist()]
         own = tuple((b, b_p, q, tuple(range(a, a + n))) for b, b_p, q, a, n in zip(
-            i.tolist(), p.tolist(), quat_T, m.body_jntadr[i].tolist(), n_joints.tolist()))
+            i.tolist(), p.tolist(), m.body_quat[i].tolist(), m.body_jntadr[i].tolist(), n_joints.tolist()))
         i, p = (int(i[0]), int(p[0])) if one else (i, p)
         plan.append((one_by_one, i, p, m.body_pos[i], tree_rotations(model)[i], steps, own))
     return tuple(plan)
@@ -136,4 +136,4 @@ def alone(model, b):
     """True for a body that :func:`~rbdl_edu.kinematics.body_pose` places alone: a mocap body, one
     with a free joint (the pose is given)."""
     m = plain(model)
-    return bool(m.body_mocapid[b] >= 0) or FREE in m.jnt_type[m.body_jntadr[b]:m.body_jntadr[b] + m.body_jntnum[b]]
+    return bool(m.body_mocapid[b] >= 0) or FREE in m.jnt_type[m.body_jntadr[b]:][:m.body_jntnum[b]]

@@ -315,7 +315,7 @@ def number_kinematics(model, data, joints):
                 R[k] = R[k] @ R_j[j]
         values = []                     # quat = quat_λ quat_T quat_j ..., normalized; R from it
         for b, parent, quat_T, jnts in own:
-            quat = quats[parent] if quat_T is None else _quat_mul_floats(quats[parent], quat_T)
+            quat = _quat_mul_floats(quats[parent], quat_T)
             for j in jnts:
                 quat = _quat_mul_floats(quat, turns[j])
             quats[b] = quat = _normalize4_floats(quat)
