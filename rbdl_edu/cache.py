@@ -39,6 +39,19 @@ def per_model(f):
     return cached
 
 
+@per_model
+def ids_where(model, field, value=None):
+    """The ids whose entry of the model's array ``field`` is ``value`` (not zero, if None), a tuple
+    found once per model (what a stage loops over: most models have no muscle, no DC motor, ...).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> ids_where(double_pendulum(), "body_parentid", 1), ids_where(double_pendulum(), "body_dofnum")
+    ((2,), (1, 2))
+    """
+    x = np.asarray(getattr(model, field))
+    return tuple(np.flatnonzero(x if value is None else x == value).tolist())
+
+
 _STATE_ATTRIBUTE = "_per_state_cache"    # model.__dict__[_STATE_ATTRIBUTE]: {function: {key: value}}
 _STATES_KEPT = 4                         # recent argument sets remembered per function
 _MISSING = object()

@@ -45,10 +45,10 @@ def crba(model, q):
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = _crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
-    if q.ndim == 1 and q.dtype == np.float64:       # (one state of numbers: the blocks added to it at once)
-        out, d = armature_diagonal(model).copy(), dof_slices(model)
-        for (i, j), block in M.items():
-            out[d[i], d[j]] += block
+    if q.ndim == 1 and q.dtype == np.float64:       # (one state of numbers: every block's entries added at once)
+        out = armature_diagonal(model).copy()
+        if M:
+            out.reshape(-1)[block_entries(model)] += np.concatenate([block.reshape(-1) for block in M.values()])
         return out
     return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + armature_diagonal(model)
 
@@ -57,6 +57,15 @@ def crba(model, q):
 def armature_diagonal(model):
     """``(nv, nv)``: the joints' armature on the diagonal, zeros elsewhere (made once per model)."""
     return np.diag(plain(model).dof_armature)
+
+
+@per_model
+def block_entries(model):
+    """Where the entries of :func:`crba_blocks`' blocks go in M's ``nv * nv`` entries, row by row, in
+    the order of its dict (which depends on the tree alone: the one at ``qpos0``), an int array."""
+    d, nv = dof_slices(model), model.nv
+    rows_cols = [(np.arange(nv)[d[i]], np.arange(nv)[d[j]]) for i, j in _crba_blocks(model, plain(model).qpos0)]
+    return np.concatenate([(r[:, None] * nv + c).reshape(-1) for r, c in rows_cols] + [np.zeros(0, int)])
 
 
 def composite_inertias(model, q):

@@ -1,8 +1,9 @@
 """The frames fixed in a model, made once per model: what
 :func:`~rbdl_edu.kinematics.kinematics` starts from (every body and joint at the world's
 origin, unturned) and places (each body's fixed offset from its parent, the joints' anchors and
-axes, the inertial frames, geoms and sites in their bodies). Kinematics turns and moves them
-with the joints; nothing here depends on ``qpos``.
+axes, the inertial frames, geoms and sites in their bodies), and how it walks the tree, level
+by level (:func:`level_plan`, :func:`number_plan`). Kinematics turns and moves the frames with
+the joints; nothing here depends on ``qpos``.
 
 >>> from rbdl_edu.models import double_pendulum
 >>> tree_rotations(double_pendulum()).shape
@@ -13,9 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.model.enums import FREE
+from rbdl_edu.model.enums import FREE, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_to_mat
+from rbdl_edu.tree import tree_levels
 
 
 @per_model
@@ -77,3 +79,61 @@ def local_rotations(model):
 def unturned_joints(model):
     """``(njnt, 4)``: every joint's quaternion unturned, the identity ``(1, 0, 0, 0)``."""
     return np.zeros((plain(model).njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+
+
+@per_model
+def shifting_joints(model):
+    """By joint: True if it can move its frame's origin (a slide, a free joint, a rotation about
+    an anchor away from the origin); the others' ``t_j`` is zero."""
+    m = plain(model)
+    return ((m.jnt_type == SLIDE) | (m.jnt_type == FREE) | (m.jnt_pos != 0).any(axis=1)).tolist()
+
+
+@per_model
+def level_plan(model, by_body=False):
+    """How :func:`~rbdl_edu.kinematics.kinematics` walks the tree (traced by JAX), by level
+    ``(one_by_one, i, p, steps)``: the bodies placed one by one by
+    :func:`~rbdl_edu.kinematics.body_pose` (mocap, free joint; all if ``by_body``), the others
+    ``i`` and their parents ``p``, and for n = 0, 1, ... ``(k, j)``: ``k`` the positions in ``i``
+    of the bodies with an n-th joint (a slice where all have one), ``j`` those joints."""
+    m = plain(model)
+    plan = []
+    for i, p in tree_levels(model):
+        i, p = np.atleast_1d(i), np.atleast_1d(p)
+        given = [by_body or alone(model, b) for b in i.tolist()]
+        one_by_one = [b for b, g in zip(i.tolist(), given) if g]
+        i, p = i[~np.array(given, dtype=bool)], p[~np.array(given, dtype=bool)]
+        steps = []
+        for n in range(int(m.body_jntnum[i].max(initial=0))):
+            k = np.flatnonzero(m.body_jntnum[i] > n)
+            steps.append((slice(None) if len(k) == len(i) else k, m.body_jntadr[i[k]] + n))
+        plan.append((one_by_one, i, p, tuple(steps)))
+    return tuple(plan)
+
+
+@per_model
+def number_plan(model):
+    """How :func:`~rbdl_edu.kinematics.number_kinematics` walks the tree, by level: :func:`level_plan`'s
+    ``(one_by_one, i, p, steps)`` (``i``, ``p`` plain ints for a level of one body), with the bodies'
+    fixed offsets ``x_T (n, 3)`` and ``R_T (n, 3, 3)`` after ``p``, and each step
+    ``(k, j, shift, turn)``: whether one of its joints moves the frame's origin, whether a joint
+    follows (the frame it leaves is then needed); and ``own``: the Python numbers each body's
+    quaternion is composed of, ``(b, parent, body_quat, joints)`` (empty: no such body)."""
+    m, shifts, plan = plain(model), np.array(shifting_joints(model), dtype=bool), []
+    for one_by_one, i, p, steps in level_plan(model):
+        n_joints = m.body_jntnum[i]
+        one = len(i) == 1
+        steps = tuple((slice(None) if one else k, int(j[0]) if one else j, bool(shifts[j].any()),
+                       bool((n_joints > n + 1).any())) for n, (k, j) in enumerate(steps))
+        own = tuple((b, b_p, q, tuple(range(a, a + n))) for b, b_p, q, a, n in zip(
+            i.tolist(), p.tolist(), m.body_quat[i].tolist(), m.body_jntadr[i].tolist(), n_joints.tolist()))
+        i, p = (int(i[0]), int(p[0])) if one else (i, p)
+        plan.append((one_by_one, i, p, m.body_pos[i], tree_rotations(model)[i], steps, own))
+    return tuple(plan)
+
+
+def alone(model, b):
+    """True for a body that :func:`~rbdl_edu.kinematics.body_pose` places alone: a mocap body, one
+    with a free joint (the pose is given)."""
+    m = plain(model)
+    return bool(m.body_mocapid[b] >= 0) or FREE in m.jnt_type[m.body_jntadr[b]:][:m.body_jntnum[b]]

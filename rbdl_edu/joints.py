@@ -267,15 +267,21 @@ def joint_frames(model, i, q):
 @per_state
 def body_joint_frames(model, q):
     """:func:`joint_frames` of every body at one state of numbers (or JAX), two lists by body."""
-    frames = [_joint_frames(model, i, q) for i in range(model.nbody)]
+    poses = joint_poses(model, q) if one_state(q) or is_jax(q) else None     # (a batch, symbols: none)
+    frames = [(poses[3][j], poses[2][j]) if poses and j is not None else _joint_frames(model, i, q)
+              for i, j in enumerate(one_joint(model))]     # (a body with one joint: that joint's, as it is)
     return [XJ for XJ, _ in frames], [S for _, S in frames]
+
+
+@per_model
+def one_joint(model):
+    """By body: its joint if it has exactly one, else None."""
+    return [j if n == 1 else None for j, n in zip(plain(model).body_jntadr.tolist(), plain(model).body_jntnum.tolist())]
 
 
 def _joint_frames(model, i, q):
     """:func:`joint_frames`, body by body, for any kind of ``q``."""
     j0, nj = model.body_jntadr[i], model.body_jntnum[i]
-    if nj == 1:                                # (the common case: one joint, its own frames)
-        return joint_motion(model, j0, q)
     # no joint: welded (constants of NumPy whatever q is, so that a compiled X_J X_T folds)
     XJ, S = eye(np, 6, q.dtype), np.zeros((6, 0), dtype=q.dtype)
     for j in range(j0, j0 + nj):

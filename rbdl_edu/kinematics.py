@@ -7,19 +7,19 @@ first stage (MuJoCo's ``mj_kinematics``): it fills ``Data``'s poses from ``data.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from rbdl_edu import frames
 from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
+from rbdl_edu.frames import level_plan
 from rbdl_edu.joints import hinge_qpos, jcalc, joint_ids, joint_poses, joint_transform, one_state
-from rbdl_edu.model.enums import BALL, FREE, HINGE, MINVAL, SLIDE
+from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.rotation import axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew
+from rbdl_edu.rotation import (_normalize4, _normalize4_floats, _quat_mat_entries, _quat_mul_floats,
+                               axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew)
 from rbdl_edu.spatial import plucker_inv
-from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state, tree_levels
+from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
 
 
 def world_transforms(model, q):
@@ -85,19 +85,6 @@ def body_frames(model, i, x, R, q):
         x, R = x + xp.matvec(R, t_j), R @ R_j
         placed.append((x, R))
     return placed
-
-
-def _normalize4(q):
-    """MuJoCo's ``mju_normalize4``: a quaternion within 1e-15 of unit length is kept as it
-    is (so its rounding is MuJoCo's), another divided by its length. (Traced by JAX: divided.)"""
-    if is_jax(q):
-        return quat_normalize(q)
-    q = np.asarray(q, dtype=float)
-    w, x, y, z = q.tolist()
-    n = math.sqrt(w * w + x * x + y * y + z * z)
-    if not n >= MINVAL:
-        return quat_normalize(q)
-    return q * (1 / n) if abs(n - 1) > MINVAL else q
 
 
 def com_positions(model, q):
@@ -252,16 +239,14 @@ def kinematics(model, data):
                              "(for a batch of states, use one Data each, or rbd.forward_kinematics)")
     xp = namespace(q, data.mocap_pos, data.mocap_quat)
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
+    if xp is np:                # one state of numbers: the same poses, the quaternions on floats
+        return number_kinematics(model, data, (R_j, t_j, quat_j))
     # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the one
     # the joints before it left: x_before, R_before), for its anchor and axis
-    if xp is np:                # (numbers: copies of the per-model ones; JAX: as compiled before)
-        xpos, xmat, xquat, x_before, R_before = (x.copy() for x in frames.at_origin(model))
-    else:
-        xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
-        xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
-        x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
-    # a level of the tree at a time (its parents are done): i its bodies, p their parents; for
-    # one state of numbers, body by body on the floats' fast paths (faster than small arrays)
+    xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)
+    xquat = xp.zeros((m.nbody, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
+    x_before, R_before = xp.zeros((m.njnt, 3)), xp.zeros((m.njnt, 3, 3)) + eye(np, 3, float)
+    # a level of the tree at a time (its parents are done): i its bodies, p their parents
     for one_by_one, i, p, joint_steps in level_plan(model, not is_jax(q)):
         for b in one_by_one:    # a mocap body, one with a free joint, or every one (numbers)
             x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, (R_j, t_j, quat_j))
@@ -284,25 +269,15 @@ def kinematics(model, data):
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
         # xmat is then taken from it, as MuJoCo does, so that it rounds as MuJoCo's (a sphere
         # resting on a plane is exactly as far from it in both: a contact or none)
-        quat = _normalize4s(quat)
+        quat = quat_normalize(quat)
         xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
-    if m.njnt and xp is np:     # every joint's anchor and axis at once: x + R p, R a (one product)
-        R_pos_axis = np.matvec(R_before[:, None], frames.anchor_offsets(model)[2])
-        data.xanchor, data.xaxis = x_before + R_pos_axis[:, 0], R_pos_axis[:, 1]
-    elif m.njnt:                # every joint's anchor and axis at once: x + R p, R a
+    if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
         pos, axis, _ = frames.anchor_offsets(model)
         data.xanchor = x_before + xp.matvec(R_before, pos)
         data.xaxis = xp.matvec(R_before, axis)
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
-    if xp is np:                # numbers: the inertial frames, geoms and sites at once (as below)
-        b, pos, R_local, (bodies, geoms, sites) = frames.attached_frames(model)
-        R_b = xmat[b]
-        x, R = xpos[b] + np.matvec(R_b, pos), R_b @ R_local
-        data.xipos, data.geom_xpos, data.site_xpos = x[bodies], x[geoms], x[sites]
-        data.ximat, data.geom_xmat, data.site_xmat = R[bodies], R[geoms], R[sites]
-        return
     R_body_i, R_geom, R_site = frames.local_rotations(model)
     data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
     data.ximat = xmat @ R_body_i
@@ -312,6 +287,53 @@ def kinematics(model, data):
     b = m.site_bodyid
     data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
     data.site_xmat = xmat[b] @ R_site
+
+
+def number_kinematics(model, data, joints):
+    """:func:`kinematics` of one state of numbers: the same poses, level by level (the arrays'
+    lines above, fewer of them), each body's quaternion composed and normalized on Python floats
+    (the products and sums of :func:`~rbdl_edu.rotation.quat_mul`, ``_normalize4`` and
+    :func:`~rbdl_edu.rotation.quat_to_mat`, the same bits without a NumPy call per body)."""
+    m, (R_j, t_j, quat_j) = plain(model), joints
+    xpos, xmat, xquat, x_before, R_before = (x.copy() for x in frames.at_origin(model))
+    quats, turns = xquat.tolist(), quat_j.tolist()
+    for one_by_one, i, p, x_T, R_T, steps, own in frames.number_plan(model):
+        for b in one_by_one:    # a mocap body, one with a free joint
+            x, R, quat, before = body_pose(model, data, b, xpos, xmat, xquat, joints)
+            xpos[b], xmat[b], xquat[b], quats[b] = x, R, quat, quat.tolist()
+            for j, (xb, Rb) in before.items():
+                x_before[j], R_before[j] = xb, Rb
+        if not own:
+            continue
+        R_p = xmat[p]                           # x = x_λ + R_λ x_T, R = R_λ R_T
+        x, R = xpos[p] + np.matvec(R_p, x_T), R_p @ R_T
+        for k, j, shift, turn in steps:         # x += R t_j, R = R R_j (if a joint follows)
+            x_before[j], R_before[j] = x[k], R[k]
+            if shift:
+                x[k] = x[k] + np.matvec(R[k], t_j[j])
+            if turn:
+                R[k] = R[k] @ R_j[j]
+        values = []                     # quat = quat_λ quat_T quat_j ..., normalized; R from it
+        for b, parent, quat_T, jnts in own:
+            quat = _quat_mul_floats(quats[parent], quat_T)
+            for j in jnts:
+                quat = _quat_mul_floats(quat, turns[j])
+            quats[b] = quat = _normalize4_floats(quat)
+            row_0, row_1, row_2 = _quat_mat_entries(*quat)
+            values += (*quat, *row_0, *row_1, *row_2)
+        values = np.array(values).reshape(-1, 13)
+        xpos[i], xquat[i], xmat.reshape(-1, 9)[i] = x, values[:, :4], values[:, 4:]
+    if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a (one product)
+        R_pos_axis = np.matvec(R_before[:, None], frames.anchor_offsets(model)[2])
+        data.xanchor, data.xaxis = x_before + R_pos_axis[:, 0], R_pos_axis[:, 1]
+    else:
+        data.xanchor, data.xaxis = np.zeros((0, 3)), np.zeros((0, 3))
+    data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
+    b, pos, R_local, (bodies, geoms, sites) = frames.attached_frames(model)     # the inertial
+    R_b = xmat[b]                                           # frames, geoms and sites at once
+    x, R = xpos[b] + np.matvec(R_b, pos), R_b @ R_local
+    data.xipos, data.geom_xpos, data.site_xpos = x[bodies], x[geoms], x[sites]
+    data.ximat, data.geom_xmat, data.site_xmat = R[bodies], R[geoms], R[sites]
 
 
 def body_pose(model, data, b, xpos, xmat, xquat, joints):
@@ -335,43 +357,13 @@ def body_pose(model, data, b, xpos, xmat, xquat, joints):
     R, quat, before = xmat[p] @ frames.tree_rotations(model)[b], quat_mul(xquat[p], m.body_quat[b]), {}
     for j in range(j0, j0 + nj):        # then each joint, in the frame the joints before it left
         before[j] = (x, R)
-        if shifting_joints(model)[j]:   # (a rotation about the frame's origin leaves x where it is)
+        if frames.shifting_joints(model)[j]:   # (a rotation about the frame's origin leaves x where it is)
             x = x + xp.matvec(R, t_j[j])
         if j < j0 + nj - 1:             # (the body's own R is taken from quat, below)
             R = R @ R_j[j]
         quat = quat_mul(quat, quat_j[j])
     quat = _normalize4(quat)
     return x, quat_to_mat(quat), quat, before
-
-
-@per_model
-def shifting_joints(model):
-    """By joint: True if it can move its frame's origin (a slide, a free joint, a rotation about
-    an anchor away from the origin); the others' ``t_j`` is zero."""
-    m = plain(model)
-    return ((m.jnt_type == SLIDE) | (m.jnt_type == FREE) | (m.jnt_pos != 0).any(axis=1)).tolist()
-
-
-@per_model
-def level_plan(model, by_body=False):
-    """How :func:`kinematics` walks the tree, by level ``(one_by_one, i, p, steps)``: the bodies
-    placed one by one by :func:`body_pose` (mocap, free joint; all if ``by_body``), the others
-    ``i`` and their parents ``p``, and for n = 0, 1, ... ``(k, j)``: ``k`` the positions in ``i``
-    of the bodies with an n-th joint (a slice where all have one), ``j`` those joints."""
-    m = plain(model)
-    plan = []
-    for i, p in tree_levels(model):
-        i, p = np.atleast_1d(i), np.atleast_1d(p)
-        given = [by_body or (m.body_mocapid[b] >= 0) or any(m.jnt_type[j] == FREE for j in range(
-            m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])) for b in i.tolist()]
-        one_by_one = [b for b, g in zip(i.tolist(), given) if g]
-        i, p = i[~np.array(given, dtype=bool)], p[~np.array(given, dtype=bool)]
-        steps = []
-        for n in range(int(m.body_jntnum[i].max(initial=0))):
-            k = np.flatnonzero(m.body_jntnum[i] > n)
-            steps.append((slice(None) if len(k) == len(i) else k, m.body_jntadr[i[k]] + n))
-        plan.append((one_by_one, i, p, tuple(steps)))
-    return tuple(plan)
 
 
 @per_state
@@ -385,16 +377,6 @@ def joint_rotations(model, q):
     if xp is not np:                                    # (JAX: lists by joint; NumPy's are stacked)
         R, t = xp.stack(R), xp.stack(t)
     return R, t, joint_quats.__wrapped__(model, q)      # (remembered here, with R and t: no memo of its own)
-
-
-def _normalize4s(q):
-    """:func:`_normalize4` of every row of ``q (n, 4)`` (traced by JAX: divided)."""
-    if is_jax(q):
-        return quat_normalize(q)
-    n = np.sqrt((q * q).sum(-1))[:, None]
-    if not (n >= MINVAL).all():
-        return np.array([_normalize4(row) for row in q])
-    return np.where(np.abs(n - 1) > MINVAL, q * (1 / n), q)
 
 
 def joint_quat(model, j, q):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, asarray, concat, cos, is_symbolic, namespace, sin
+from rbdl_edu.arrays import FLOAT64, asarray, concat, cos, is_jax, is_symbolic, namespace, sin
 
 
 def skew(v):
@@ -198,6 +198,32 @@ def _normalize_floats(q):
     u = [c / (s if s > 0 else 1.0) for c in (w, x, y, z)]
     n = math.sqrt(0.0 + u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3])
     return [1.0, 0.0, 0.0, 0.0] if n * s < 1e-15 else [c / (n if n > 0 else 1.0) for c in u]
+
+
+def _normalize4(q):
+    """MuJoCo's ``mju_normalize4``: a quaternion within 1e-15 of unit length is kept as it
+    is (so its rounding is MuJoCo's), another divided by its length. (Traced by JAX: divided.)"""
+    if is_jax(q):
+        return quat_normalize(q)
+    q = np.asarray(q, dtype=float)
+    w, x, y, z = q.tolist()
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    if not n >= _MINVAL:
+        return quat_normalize(q)
+    return q * (1 / n) if abs(n - 1) > _MINVAL else q
+
+
+def _normalize4_floats(q):
+    """:func:`_normalize4` of a quaternion of Python floats, a list."""
+    w, x, y, z = q
+    n = math.sqrt(w * w + x * x + y * y + z * z)
+    if not n >= _MINVAL:
+        return quat_normalize(np.array(q)).tolist()
+    inverse = 1 / n
+    return [w * inverse, x * inverse, y * inverse, z * inverse] if abs(n - 1) > _MINVAL else q
+
+
+_MINVAL = 1e-15                 # MuJoCo's mjMINVAL
 
 
 def quat_to_mat(q):

@@ -67,7 +67,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.arrays import asarray, is_jax, namespace, put, stacked
-from rbdl_edu.cache import per_model
+from rbdl_edu.cache import ids_where, per_model
 from rbdl_edu.model.enums import (BIAS_AFFINE, BIAS_DCMOTOR, BIAS_MUSCLE, DYN_DCMOTOR, DYN_FILTER,
                                   DYN_FILTEREXACT, DYN_INTEGRATOR, DYN_MUSCLE, DYN_NONE, DYN_PID, GAIN_AFFINE,
                                   GAIN_DCMOTOR, GAIN_MUSCLE, GAIN_PID, GAIN_SO3, JOINT_NV, MAXVAL, MINVAL,
@@ -79,7 +79,6 @@ from rbdl_edu.smooth.transmission import transmission, wrap_period, wrap_setpoin
 
 __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clamped_ctrl", "gain_input",
            "unlimited_force", "switched_off", "controls", "first_controls", "first_outputs", "so3_outputs"]
-
 
 
 def actuator_velocity(model, data):
@@ -147,7 +146,7 @@ def first_controls(model, u):
     """``(nactuator,)``: each actuator's first control (0 for one without controls), what an
     actuator with one control acts on."""
     m = model
-    if m.nu == m.nactuator and np.all(m.actuator_ctrlnum == 1):
+    if m.nu == m.nactuator and len(ids_where(m, "actuator_ctrlnum", 1)) == m.nactuator:    # (one each)
         return u
     if m.nu == 0:
         return np.zeros(m.nactuator)
@@ -187,7 +186,8 @@ def actuation(model, data):
     u = clamped_ctrl(model, data)
     # 2. activation dynamics: d/dt act
     length, velocity = first_outputs(m, data.actuator_length), first_outputs(m, data.actuator_velocity)
-    data.act_dot = activation_rate(model, u, act, velocity, length)
+    if m.na or is_jax(act):              # (no activation state: none to move)
+        data.act_dot = activation_rate(model, u, act, velocity, length)
     # 3. force = gain * (ctrl or act) + bias (none from a group switched off)
     off, force = switched_off(model), unlimited_force(model, data, u)
     force = namespace(force).where(off, 0.0, force)
@@ -196,7 +196,7 @@ def actuation(model, data):
     lo, hi = m.actuator_forcerange[:, 0], m.actuator_forcerange[:, 1]
     xp = namespace(force)
     force = xp.where(m.actuator_forcelimited, xp.clip(force, lo, hi), force)
-    for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):     # cogging, friction: not limited
+    for i in ids_where(model, "actuator_biastype", BIAS_DCMOTOR):     # cogging, friction: not limited
         force = put(force, i, force[i] + dcmotor.mechanical_force(
             m.actuator_gainprm[i], m.actuator_dynprm[i], m.actuator_biasprm[i], length[i],
             *_block(m, i, act, data.act_dot)))
@@ -206,11 +206,11 @@ def actuation(model, data):
     data.actuator_force = force
     # 5. tau = moment^T f, gravity compensation as actuation, joint limits on the total
     tau = data.actuator_moment.T @ force
-    if m.body_gravcomp.any() and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
-        for j in np.flatnonzero(m.jnt_actgravcomp):
+    if ids_where(model, "body_gravcomp") and not m.opt.disabled("gravity") and np.linalg.norm(m.opt.gravity) > 0:
+        for j in ids_where(model, "jnt_actgravcomp"):
             d = slice(m.jnt_dofadr[j], m.jnt_dofadr[j] + JOINT_NV[int(m.jnt_type[j])])
             tau = put(tau, d, tau[d] + data.qfrc_gravcomp[d])
-    for j in np.flatnonzero(m.jnt_actfrclimited):
+    for j in ids_where(model, "jnt_actfrclimited"):
         d = m.jnt_dofadr[j]        # a hinge's or slide's dof (the compiler never limits others)
         tau = put(tau, d, xp.clip(tau[d], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1]))
     data.qfrc_actuator = tau
@@ -290,16 +290,16 @@ def unlimited_force(model, data, u):
     gain = xp.where(m.actuator_gaintype == GAIN_PID, 0.0, g[:, 0])
     gain = gain + xp.where(m.actuator_gaintype == GAIN_AFFINE, g[:, 1] * l + g[:, 2] * ldot, 0.0)
     bias = xp.where(m.actuator_biastype == BIAS_AFFINE, b[:, 0] + b[:, 1] * l + b[:, 2] * ldot, 0.0)
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_MUSCLE):
+    for i in ids_where(model, "actuator_gaintype", GAIN_MUSCLE):
         gain = put(gain, i, muscle_gain(l[i], ldot[i], m.actuator_lengthrange[out[i]], m.actuator_acc0[out[i]], g[i]))
-    for i in np.flatnonzero(m.actuator_biastype == BIAS_MUSCLE):
+    for i in ids_where(model, "actuator_biastype", BIAS_MUSCLE):
         bias = put(bias, i, muscle_bias(l[i], m.actuator_lengthrange[out[i]], m.actuator_acc0[out[i]], b[i]))
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_DCMOTOR):
+    for i in ids_where(model, "actuator_gaintype", GAIN_DCMOTOR):
         state = _block(m, i, data.act, data.act_dot)[0]
         gain = put(gain, i, dcmotor.gain(g[i], m.actuator_dynprm[i], state))
-    for i in np.flatnonzero(m.actuator_biastype == BIAS_DCMOTOR):
+    for i in ids_where(model, "actuator_biastype", BIAS_DCMOTOR):
         bias = put(bias, i, dcmotor.stateless_bias(g[i], m.actuator_dynprm[i], ldot[i], gain[i]))
-    for i in np.flatnonzero(m.actuator_gaintype == GAIN_PID):
+    for i in ids_where(model, "actuator_gaintype", GAIN_PID):
         bias = put(bias, i, bias[i] + _pid_force(m, data, u, i, l[i]))
     return gain * gain_input(model, data, u, l, ldot) + bias
 
@@ -428,13 +428,13 @@ def _tendon_force_limits(model, force):
     """Scale the forces of the actuators on a tendon with ``actuatorfrclimited`` so that
     their sum lies in the tendon's ``actuatorfrcrange`` (each by the same factor)."""
     m = plain(model)
-    on_tendon = m.actuator_trntype == TRN_TENDON
-    if not on_tendon.any():
+    on_tendon = ids_where(model, "actuator_trntype", TRN_TENDON)
+    if not on_tendon:
         return force
     total = [0.0] * m.ntendon
-    for i in np.flatnonzero(on_tendon):
+    for i in on_tendon:
         total[m.actuator_trnid[i, 0]] = total[m.actuator_trnid[i, 0]] + force[i]
-    for i in np.flatnonzero(on_tendon):
+    for i in on_tendon:
         t = m.actuator_trnid[i, 0]
         lo, hi = m.tendon_actfrcrange[t]
         if m.tendon_actfrclimited[t]:

@@ -69,6 +69,11 @@ def transmission(model, data):
     if not m.nactuator and type(data.qpos) is np.ndarray:   # no actuator, numbers: no output
         data.actuator_length, data.actuator_moment = np.zeros(m.nout), np.zeros((m.nout, m.nv))
         return
+    fixed = hinge_transmissions(model)
+    if fixed is not None and type(data.qpos) is np.ndarray:    # every one on a hinge or slide, numbers:
+        adr, gear, moment = fixed                              # l = g q, all at once (the loop's numbers)
+        data.actuator_length, data.actuator_moment = data.qpos[adr] * gear, moment.copy()
+        return
     length, moment = [], []                    # per actuator (rows, so that jax.jit traces them)
     for i in range(m.nactuator):
         trn, gear = m.actuator_trntype[i], m.actuator_gear[m.actuator_outadr[i]]
@@ -116,6 +121,19 @@ def joint_transmission(model, qpos, i):
         # a force in the world frame, a torque in the body frame (given in the world: R^T g)
         moment[da:da + 3] = gear[:3]
         return 0.0, put(moment, slice(da + 3, da + 6), quat_to_mat(q).T @ gear[3:6] if in_parent else gear[3:6])
+
+
+@per_model
+def hinge_transmissions(model):
+    """If every actuator acts on a hinge or slide (``joint``, ``jointinparent``): their joints'
+    ``qpos`` addresses, gears and moment rows ``(nactuator, nv)``; else None."""
+    m = plain(model)
+    joints = m.actuator_trnid[:, 0]
+    if not (np.isin(m.actuator_trntype, (TRN_JOINT, TRN_JOINTINPARENT)).all() and m.nout == m.nactuator
+            and not np.isin(m.jnt_type[joints], (BALL, FREE)).any()):
+        return None
+    return m.jnt_qposadr[joints], m.actuator_gear[m.actuator_outadr, 0], np.array(
+        [hinge_moment(model, i) for i in range(m.nactuator)]).reshape(m.nactuator, m.nv)
 
 
 @per_model
