@@ -44,8 +44,8 @@ from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import acceleration, compiled_half, stages, velocity
 from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
-from rbdl_edu.simulation.velocity_derivatives import (bias_vel, free_bias_vel, free_body_joints, is_diagonal, smooth_vel,
-                                                     smooth_vel_diagonal)
+from rbdl_edu.simulation.velocity_derivatives import (bias_vel, free_bias_vel, free_body_joints, is_diagonal,
+                                                      smooth_vel, smooth_vel_diagonal)
 from rbdl_edu.smooth.actuation import actuation, next_act
 from rbdl_edu.smooth.passive import damper_slope
 from rbdl_edu.smooth.transmission import wrap_period
