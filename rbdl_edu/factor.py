@@ -200,7 +200,8 @@ def elimination(model):
 
 def solve_ltdl(model, qLD, b):
     r"""Solve :math:`M x = b` from the factorization: :math:`x = L^{-1} D^{-1} L^{-T} b`,
-    each step a sweep along the ancestor chains. ``b (..., nv)``.
+    sweeps along the ancestor chains (:math:`L^{-T}` from the leaves, then :math:`D^{-1}` and
+    :math:`L^{-1}` together from the root). ``b (..., nv)``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> m = double_pendulum()
