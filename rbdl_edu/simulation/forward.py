@@ -252,7 +252,7 @@ def smooth_velocity(model, data):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
+    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6)))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
     if armature_tendons(model):
