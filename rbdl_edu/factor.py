@@ -160,7 +160,7 @@ def factor_ltdl(model, Msp, min_pivot=None):
         return traced(model, Msp, min_pivot)
     qLD = entries(Msp)
     for kk, updates in elimination(model):                  # row k, from the leaves up
-        if min_pivot is not None and is_jax(qLD[kk]):                 # traced: no branch on values
+        if min_pivot is not None and type(qLD[kk]) is not float:     # a batch: each one's pivot
             qLD[kk] = namespace(qLD[kk]).maximum(qLD[kk], min_pivot)
         elif min_pivot is not None and qLD[kk] < min_pivot:
             qLD[kk] = min_pivot
@@ -200,7 +200,8 @@ def elimination(model):
 
 def solve_ltdl(model, qLD, b):
     r"""Solve :math:`M x = b` from the factorization: :math:`x = L^{-1} D^{-1} L^{-T} b`,
-    each step a sweep along the ancestor chains. ``b (..., nv)``.
+    sweeps along the ancestor chains (:math:`L^{-T}` from the leaves, then :math:`D^{-1}` and
+    :math:`L^{-1}` together from the root). ``b (..., nv)``.
 
     >>> from rbdl_edu.models import double_pendulum
     >>> m = double_pendulum()
@@ -215,11 +216,10 @@ def solve_ltdl(model, qLD, b):
         x_i = x[i]
         for ij, j in row:
             x[j] = x[j] - LD[ij] * x_i
-    # x <- D^{-1} x
-    x = [x[i] / LD[ii] for i, ii, _ in sweeps(model)]
-    # x <- L^{-1} x : root to leaves, pull from the ancestors
+    # x <- L^{-1} D^{-1} x : root to leaves, each entry divided by its pivot, then pulled from
+    # its ancestors (done already)
     for i, ii, row in sweeps(model):
-        x_i = x[i]
+        x_i = x[i] / LD[ii]
         for ij, j in row:
             x_i = x_i - LD[ij] * x[j]
         x[i] = x_i

@@ -19,11 +19,13 @@ import numpy as np
 import pytest
 
 import rbdl_edu as rbd
-from rbdl_edu.simulation.velocity_derivatives import free_bias_vel, free_body_joints, smooth_vel, tree_pattern
+from rbdl_edu.factor import to_tree_sparse
+from rbdl_edu.simulation.velocity_derivatives import (free_bias_vel, free_body_joints, is_diagonal, smooth_vel,
+                                                     smooth_vel_diagonal, tree_pattern)
 from rbdl_edu.smooth.fluid import added_mass_wrench, inertia_box_wrench, viscous_wrench
 from rbdl_edu.simulation.fluid_derivatives import ellipsoid_vel, inertia_box_vel
 from rbdl_edu.simulation.accelerated import accelerate
-from rbdl_edu.simulation.integrators import InertiaWarning
+from rbdl_edu.simulation.integrators import InertiaWarning, diagonal_qH, implicitfast_matrices, qH_entries
 
 
 def both(xml, integrator="implicitfast"):
@@ -297,3 +299,27 @@ def test_indefinite_modified_mass_matrix(fast):
     assert data.time == d.time == m.opt.timestep                  # reset to 0, then one step
     np.testing.assert_allclose(data.qpos, d.qpos, atol=1e-12)
     np.testing.assert_allclose(data.qvel, d.qvel, rtol=1e-9, atol=1e-12)
+
+
+DIAGONAL = ["affine gain and bias, ctrl clamped", "activation dynamics, actearly", "forcerange"]
+
+
+@pytest.mark.parametrize("case", DIAGONAL, ids=str)
+@pytest.mark.parametrize("flags", ["", '<flag actuation="disable"/>', '<flag damper="disable"/>'])
+def test_diagonal_derivatives(case, flags):
+    """Without tendons, with every actuator on a hinge or slide and no fluid, ``qDeriv`` is
+    diagonal and implicitfast assembles :math:`M - hD` from M's entries and that diagonal
+    (no dense matrices): the same numbers as the dense assembly, and MuJoCo's step."""
+    actuators, _, _, ctrl, act = ACTUATORS[case]
+    xml = ARM.format(flags=flags, jattr='damping="1.5 0.7 0.4"', tattr="", actuators=actuators)
+    xml = xml[:xml.index("<tendon>")] + xml[xml.index("</tendon>") + len("</tendon>"):]
+    check_along_trajectory(xml, np.random.default_rng(8).normal(size=4) * 2, ctrl, act)
+    _, model = both(xml)
+    assert diagonal_qH(model) and np.any(model.dof_dampingpoly)
+    data = rbd.Data(model)
+    data.qvel[:], data.ctrl[:], data.act[:] = np.random.default_rng(9).normal(size=4) * 2, ctrl, act
+    rbd.forward(model, data)
+    D = smooth_vel(model, data)
+    np.testing.assert_array_equal(D, np.diag(smooth_vel_diagonal(model, data)))
+    np.testing.assert_array_equal(qH_entries(model, data), to_tree_sparse(model, implicitfast_matrices(model, data)[0]))
+    assert not is_diagonal(both(ARM.format(flags="", jattr="", tattr="", actuators=""))[1])   # tendon dampers

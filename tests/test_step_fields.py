@@ -14,6 +14,8 @@ import pytest
 from test_forward import CASES, both
 
 import rbdl_edu as rbd
+from rbdl_edu.lab import scene_path
+from rbdl_edu.simulation.step import step_after_forward
 
 # Data fields with MuJoCo's names, shapes and meaning (time and the state are in test_forward)
 FIELDS = ("qacc", "qacc_smooth", "qfrc_bias", "qfrc_passive", "qfrc_actuator", "qfrc_smooth",
@@ -59,3 +61,31 @@ def test_rollout_row_k_is_state_k():
     np.testing.assert_allclose(traj.sensordata[:, 0], traj.qpos[:, 0], atol=1e-15)
     np.testing.assert_allclose(traj.sensordata[:, 1], traj.qvel[:, 0], atol=1e-15)
     assert len(np.unique(traj.sensordata[:, 0])) == len(traj.sensordata)     # no repeated last row
+
+
+def test_step_after_forward_is_step():
+    """``step_after_forward`` (a forward at this state ran last, then only the controls
+    changed) leaves every field as ``step`` does, bit for bit: on the lab's mouse with
+    contacts (what MouseEnv runs), and on a state that its checks reset."""
+    model = rbd.load_model(str(scene_path("flat")))
+    a, b = rbd.Data(model), rbd.Data(model)
+    for data in (a, b):
+        rbd.reset(model, data, "stand")
+    for k in range(6):
+        for data in (a, b):
+            rbd.forward(model, data)
+            data.ctrl[:] = np.sin(np.arange(model.nu) + k)
+        rbd.step(model, a)
+        step_after_forward(model, b)
+        for name, x in vars(a).items():
+            if isinstance(x, np.ndarray):
+                np.testing.assert_array_equal(getattr(b, name), x, err_msg=name)
+    assert a.time == b.time and a.time > 0
+    for data in (a, b):
+        data.qvel[0] = 1e11                      # beyond MAXVAL: reset, then a step from qpos0
+    with pytest.warns(rbd.simulation.step.DivergenceWarning):
+        rbd.step(model, a)
+    with pytest.warns(rbd.simulation.step.DivergenceWarning):
+        step_after_forward(model, b)
+    np.testing.assert_array_equal(a.qpos, b.qpos)
+    assert a.warning["qvel"].number == b.warning["qvel"].number == 1

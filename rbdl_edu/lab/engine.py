@@ -42,6 +42,7 @@ import os
 import time as _time
 
 import rbdl_edu
+from rbdl_edu.simulation.step import step_after_forward as _step_after_forward
 
 #: the engines the lab ships, by name
 ENGINES = ("rbdl_edu", "rbdl_edu-accelerated", "mujoco")
@@ -126,6 +127,28 @@ def require_contacts(engine):
         raise NotImplementedError(
             f"{name} does not simulate contacts, so the mouse would fall through the ground; "
             "pass another engine with the same interface (see rbdl_edu.lab.engine), e.g. 'mujoco'")
+
+
+def forwarded_state(engine, data):
+    """What the position and velocity stages of a ``forward`` read of ``data`` (time, ``qpos``,
+    ``qvel``, ``act``, the mocap poses), as one tuple to compare, on rbdl_edu (``None`` on
+    another engine): the same after a ``forward`` and before the next step, the stages that
+    forward left in ``data`` are current (:func:`step_after_forward`)."""
+    if engine is not rbdl_edu:
+        return None
+    return (id(data), data.time, data.qpos.tobytes(), data.qvel.tobytes(), data.act.tobytes(), data.mocap_pos.tobytes(),
+            data.mocap_quat.tobytes())
+
+
+def step_after_forward(engine, model, data):
+    """``engine.step(model, data)`` right after ``engine.forward(model, data)`` at the same state
+    (:func:`forwarded_state`), only the controls changed since: on rbdl_edu without its
+    position and velocity stages again (:func:`rbdl_edu.simulation.step.step_after_forward`,
+    the same numbers), on another engine its ``step``."""
+    if engine is rbdl_edu:
+        _step_after_forward(model, data)
+    else:
+        engine.step(model, data)
 
 
 def run(engine, model, data, controller, seconds, log=None, every=1, progress=False):

@@ -252,7 +252,7 @@ def smooth_velocity(model, data):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6), *P.v))
+    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6)))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
     if armature_tendons(model):
@@ -278,11 +278,14 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
 
 def smooth_acceleration(model, data):
     r""":math:`f_{smooth}` and the unconstrained acceleration :math:`a_u = M^{-1} f_{smooth}`."""
-    qfrc_xfrc = np.zeros(model.nv)
     pushed = (range(model.nbody) if is_jax(data.xfrc_applied)         # traced: every body
               else () if not data.xfrc_applied.any() else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
-    for b in pushed:
-        # [force, torque] in world axes at the body's center of mass
-        qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
-    data.qfrc_smooth = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator + qfrc_xfrc
+    f = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator
+    if len(pushed):
+        qfrc_xfrc = np.zeros(model.nv)
+        for b in pushed:
+            # [force, torque] in world axes at the body's center of mass
+            qfrc_xfrc += apply_ft(model, data, data.xfrc_applied[b, :3], data.xfrc_applied[b, 3:], data.xipos[b], b)
+        f = f + qfrc_xfrc
+    data.qfrc_smooth = f
     data.qacc_smooth = solve_M(model, data, data.qfrc_smooth)

@@ -44,7 +44,8 @@ from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
 from rbdl_edu.simulation.forward import acceleration, compiled_half, stages, velocity
 from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
-from rbdl_edu.simulation.velocity_derivatives import bias_vel, free_bias_vel, free_body_joints, smooth_vel
+from rbdl_edu.simulation.velocity_derivatives import (bias_vel, free_bias_vel, free_body_joints, is_diagonal,
+                                                      smooth_vel, smooth_vel_diagonal)
 from rbdl_edu.smooth.actuation import actuation, next_act
 from rbdl_edu.smooth.passive import damper_slope
 from rbdl_edu.smooth.transmission import wrap_period
@@ -171,6 +172,9 @@ def implicitfast(model, data):
     f = data.qfrc_smooth + data.qfrc_constraint
     if factored_in_smooth_half(model, data):    # accelerated: data.qH came with the compiled smooth half
         qacc, blocks = solve_factored(model, data, data.qH, f), ()
+    elif diagonal_qH(model) and not is_jax(data.qM):   # D on the diagonal: M's entries, the diagonal's moved
+        qacc, blocks = solve_factored(model, data, factor_ltdl(model, qH_entries(model, data), min_pivot=MINVAL),
+                                      f), ()
     else:
         qH, blocks = implicitfast_matrices(model, data)
         qacc = solve_qH(model, data, qH, f)
@@ -184,6 +188,24 @@ def implicitfast(model, data):
         except np.linalg.LinAlgError:
             pass
     advance(model, data, qacc)
+
+
+@per_model
+def diagonal_qH(model):
+    """True if ``implicitfast``'s :math:`M - hD` differs from ``M`` on the diagonal only: the
+    derivatives are a dof's own (:func:`~rbdl_edu.simulation.velocity_derivatives.is_diagonal`),
+    no standalone free body has a block, and no tendon armature makes ``M`` dense."""
+    return is_diagonal(model) and not free_body_joints(model) and not tendon_armature(model)
+
+
+def qH_entries(model, data):
+    r"""The tree-sparse entries ``(nM,)`` of :func:`implicitfast_matrices`' :math:`M - hD` where
+    :math:`D` is diagonal (:func:`diagonal_qH`): ``M``'s, with :math:`h D_{ii}` taken from each
+    diagonal entry (:func:`~rbdl_edu.simulation.velocity_derivatives.smooth_vel_diagonal`), the
+    same numbers without the :math:`(n_v, n_v)` matrices."""
+    Madr, qH = model.dof_Madr, to_tree_sparse(model, data.qM)
+    qH[Madr] = qH[Madr] - model.opt.timestep * smooth_vel_diagonal(model, data)
+    return qH
 
 
 def implicit_matrix_full(model, data):

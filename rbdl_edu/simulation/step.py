@@ -27,9 +27,10 @@ from rbdl_edu.arrays import is_jax
 from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import MAXVAL
 from rbdl_edu.model.model import check_not_mujoco
-from rbdl_edu.simulation.forward import check_finite, forward, stages
+from rbdl_edu.simulation.forward import acceleration, check_finite, compiled_half, forward, stages
 from rbdl_edu.simulation.integrators import integrate
 from rbdl_edu.simulation.sleep import start_asleep
+from rbdl_edu.smooth.actuation import actuation
 
 
 class Divergence(NamedTuple):
@@ -62,6 +63,28 @@ def step(model, data, nstep=1):
         if not check(model, data, "qacc"):
             forward(model, data)
         integrate(model, data)
+
+
+def step_after_forward(model, data):
+    """:func:`step` right after :func:`forward` at the same state, with only the controls (or
+    the applied forces) changed since: the position and velocity stages that forward left in
+    ``data`` are not run again (MuJoCo's ``mj_step2`` after ``mj_step1``), the same numbers as
+    :func:`step`. For a controller that reads the sensors at a state and then sets the
+    controls, as the lab's :class:`~rbdl_edu.lab.env.MouseEnv`; the caller vouches that time,
+    ``qpos``, ``qvel``, ``act`` and the mocap poses are the ones forward saw. With sleep, or an
+    accelerated model (its compiled half runs the stages as one), or a state that
+    :func:`check` resets, it is :func:`step`."""
+    check_not_mujoco(model, data)
+    if model.opt.enabled("sleep") or compiled_half(model, data) is not None \
+            or not (check(model, data, "qpos") and check(model, data, "qvel")):
+        step(model, data)
+        return
+    check_finite(model, data)                   # the controls just set
+    actuation(model, data)
+    acceleration(model, data)
+    if not check(model, data, "qacc"):
+        forward(model, data)
+    integrate(model, data)
 
 
 def pure_step(model, qpos, qvel, act, ctrl):

@@ -104,6 +104,55 @@ def bias_vel(model, data):
     return out
 
 
+@per_model
+def is_diagonal(model):
+    """True if :func:`smooth_vel` is diagonal for ``model``: no fluid, no tendon damper, and
+    every actuator moves one hinge or slide (``joint``, ``jointinparent``), so that each term of
+    the table is a dof's own (:func:`smooth_vel_diagonal` gives the diagonal)."""
+    m = plain(model)
+    on_joint = np.isin(m.actuator_trntype, (TRN_JOINT, TRN_JOINTINPARENT))
+    on_scalar = on_joint.all() and np.isin(m.jnt_type[m.actuator_trnid[on_joint, 0]], (HINGE, SLIDE)).all()
+    return not (model.opt.density > 0 or model.opt.viscosity > 0) and not np.any(m.tendon_damping) \
+        and not np.any(m.tendon_dampingpoly) and bool(on_scalar)
+
+
+def smooth_vel_diagonal(model, data):
+    r"""The diagonal of :func:`smooth_vel` ``(nv,)`` where it is all there is (:func:`is_diagonal`):
+    each dof's damper slope :math:`-b'(\dot q)` plus :math:`g_i\,(\partial F_i/\partial\dot l_i)\,g_i`
+    of each actuator on it (its moment arm :math:`g_i`), the same numbers without the
+    :math:`(n_v, n_v)` matrices."""
+    m = model
+    D = np.zeros(m.nv)
+    if dampers_on(model):
+        # b + 2 b2 |v| + 3 b3 v^2 (damper_slope) is b itself where no damper is polynomial
+        D = D - (plain(model).dof_damping if not polynomial_dampers(model) else damper_slope(model, data.qvel))
+    if m.nactuator and not m.opt.disabled("actuation"):
+        slope, (rows, dofs) = actuator_slope(m, data), actuator_dofs(model)
+        g = data.actuator_moment[rows, dofs]
+        D = D + np.bincount(dofs, weights=g * slope * g, minlength=m.nv)
+    return D
+
+
+@per_model
+def actuator_dofs(model):
+    """Each actuator and the one dof it moves, two index arrays (where :func:`is_diagonal`)."""
+    m = plain(model)
+    return np.arange(m.nactuator), m.jnt_dofadr[m.actuator_trnid[:, 0]]
+
+
+@per_model
+def polynomial_dampers(model):
+    """True if some dof's damper is polynomial (``dof_dampingpoly``), its slope not a constant."""
+    return bool(np.any(plain(model).dof_dampingpoly))
+
+
+@per_model
+def dampers_on(model):
+    """True if the dof and tendon dampers count in :func:`passive_vel` (neither ``passive`` nor
+    ``damper`` is disabled)."""
+    return not model.opt.disabled("passive") and not model.opt.disabled("damper")
+
+
 def passive_vel(model, data):
     r""":math:`\partial f_{passive}/\partial\dot q` ``(nv, nv)``: dof and tendon dampers (unless
     the ``damper`` flag is off) and the fluid (unless ``spring`` and ``damper`` are both
@@ -113,7 +162,7 @@ def passive_vel(model, data):
         return np.zeros((m.nv, m.nv))
     # implicitfast symmetrizes the ellipsoid blocks, except on standalone free bodies
     D = fluid_vel(model, data, symmetrized_bodies(model))
-    if opt.disabled("damper"):
+    if not dampers_on(model):
         return D
     # the dof dampers -b(v) v: slope -(b + 2 b2 |v| + 3 b3 v^2) on the diagonal
     D = D - namespace(data.qvel).diag(damper_slope(model, data.qvel))
@@ -194,7 +243,13 @@ def actuator_slope(model, data):
     slope = namespace(slope, saturated).where(saturated, 0.0, slope)
     for i in motor_gains:                                               # friction: not limited
         slope = put(slope, i, slope[i] + dcmotor.friction_slope(m.actuator_dynprm[i]))
-    return namespace(slope).where(switched_off(model), 0.0, slope)
+    return namespace(slope).where(switched_off(model), 0.0, slope) if any_switched_off(model) else slope
+
+
+@per_model
+def any_switched_off(model):
+    """True if some actuator's group is switched off (:func:`~rbdl_edu.smooth.actuation.switched_off`)."""
+    return bool(switched_off(model).any())
 
 
 @per_model
