@@ -73,7 +73,7 @@ def rne_post_constraint(model, data):
     if spatial_tendons(m):                  # (none: nothing to add)
         ext = tendon_wrenches(m, data) + ext
     xfrc = data.xfrc_applied
-    if is_jax(xfrc) or xfrc.any():          # (none applied: nothing to add)
+    if is_jax(xfrc) or np.count_nonzero(xfrc):     # (none applied: nothing to add)
         # ... and [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
         F, tau = xfrc[:, :3], xfrc[:, 3:]
         ext = ext + concat(tau + cross(data.xipos - data.subtree_com[m.body_rootid], F), F)
@@ -141,8 +141,9 @@ def constraint_wrenches(model, data):
     MuJoCo 4.0). The world is pushed too, but has no joint to feel it: its row stays zero."""
     m = plain(model)
     out = np.zeros((m.nbody, 6))
-    for i, wrench in contact_wrenches(m, data).items():
-        out[i] = wrench
+    pushed = contact_wrenches(m, data)
+    if pushed:                              # (every pushed body's row at once)
+        out[list(pushed)] = list(pushed.values())
 
     def push(bodies, p, torque, force):
         """Add each wrench ``[τ; F]`` at ``p`` to its body's row, about the body's c-frame point."""
