@@ -39,12 +39,12 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     # limits, frictionless contacts, pyramid edges: only a push, only when violated
     rows = one_sided_rows(data, model)
     x = jar[rows]
-    pushing = x < 0                                  # (a NaN does not push, as MuJoCo's x < 0)
+    satisfied = x >= 0
     pushes_only = isinstance(rows, slice) and rows.start == 0      # (every row one-sided)
     if forces and pushes_only:                       # (the forces and zones at once)
         force = -D * jar
-        force[~pushing] = 0.0
-        state = pushing.astype(int)                  # QUADRATIC (1) where it pushes, else SATISFIED (0)
+        force[satisfied] = 0.0
+        state = 1 - satisfied                        # QUADRATIC (1) where it pushes, else SATISFIED (0)
     elif forces or nf or model.opt.cone == "elliptic":   # (else the cost alone: no forces to make)
         force, state = -D * jar, np.empty(nefc, dtype=int)
         state.fill(CNSTRSTATE_QUADRATIC)
@@ -60,13 +60,13 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
         force[fr] = np.where(neg, fl, np.where(pos, -fl, force[fr]))
         state[fr] = np.where(neg, CNSTRSTATE_LINEARNEG, np.where(pos, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC))
     if cost:
-        x_push = np.where(pushing, x, 0.0)
+        x_push = np.where(x < 0, x, 0.0)
         s += 0.5 * float(D[rows] @ (x_push * x_push))
     if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
         return s
     if not pushes_only:
-        force[rows] = np.where(pushing, force[rows], 0.0)
-        state[rows] = np.where(pushing, CNSTRSTATE_QUADRATIC, CNSTRSTATE_SATISFIED)
+        force[rows] = np.where(satisfied, 0.0, force[rows])
+        state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:
         data.cone_H = {}
     for (adr, n, _, k), con in elliptic_cones(model, data):

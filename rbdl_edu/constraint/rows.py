@@ -311,14 +311,16 @@ def contact_jacobians(model, data, bodies, points, frames):
     :math:`v_j + \omega_j \times (p - c)` and turns it at :math:`\omega_j`, counted with the sign
     :math:`s_j = [j \text{ on body 2's path}] - [j \text{ on body 1's path}]` (a dof on both
     paths moves both points alike)."""
+    ncon, nv = len(points), model.nv
     w, v = data.cdof[:, :3], data.cdof[:, 3:]
     r = points[:, None, :] - data.subtree_com[dof_rootid(model)]           # (ncon, nv, 3)
     on = path_sign(model)
     s = on[bodies[:, 1]] - on[bodies[:, 0]]                                    # (ncon, nv)
-    # the translation rows and the rotation rows each turned into the contact frame, then
-    # signed (s is -1, 0 or 1: the same numbers as signing first)
-    J = np.concatenate([frames @ (v + cross(w, r)).mT, frames @ w.T], axis=1)      # (ncon, 6, nv)
-    return J * s[:, None]
+    J = np.empty((ncon, 2, 3, nv))             # (ncon, 6, nv): the translation rows, then the rotation rows
+    J[:, 0], J[:, 1] = (v + cross(w, r)).transpose(0, 2, 1), w.T
+    J *= s[:, None, None]
+    # the translation rows and the rotation rows each turned into the contact frame
+    return (frames[:, None] @ J).reshape(ncon, 6, nv)
 
 
 @per_model

@@ -141,9 +141,8 @@ def constraint_wrenches(model, data):
     MuJoCo 4.0). The world is pushed too, but has no joint to feel it: its row stays zero."""
     m = plain(model)
     out = np.zeros((m.nbody, 6))
-    pushed = contact_wrenches(m, data)
-    if pushed:                              # (every pushed body's row at once)
-        out[list(pushed)] = list(pushed.values())
+    for i, wrench in contact_wrenches(m, data).items():
+        out[i] = wrench
 
     def push(bodies, p, torque, force):
         """Add each wrench ``[τ; F]`` at ``p`` to its body's row, about the body's c-frame point."""

@@ -44,17 +44,15 @@ def touch(model, data, sites):
     m = plain(model)
     site_body, body = m.site_bodyid[sites].tolist(), m.geom_bodyid
     total = [0.0] * len(sites)
-    felt = []                               # the contacts with rows on a sensor's body, their bodies
+    f = None
     for con in data.contact:
         if con.efc_address < 0:
             continue
         bodies = (int(body[con.geom1]), int(body[con.geom2]))
-        if bodies[0] in site_body or bodies[1] in site_body:
-            felt.append((con, bodies))
-    if not felt:
-        return np.array(total)
-    normals = [f[0] for f in contact_forces(m, [con for con, _ in felt], data.efc_force)]
-    for (con, bodies), normal in zip(felt, normals):
+        if bodies[0] not in site_body and bodies[1] not in site_body:
+            continue
+        f = data.efc_force.tolist() if f is None else f
+        normal = contact_forces(m, [con], f)[0][0]
         if normal <= 0:
             continue
         n, pos = con.frame[0].tolist(), con.pos.tolist()
