@@ -39,10 +39,9 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     # limits, frictionless contacts, pyramid edges: only a push, only when violated
     rows = one_sided_rows(data, model)
     x = jar[rows]
-    satisfied = x >= 0
     pushes_only = isinstance(rows, slice) and rows.start == 0      # (every row one-sided)
     if forces and pushes_only:                       # (the forces and zones at once)
-        force = -D * jar
+        force, satisfied = -D * jar, x >= 0
         force[satisfied] = 0.0
         state = 1 - satisfied                        # QUADRATIC (1) where it pushes, else SATISFIED (0)
     elif forces or nf or model.opt.cone == "elliptic":   # (else the cost alone: no forces to make)
@@ -65,6 +64,7 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
         return s
     if not pushes_only:
+        satisfied = x >= 0
         force[rows] = np.where(satisfied, 0.0, force[rows])
         state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:

@@ -233,7 +233,7 @@ class LineCost:
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: the quadratics of the rows that push
         minus_xs, vs, quad, cost0, pushing = self.one_sided
-        c0, c1, c2 = (quad @ (pushing if alpha == 0 else alpha * vs < minus_xs)).tolist()
+        c0, c1, c2 = np.dot(quad, pushing if alpha == 0 else alpha * vs < minus_xs).tolist()     # (quad @ mask)
         cost += c0 - cost0 + alpha * c1 + alpha * alpha * c2
         d1 += c1 + 2 * alpha * c2
         d2 += 2 * c2
