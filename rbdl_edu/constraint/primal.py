@@ -44,7 +44,7 @@ def solve_primal(model, data, newton=True, updated=False, start=None):
     ``data.qacc``; ``start``: :math:`(M a, J a - a_{ref})` there, if at hand."""
     opt, M, J = model.opt, data.qM, data.efc_J
     tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
-    a = data.qacc.copy()
+    a = data.qacc                                     # (replaced, never written into)
     Ma, Jaref = (M @ a, J @ a - data.efc_aref) if start is None else start
     if not updated or cones:                          # (Newton on elliptic cones: their Hessians too)
         update(model, data, Jaref, cone_hessian=cones)
