@@ -47,8 +47,9 @@ def boxes_apart(c, A, h, margin):
     in some component. (Both sides at once: :math:`|A_s^T d|` and, with
     :math:`C^T = |A_2^T A_1|`, the reach :math:`h_s + |A_s^T A_{\bar s}|\, h_{\bar s} + m`.)"""
     d = (c[:, 1] - c[:, 0])[:, None]                    # (the same d for both sides' axes)
-    reach = h + np.matvec(np.abs(A.mT @ A[:, ::-1]), h[:, ::-1]) + margin[:, None, None]
-    return (np.abs(np.matvec(A.mT, d)) > reach).any(axis=(1, 2))
+    At = A.mT
+    reach = h + np.matvec(np.abs(At @ A[:, ::-1]), h[:, ::-1]) + margin[:, None, None]
+    return np.logical_or.reduce(np.abs(np.matvec(At, d)) > reach, axis=(1, 2))     # (any, undispatched)
 
 
 def nodes_apart(gpos, gmat, geom, axes, center, half, margin):

@@ -36,31 +36,35 @@ def update(model, data, jar, cost=False, cone_hessian=False, forces=True):
     """
     ne, nf, nefc = data.ne, data.nf, data.nefc
     D, R, floss = data.efc_D, data.efc_R, data.efc_frictionloss
-    if forces or nf or model.opt.cone == "elliptic":   # (else the cost alone: no forces to make)
+    # limits, frictionless contacts, pyramid edges: only a push, only when violated
+    rows = one_sided_rows(data, model)
+    x = jar[rows]
+    pushes_only = isinstance(rows, slice) and rows.start == 0      # (every row one-sided)
+    if forces and pushes_only:                       # (the forces and zones at once)
+        force, satisfied = -D * jar, x >= 0
+        force[satisfied] = 0.0
+        state = 1 - satisfied                        # QUADRATIC (1) where it pushes, else SATISFIED (0)
+    elif forces or nf or model.opt.cone == "elliptic":   # (else the cost alone: no forces to make)
         force, state = -D * jar, np.empty(nefc, dtype=int)
         state.fill(CNSTRSTATE_QUADRATIC)
     s = 0.5 * float(D[:ne] @ jar[:ne] ** 2) if ne and cost else 0.0
     # friction loss: quadratic inside |x| < R floss, linear (force = -+floss) outside
     if nf:
         fr = slice(ne, ne + nf)
-        x, Rf, fl = jar[fr], R[fr], floss[fr]
-        neg, pos = x <= -Rf * fl, x >= Rf * fl
+        xf, Rf, fl = jar[fr], R[fr], floss[fr]
+        neg, pos = xf <= -Rf * fl, xf >= Rf * fl
         if cost:
-            s += float(np.sum(np.where(neg, -0.5 * Rf * fl ** 2 - fl * x,
-                                       np.where(pos, -0.5 * Rf * fl ** 2 + fl * x, 0.5 * D[fr] * x ** 2))))
+            s += float(np.sum(np.where(neg, -0.5 * Rf * fl ** 2 - fl * xf,
+                                       np.where(pos, -0.5 * Rf * fl ** 2 + fl * xf, 0.5 * D[fr] * xf ** 2))))
         force[fr] = np.where(neg, fl, np.where(pos, -fl, force[fr]))
         state[fr] = np.where(neg, CNSTRSTATE_LINEARNEG, np.where(pos, CNSTRSTATE_LINEARPOS, CNSTRSTATE_QUADRATIC))
-    # limits, frictionless contacts, pyramid edges: only a push, only when violated
-    rows = one_sided_rows(data, model)
-    x = jar[rows]
     if cost:
-        s += float(np.add.reduce(np.where(x < 0, 0.5 * D[rows] * x ** 2, 0.0)))     # (sum, undispatched)
+        x_push = np.where(x < 0, x, 0.0)
+        s += 0.5 * float(D[rows] @ (x_push * x_push))
     if not forces and model.opt.cone != "elliptic":  # (no cone's cost to add: done)
         return s
-    satisfied = x >= 0
-    if isinstance(rows, slice):                       # (views: set in place)
-        force[rows][satisfied], state[rows][satisfied] = 0.0, CNSTRSTATE_SATISFIED
-    else:
+    if not pushes_only:
+        satisfied = x >= 0
         force[rows] = np.where(satisfied, 0.0, force[rows])
         state[rows] = np.where(satisfied, CNSTRSTATE_SATISFIED, CNSTRSTATE_QUADRATIC)
     if cone_hessian:

@@ -44,7 +44,7 @@ def solve_primal(model, data, newton=True, updated=False, start=None):
     ``data.qacc``; ``start``: :math:`(M a, J a - a_{ref})` there, if at hand."""
     opt, M, J = model.opt, data.qM, data.efc_J
     tol, cones = opt.tolerance, newton and opt.cone == "elliptic"
-    a = data.qacc.copy()
+    a = data.qacc                                     # (replaced, never written into)
     Ma, Jaref = (M @ a, J @ a - data.efc_aref) if start is None else start
     if not updated or cones:                          # (Newton on elliptic cones: their Hessians too)
         update(model, data, Jaref, cone_hessian=cones)
@@ -215,7 +215,8 @@ class LineCost:
         half_D = 0.5 * Ds
         quad = np.array([half_D * xs * xs, Ds * xs * vs, half_D * vs * vs])
         pushing = xs < 0                                  # (the rows that push at alpha = 0)
-        self.one_sided = (xs, vs, quad, float(quad[0] @ pushing), pushing)
+        # (x0 + alpha v < 0 exactly when alpha v < -x0: a rounded sum has the exact sum's sign)
+        self.one_sided = (-xs, vs, quad, float(quad[0] @ pushing), pushing)
 
     def __call__(self, alpha):
         self.n_eval += 1
@@ -231,8 +232,8 @@ class LineCost:
             d1 += float(np.sum(np.where(inside, Ds * x * vs, np.sign(x) * f * vs)))
             d2 += float(np.sum(np.where(inside, Ds * vs * vs, 0.0)))
         # limits, frictionless contacts, pyramid edges: the quadratics of the rows that push
-        xs, vs, quad, cost0, pushing = self.one_sided
-        c0, c1, c2 = (quad @ (pushing if alpha == 0 else xs + alpha * vs < 0)).tolist()
+        minus_xs, vs, quad, cost0, pushing = self.one_sided
+        c0, c1, c2 = np.dot(quad, pushing if alpha == 0 else alpha * vs < minus_xs).tolist()     # (quad @ mask)
         cost += c0 - cost0 + alpha * c1 + alpha * alpha * c2
         d1 += c1 + 2 * alpha * c2
         d2 += 2 * c2

@@ -73,7 +73,7 @@ def rne_post_constraint(model, data):
     if spatial_tendons(m):                  # (none: nothing to add)
         ext = tendon_wrenches(m, data) + ext
     xfrc = data.xfrc_applied
-    if is_jax(xfrc) or xfrc.any():          # (none applied: nothing to add)
+    if is_jax(xfrc) or np.count_nonzero(xfrc):     # (none applied: nothing to add)
         # ... and [F, τ] at the center of mass: [τ + (x_com - c) × F; F] about c
         F, tau = xfrc[:, :3], xfrc[:, 3:]
         ext = ext + concat(tau + cross(data.xipos - data.subtree_com[m.body_rootid], F), F)
