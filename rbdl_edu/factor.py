@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import entries, from_entries, is_jax, namespace
+from rbdl_edu.arrays import batch_traced, entries, from_entries, is_jax, namespace
 from rbdl_edu.cache import per_model
 
 
@@ -285,6 +285,8 @@ def _factor_chains(model, Msp, min_pivot):
     r""":func:`factor_ltdl` on traced arrays, unrolled with each row as one vector: row ``k``'s
     multipliers :math:`L_{k\cdot} = M_{k\cdot}/D_k` at once, then for each ancestor ``i``
     (entry ``a`` of row ``k``) :math:`M_{i\cdot} \mathrel{-}= L_{ka} M_{k, a\cdot}`."""
+    if Msp.ndim == 1 and not batch_traced():        # one traced state: a height of the dof tree at a time
+        return _factor_heights(model, Msp, min_pivot)
     Madr, _ = _layout(model)
     xp, chain_of = namespace(Msp), chains(model)
     row = [Msp[..., Madr[i]:Madr[i] + len(chain_of[i])] for i in range(model.nv)]
@@ -297,6 +299,54 @@ def _factor_chains(model, Msp, min_pivot):
             row[i] = row[i] - L[..., a - 1:a] * row[k][..., a:]
         row[k] = xp.concatenate([Dk, L], axis=-1)
     return xp.concatenate(row, axis=-1) if model.nv else Msp
+
+
+def _factor_heights(model, Msp, min_pivot):
+    r""":func:`_factor_chains` of one traced state on the dense matrix, the dofs of one height of
+    the dof tree at once (leaves first: every dof below them is eliminated, and none is an
+    ancestor of another, so their updates add up): :math:`D_k = M_{kk}`, :math:`L_{k\cdot} =
+    M_{k\cdot}/D_k` on k's ancestors, :math:`M \mathrel{-}= \sum_k L_{k\cdot}^T M_{k\cdot}`
+    (one product); fewer, larger kernels for XLA. The same products, their sums in another order."""
+    xp, A, pieces = namespace(Msp), from_tree_sparse(model, Msp), []
+    for k, up in heights(model):
+        Dk = A[k, k]
+        if min_pivot is not None:
+            Dk = xp.maximum(Dk, min_pivot)
+        B = A[k] * up                            # M_kj on k's ancestors j, zero elsewhere
+        L = B / Dk[:, None]
+        A = A - L.T @ B                          # M_ij -= L_ki M_kj
+        pieces.append(xp.concatenate([Dk[:, None], L], axis=1))
+    return xp.concatenate(pieces).reshape(-1)[_height_entries(model)]
+
+
+@per_model
+def heights(model):
+    """The dofs by height in the dof tree (leaves 0, a parent one above its highest child), lowest
+    first: ``(k, up)``, their ids and ``up (n, nv)`` 1.0 at each one's ancestors."""
+    height = np.zeros(model.nv, dtype=int)
+    for k in range(model.nv - 1, 0, -1):                    # children come after their parents
+        p = int(model.dof_parentid[k])
+        if p >= 0:
+            height[p] = max(height[p], height[k] + 1)
+    out = []
+    for h in range(int(height.max(initial=-1)) + 1):
+        k = np.flatnonzero(height == h)
+        up = np.zeros((len(k), model.nv))
+        for r, d in enumerate(k.tolist()):
+            up[r, list(ancestors(model, d)[1:])] = 1.0
+        out.append((k, up))
+    return tuple(out)
+
+
+@per_model
+def _height_entries(model):
+    """Where each tree-sparse entry is in :func:`_factor_heights`' rows ``[D_k, L_k (nv)]``
+    stacked by height, flattened: an int array ``(nM,)``."""
+    order = np.concatenate([k for k, _ in heights(model)] + [np.zeros(0, dtype=int)])
+    row = np.zeros(model.nv, dtype=int)
+    row[order] = np.arange(model.nv)
+    rows, cols, _ = _sparse_index(model)
+    return row[rows] * (model.nv + 1) + np.where(rows == cols, 0, cols + 1)
 
 
 @per_model
