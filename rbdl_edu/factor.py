@@ -210,6 +210,8 @@ def solve_ltdl(model, qLD, b):
     """
     if (is_jax(qLD) or is_jax(b)) and rowwise(model):     # traced, a large tree: row by row (below)
         return _solve_rows(model, qLD, b)
+    if (is_jax(qLD) or is_jax(b)) and qLD.ndim == 1 and b.ndim == 1 and not batch_traced():
+        return _solve_dense(model, qLD, b)          # one traced state: two triangular solves (below)
     LD, x = entries(qLD), entries(b)
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
     for i, ii, row in reversed(sweeps(model)):
@@ -385,6 +387,17 @@ def _factor_rows(model, Msp, min_pivot):
             qLD = qLD.at[..., dst].set(qLD[..., dst] - L[..., a] * qLD[..., src])
             qLD = qLD.at[..., row].set(L)
     return qLD
+
+
+def _solve_dense(model, qLD, b):
+    r""":func:`solve_ltdl` of one traced state with the dense unit triangular :math:`L`: two
+    triangular solves, :math:`L^T y = b` and :math:`L x = D^{-1} y` (XLA: one LAPACK call each,
+    not one kernel per entry; the same products, their sums in another order)."""
+    from jax.lax.linalg import triangular_solve     # (traced: JAX is there)
+    L = from_tree_sparse(model, qLD, symmetric=False)           # (its diagonal, D, is not read)
+    y = triangular_solve(L, b[:, None], left_side=True, lower=True, transpose_a=True, unit_diagonal=True)
+    y = y / qLD[np.asarray(model.dof_Madr, dtype=int)][:, None]
+    return triangular_solve(L, y, left_side=True, lower=True, unit_diagonal=True)[:, 0]
 
 
 def _solve_rows(model, qLD, b):
