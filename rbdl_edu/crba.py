@@ -174,8 +174,9 @@ def _crba_levels(model, q):
     outside its subtree, so that a level's are one stack ``(n, 6, nv)``:
     :math:`F_j = I^c_j S_j + \sum_c {}^cX_j^T F_c` and :math:`I^c_j = I_j + \sum_c {}^cX_j^T
     I^c_c\, {}^cX_j` over its children ``c`` (each level's sums by parent as gathers, the 6×6
-    products written out: :func:`~rbdl_edu.spatial.small_matmul`); then row ``k`` of M is :math:`S_k^T F_{body(k)}` for every dof at once: the
-    products of :func:`_crba_blocks`, the sums in another order."""
+    products written out: :func:`~rbdl_edu.spatial.small_matmul`); then row ``k`` of M is
+    :math:`S_k^T F_{body(k)}` for every dof at once: the products of :func:`_crba_blocks`, the
+    sums in another order."""
     xp = namespace(q)
     Xup, _ = body_transforms(model, q)
     axes = dof_axes(model, q)                    # (nv, 6): S_k^T, dof by dof
