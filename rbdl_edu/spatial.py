@@ -298,9 +298,10 @@ def transform_inertia(X, I):
 def small_matvec(A, x):
     """``A @ x`` over the last axes (``A (..., n, m)``, ``x (..., m)``), written out as ``m``
     products added left to right where one state is traced; JAX's ``matvec`` otherwise."""
-    xp = namespace(A, x)
-    if xp is np or batch_traced() or np.ndim(A) > 3 or np.ndim(x) > 2:
-        return xp.matvec(A, x)
+    if type(A) is np.ndarray and type(x) is np.ndarray:        # numbers, symbols: NumPy's
+        return np.matvec(A, x)
+    if batch_traced() or np.ndim(A) > 3 or np.ndim(x) > 2:
+        return namespace(A, x).matvec(A, x)
     out = A[..., 0] * x[..., None, 0]
     for k in range(1, A.shape[-1]):
         out = out + A[..., k] * x[..., None, k]
@@ -309,8 +310,7 @@ def small_matvec(A, x):
 
 def small_matmul(A, B):
     """``A @ B`` over the last two axes (each at most 3-D), written out as :func:`small_matvec`."""
-    xp = namespace(A, B)
-    if xp is np or batch_traced() or np.ndim(A) > 3 or np.ndim(B) > 3:
+    if (type(A) is np.ndarray and type(B) is np.ndarray) or batch_traced() or np.ndim(A) > 3 or np.ndim(B) > 3:
         return A @ B
     out = A[..., :, 0:1] * B[..., 0:1, :]
     for k in range(1, A.shape[-1]):
