@@ -26,6 +26,7 @@ import numpy as np
 
 from rbdl_edu.arrays import batch_traced, entries, from_entries, is_jax, namespace
 from rbdl_edu.cache import per_model
+from rbdl_edu.spatial import small_matmul
 
 
 @per_model
@@ -316,7 +317,7 @@ def _factor_heights(model, Msp, min_pivot):
             Dk = xp.maximum(Dk, min_pivot)
         B = A[k] * up                            # M_kj on k's ancestors j, zero elsewhere
         L = B / Dk[:, None]
-        A = A - L.T @ B                          # M_ij -= L_ki M_kj
+        A = A - small_matmul(L.T, B)             # M_ij -= L_ki M_kj (written out)
         pieces.append(xp.concatenate([Dk[:, None], L], axis=1))
     return xp.concatenate(pieces).reshape(-1)[_height_entries(model)]
 
