@@ -309,17 +309,17 @@ def _factor_heights(model, Msp, min_pivot):
     the dof tree at once (leaves first: every dof below them is eliminated, and none is an
     ancestor of another, so their updates add up): :math:`D_k = M_{kk}`, :math:`L_{k\cdot} =
     M_{k\cdot}/D_k` on k's ancestors, :math:`M \mathrel{-}= \sum_k L_{k\cdot}^T M_{k\cdot}`
-    (one product); fewer, larger kernels for XLA. The same products, their sums in another order."""
-    xp, A, pieces = namespace(Msp), from_tree_sparse(model, Msp), []
+    (written out); fewer, larger kernels for XLA. Row ``k`` is not changed once eliminated, so
+    ``qLD`` is read at the end: :math:`D_k` and :math:`M_{kj}/D_k`. The same products and
+    quotients, the sums in another order."""
+    xp, A = namespace(Msp), from_tree_sparse(model, Msp)
     for k, up in heights(model):
-        Dk = A[k, k]
-        if min_pivot is not None:
-            Dk = xp.maximum(Dk, min_pivot)
+        Dk = A[k, k] if min_pivot is None else xp.maximum(A[k, k], min_pivot)
         B = A[k] * up                            # M_kj on k's ancestors j, zero elsewhere
-        L = B / Dk[:, None]
-        A = A - small_matmul(L.T, B)             # M_ij -= L_ki M_kj (written out)
-        pieces.append(xp.concatenate([Dk[:, None], L], axis=1))
-    return xp.concatenate(pieces).reshape(-1)[_height_entries(model)]
+        A = A - small_matmul((B / Dk[:, None]).T, B)      # M_ij -= L_ki M_kj
+    rows, cols, _ = _sparse_index(model)
+    D = xp.diagonal(A) if min_pivot is None else xp.maximum(xp.diagonal(A), min_pivot)
+    return xp.where(rows == cols, D[rows], A[rows, cols] / D[rows])
 
 
 @per_model
@@ -339,17 +339,6 @@ def heights(model):
             up[r, list(ancestors(model, d)[1:])] = 1.0
         out.append((k, up))
     return tuple(out)
-
-
-@per_model
-def _height_entries(model):
-    """Where each tree-sparse entry is in :func:`_factor_heights`' rows ``[D_k, L_k (nv)]``
-    stacked by height, flattened: an int array ``(nM,)``."""
-    order = np.concatenate([k for k, _ in heights(model)] + [np.zeros(0, dtype=int)])
-    row = np.zeros(model.nv, dtype=int)
-    row[order] = np.arange(model.nv)
-    rows, cols, _ = _sparse_index(model)
-    return row[rows] * (model.nv + 1) + np.where(rows == cols, 0, cols + 1)
 
 
 @per_model
