@@ -40,6 +40,7 @@ array([-4.905])
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -75,9 +76,25 @@ def forward(model, data):
     check_finite(model, data)
     if data.sleep_init_pending:               # sleep="init": asleep from the start (sleep)
         start_asleep(model, data, stages)
+    if not switches(model).sleep:             # (no tree ever sleeps: no sensor to hold)
+        stages(model, data)
+        return
     held = data.sensordata.copy()
     stages(model, data)
     hold_sensors(model, data, held)           # a sensor on sleepers keeps its value (sleep)
+
+
+class Switches(NamedTuple):
+    """The options the stages ask at every step, read once per model (:func:`switches`)."""
+    sleep: bool
+    energy: bool
+
+
+@per_model
+def switches(model):
+    """``model.opt``'s ``sleep`` and ``energy`` flags (:class:`Switches`), asked once per model (a model
+    and its options never change)."""
+    return Switches(model.opt.enabled("sleep"), model.opt.enabled("energy"))
 
 
 def check_constants(model):
@@ -144,7 +161,7 @@ def constrained(model, data, sensors=True):
         sensor_pos(model, data)
         sensor_vel(model, data)
         sensor_acc(model, data)
-    if model.opt.enabled("energy"):
+    if switches(model).energy:
         energy_pos(model, data)
         energy_vel(model, data)
 
@@ -154,14 +171,24 @@ STATE = ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_p
 _NUMPY = {np.ndarray}
 
 
+@per_model
+def sized_state(model):
+    """The fields of :data:`STATE` that are not empty in ``model``'s sizes (most models have no
+    activation, control or mocap body), a tuple of names (never empty: ``qpos`` is there even
+    with ``nq = 0``, the sum of nothing being finite)."""
+    sizes = dict(qpos=model.nq, qvel=model.nv, act=model.na, ctrl=model.nu, qfrc_applied=model.nv,
+                 xfrc_applied=model.nbody, mocap_pos=model.nmocap, mocap_quat=model.nmocap)
+    return ("qpos",) + tuple(name for name in STATE[1:] if sizes[name])
+
+
 def check_finite(model, data):
     """A ValueError naming the field, index and value if the state holds a NaN or an
     infinity (``step`` resets such a state instead, as MuJoCo; see
     :func:`~rbdl_edu.simulation.step.check`)."""
-    fields = [getattr(data, name) for name in STATE]
+    fields = [getattr(data, name) for name in sized_state(model)]
     if set(map(type, fields)) == _NUMPY and math.isfinite(np.add.reduce(np.concatenate(fields, axis=None))):
         return              # the common case, asked first: a finite sum has no NaN or infinity in it
-    for name, x in zip(STATE, fields):
+    for name, x in zip(STATE, [getattr(data, name) for name in STATE]):
         if type(x) is np.ndarray and np.isfinite(x).all():
             continue
         bad = np.flatnonzero(~np.isfinite(x))
@@ -178,19 +205,20 @@ def position(model, data, sensors=True):
     sleeping tree that was moved, pushed or touched by an awake one wakes, and its contacts
     with the world and other sleepers are left out."""
     xpos, xquat = data.xpos, data.xquat   # the last poses: a sleeper's must not have changed
+    sleep, energy = switches(model)
     smooth_position(model, data)
     wake_moved(model, data, xpos, xquat)
-    if model.opt.enabled("sleep"):
+    if sleep:
         wake_on_tendon(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
-    if model.opt.enabled("sleep"):
+    if sleep:
         wake_on_contact(model, data, collide)
         wake_on_equality(model, data)
     make_constraint(model, data)
     transmission(model, data)
     if sensors:
         sensor_pos(model, data)
-    if model.opt.enabled("energy"):
+    if energy:
         energy_pos(model, data)
 
 
@@ -233,7 +261,7 @@ def velocity(model, data, sensors=True):
     had when it fell asleep, whose contacts are now left out."""
     held = data.qfrc_adhesion
     P = smooth_velocity(model, data)
-    if model.opt.enabled("sleep") and model.flg_adhesion:
+    if switches(model).sleep and model.flg_adhesion:
         pull = data.qfrc_adhesion
         hold_dofs(model, data, dict(qfrc_adhesion=held))
         data.qfrc_passive = data.qfrc_passive + data.qfrc_adhesion - pull
@@ -241,7 +269,7 @@ def velocity(model, data, sensors=True):
     reference(model, data, jdotv(model, data, P))
     if sensors:
         sensor_vel(model, data)
-    if model.opt.enabled("energy"):
+    if switches(model).energy:
         energy_vel(model, data)
 
 
