@@ -336,7 +336,7 @@ def joint_motions(model, q, x):
     if not len(moving):
         return out
     if xp is np:                       # each body's dofs are consecutive: one sum per run
-        out[moving] = np.add.reduceat(s, first, axis=0)
+        out[moving] = s if len(moving) == model.nv else np.add.reduceat(s, first, axis=0)   # (one dof each: s)
         return out
     return add_at(out, plain(model).dof_bodyid, s)
 
