@@ -280,7 +280,7 @@ def smooth_velocity(model, data):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6)))
+    data.cvel = to_cframes(model, data, P.v if type(P.v) is np.ndarray else stacked(P.v, (model.nbody, 6)))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
     if armature_tendons(model):
@@ -307,7 +307,8 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
 def smooth_acceleration(model, data):
     r""":math:`f_{smooth}` and the unconstrained acceleration :math:`a_u = M^{-1} f_{smooth}`."""
     pushed = (range(model.nbody) if is_jax(data.xfrc_applied)         # traced: every body
-              else () if not data.xfrc_applied.any() else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
+              else () if not np.count_nonzero(data.xfrc_applied)         # (C, not ndarray.any's Python wrapper)
+              else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
     f = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator
     if len(pushed):
         qfrc_xfrc = np.zeros(model.nv)
