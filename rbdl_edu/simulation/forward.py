@@ -298,7 +298,8 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
     reads :math:`a_u`."""
     held = dict(qfrc_smooth=data.qfrc_smooth, qacc_smooth=data.qacc_smooth)
     smooth_acceleration(model, data)
-    hold_dofs(model, data, held, tree_asleep)
+    if switches(model).sleep:             # (else no tree sleeps: the position stage woke every one)
+        hold_dofs(model, data, held, tree_asleep)
     fwd_constraint(model, data)
     if sensors:
         sensor_acc(model, data)
