@@ -303,6 +303,18 @@ def move_axis(x, source, destination):
     return namespace(x).moveaxis(x, source, destination)
 
 
+def zeros_like(x):
+    """``xp.zeros_like(x)``: for a NumPy array ``np.zeros`` of its shape and dtype (NumPy's
+    ``zeros_like`` is a Python function, several times slower on a small array).
+
+    >>> zeros_like(np.ones((2, 3))).shape, zeros_like(np.ones(2, dtype=object))[0]
+    ((2, 3), 0)
+    """
+    if type(x) is np.ndarray:
+        return np.zeros(x.shape, x.dtype)
+    return namespace(x).zeros_like(x)
+
+
 def add_at(x, index, value):
     """``x[index] += value`` where ``index`` may repeat (each repeat adds), returned: NumPy's
     ``np.add.at`` in ``x`` itself, JAX's ``x.at[index].add(value)`` (a new array).
@@ -312,6 +324,9 @@ def add_at(x, index, value):
     """
     if type(x) is Rows:                                      # (rows) one body's row
         x.rows[index] = x.rows[index] + value
+        return x
+    if type(index) is int and type(x) is np.ndarray and type(value) is np.ndarray and x.dtype == value.dtype:
+        x[index] += value                                    # one row of NumPy (no repeat): in place, at once
         return x
     if is_jax(x) or is_jax(value):
         xp = namespace(x, value)

@@ -96,7 +96,7 @@ def per_state(f):
         for array in (value if isinstance(value, tuple) else (value,)):
             if isinstance(array, np.ndarray):
                 array.setflags(write=False)
-        if len(memo) >= _STATES_KEPT * max(model.nbody, model.njnt) or _batch(key):
+        if len(memo) >= _STATES_KEPT * max(model.nbody, model.njnt) or (type(key) is tuple and _batch(key)):
             memo.clear()                            # keep a few states' worth, or one batch, not every state
         memo[key] = value
         return value

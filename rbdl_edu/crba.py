@@ -46,12 +46,19 @@ def crba(model, q):
         return _crba_subtrees(model, q) + xp.diag(model.dof_armature)
     M = _crba_blocks(model, q)
     # joint armature: an extra inertia on each dof, on M's diagonal
-    if q.ndim == 1 and q.dtype == np.float64:       # (one state of numbers: every block's entries added at once)
-        out = armature_diagonal(model).copy()
-        if M:
-            out.reshape(-1)[block_entries(model)] += np.concatenate([block.reshape(-1) for block in M.values()])
-        return out
-    return by_dof_blocks(model, M, q.shape[:-1], q.dtype) + armature_diagonal(model)
+    return joined(model, M, q) + armature_diagonal(model)
+
+
+def joined(model, blocks, q):
+    """:func:`crba_blocks`' ``blocks`` joined into one ``(..., nv, nv)`` matrix
+    (:func:`~rbdl_edu.tree.by_dof_blocks`); for one state of numbers, every block's entries
+    put at once at per-model flat positions (:func:`block_entries`)."""
+    if q.ndim == 1 and q.dtype == np.float64:
+        M = np.zeros(model.nv * model.nv)
+        if blocks:
+            M[block_entries(model)] = np.concatenate([block.reshape(-1) for block in blocks.values()])
+        return M.reshape(model.nv, model.nv)
+    return by_dof_blocks(model, blocks, q.shape[:-1], q.dtype)
 
 
 @per_model

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu.cache import per_model
-from rbdl_edu.model.enums import FREE, SLIDE
+from rbdl_edu.model.enums import FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import quat_to_mat
 from rbdl_edu.tree import tree_levels
@@ -40,6 +40,26 @@ def anchor_offsets(model):
     m = plain(model)
     pos = np.where((m.jnt_type == FREE)[:, None], 0 * m.jnt_pos, m.jnt_pos)
     return pos, m.jnt_axis, np.stack([pos, m.jnt_axis], axis=1)
+
+
+@per_model
+def hinge_frames(model):
+    """What turns the hinges, fixed in the model: their ``qpos`` addresses (a slice where they are
+    consecutive, else an int array), their ``qpos0`` (the angle :math:`\theta = q - q_0`), and their
+    anchors ``jnt_pos (nhinge, 3)``, or None if every entry is ``+0.0``: a rotation about the
+    frame's own origin, whose ``t = p - R p`` is zero (+0.0, whatever the signs in R).
+
+    >>> from rbdl_edu.models import double_pendulum
+    >>> hinge_frames(double_pendulum())
+    (slice(0, 2, None), array([0., 0.]), None)
+    """
+    m = plain(model)
+    hinges = np.flatnonzero(m.jnt_type == HINGE)
+    adr, p = m.jnt_qposadr[hinges], m.jnt_pos[hinges]
+    ref = m.qpos0[adr]
+    if len(adr) and np.array_equal(adr, np.arange(adr[0], adr[0] + len(adr))):
+        adr = slice(int(adr[0]), int(adr[0]) + len(adr))
+    return adr, ref, None if not (p.any() or np.signbit(p).any()) else p
 
 
 @per_model

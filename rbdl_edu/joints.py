@@ -27,6 +27,7 @@ import numpy as np
 
 from rbdl_edu.arrays import FLOAT64, add_at, batch_traced, concat, cos, eye, is_jax, move_axis, namespace, sin, write
 from rbdl_edu.cache import per_model, per_state
+from rbdl_edu.frames import hinge_frames
 from rbdl_edu.model.enums import BALL, FREE, HINGE, JOINT_NV, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import _normalize_floats, _quat_mat_entries, cross, quat_normalize, quat_to_mat, skew
@@ -113,14 +114,14 @@ def joint_poses(model, q):
     S = list(fixed_subspaces(model))
     hinges, others = joint_ids(model, HINGE), other_joints(model)
     if len(hinges):
-        adr = m.jnt_qposadr[hinges]
-        theta = q[adr] - m.qpos0[adr]
+        adr, ref, p = hinge_frames(model)
+        theta = q[adr] - ref
         A, A2 = hinge_skews(model)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
         s, c = np.sin(theta)[:, None, None], np.cos(theta)[:, None, None]
         R[hinges] = R_h = eye(np, 3, float) + s * A + (1 - c) * A2
-        p = m.jnt_pos[hinges]
-        t[hinges] = p - np.matvec(R_h, p)
+        if p is not None:                           # (anchors at the origin: t = 0, as t holds)
+            t[hinges] = p - np.matvec(R_h, p)
     values = q.tolist() if others else None
     for j in others:
         free = _free_joint(values, m.jnt_qposadr[j]) if S[j] is None else None     # (a free joint: on floats)
@@ -175,7 +176,8 @@ def _traced_poses(model, q):
     R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
     hinges = joint_ids(model, HINGE)
     if len(hinges):
-        theta = q[..., hinge_qpos(model)] - m.qpos0[m.jnt_qposadr[hinges]]
+        adr, ref, _ = hinge_frames(model)
+        theta = q[..., adr] - ref
         A, A2 = hinge_skews(model)
         # Rodrigues: R = 1 + sin θ [a]x + (1 - cos θ) [a]x², the anchor p stays put
         s, c = xp.sin(theta)[..., None, None], xp.cos(theta)[..., None, None]
@@ -188,16 +190,6 @@ def _traced_poses(model, q):
             R[j], t[j], S[j] = _joint_transform(model, j, q)
     X = plucker_from_pose(xp.stack(R), xp.stack(t)) if q.ndim == 1 and not batch_traced() else None
     return R, t, S, [plucker_from_pose(R[j], t[j]) if X is None else X[j] for j in range(m.njnt)]
-
-
-@per_model
-def hinge_qpos(model):
-    """The hinges' ``qpos`` addresses (a slice where consecutive, else an
-    int array), decided once per model."""
-    adr = plain(model).jnt_qposadr[joint_ids(model, HINGE)]
-    if len(adr) and np.array_equal(adr, np.arange(adr[0], adr[0] + len(adr))):
-        return slice(int(adr[0]), int(adr[0]) + len(adr))
-    return adr
 
 
 @per_model
@@ -336,7 +328,7 @@ def joint_motions(model, q, x):
     if not len(moving):
         return out
     if xp is np:                       # each body's dofs are consecutive: one sum per run
-        out[moving] = np.add.reduceat(s, first, axis=0)
+        out[moving] = s if len(moving) == model.nv else np.add.reduceat(s, first, axis=0)   # (one dof each: s)
         return out
     return add_at(out, plain(model).dof_bodyid, s)
 

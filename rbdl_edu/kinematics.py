@@ -13,11 +13,11 @@ from rbdl_edu import frames
 from rbdl_edu.arrays import batch_traced, eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.frames import level_plan
-from rbdl_edu.joints import hinge_qpos, jcalc, joint_ids, joint_poses, joint_transform, one_state
+from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state
 from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.rotation import (_normalize4, _normalize4_floats, _quat_mat_entries, _quat_mul_floats,
-                               axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew)
+from rbdl_edu.rotation import (_normalize4, _normalize4_floats, _normalize_floats, _quat_mat_entries,
+                               _quat_mul_floats, axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew)
 from rbdl_edu.spatial import plucker_inv, small_matmul, small_matvec
 from rbdl_edu.traced_kinematics import level_kinematics, traced_alone
 from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
@@ -417,12 +417,17 @@ def joint_quats(model, q):
         quats = xp.zeros(q.shape[:-1] + (m.njnt, 4)) + np.array([1.0, 0.0, 0.0, 0.0])
     hinges = joint_ids(model, HINGE)
     if len(hinges):
-        adr = m.jnt_qposadr[hinges]
-        half = (q[..., hinge_qpos(model)] - m.qpos0[adr]) / 2     # (cos θ/2, sin θ/2 a), θ = q - ref
+        adr, ref, _ = frames.hinge_frames(model)
+        half = (q[..., adr] - ref) / 2              # (cos θ/2, sin θ/2 a), θ = q - ref
         rows = xp.concatenate([xp.cos(half)[..., None], xp.sin(half)[..., None] * m.jnt_axis[hinges]],
                               axis=-1)
         quats = write(quats, hinges if q.ndim == 1 else (Ellipsis, hinges, slice(None)), rows)
+    values = q.tolist() if quaternion_joints(model) and one_state(q) else None
     for j, adr in quaternion_joints(model):
+        unit = _normalize_floats(values[adr:adr + 4]) if values else None    # (one state: on floats, as
+        if unit:                                                             # quat_normalize's numbers)
+            quats[j] = unit
+            continue
         quats = write(quats, (Ellipsis, j, slice(None)), quat_normalize(q[..., adr:adr + 4]))
     return quats
 

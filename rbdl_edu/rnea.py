@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rbdl_edu.arrays import add_at, batch_traced, move_axis, namespace, rows, stack_rows, write
+from rbdl_edu.arrays import add_at, batch_traced, move_axis, namespace, rows, stack_rows, write, zeros_like
 from rbdl_edu.joints import body_transforms, dof_axes, joint_motions, joint_velocities
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.spatial import cross_force, cross_motion
@@ -56,8 +56,8 @@ def rnea_passes(model, q, qd, qdd, xfrc_applied=None):
     Xup, S = body_transforms(model, q)       # ^iX_λ = X_J X_T and S_i of every body
     vJ, cJ = joint_velocities(model, q, qd)  # v_J = S_i q̇_i and c_J of every body
     Sqdd = joint_motions(model, q, qdd)      # S_i q̈_i of every body
-    v = rows(xp.zeros_like(vJ))              # the world is at rest ...
-    a = rows(write(xp.zeros_like(vJ), 0, gravity_acceleration(model)))    # ... but accelerates upward: a_0 = -[0; g]
+    v = rows(zeros_like(vJ))                 # the world is at rest ...
+    a = rows(write(zeros_like(vJ), 0, gravity_acceleration(model)))    # ... but accelerates upward: a_0 = -[0; g]
     levels = tree_levels(model, batch_traced())   # (a traced batch: body by body)
 
     for i, p in levels:

@@ -424,3 +424,26 @@ def test_env_refuses_a_mouse_without_the_sensors_it_reads(tmp_path):
 
 def test_env_runs_on_rbdl_edu_by_default():
     assert MouseEnv().engine is rbd
+
+
+def test_env_steps_without_sensors_between_observations(monkeypatch):
+    """Between two observations MouseEnv steps rbdl_edu's mouse with its sensors off
+    (``between_observations``); the sensors feed nothing back, so the observations, rewards
+    and states are those of stepping with them on, to the last bit."""
+    from rbdl_edu.lab import env as env_module
+
+    def episode():
+        env = MouseEnv(engine=rbd, action="residual", episode_seconds=1e6)
+        rows = [env.reset(seed=3)[0]]
+        rng = np.random.default_rng(0)
+        for _ in range(3):
+            obs, reward, *_ = env.step(rng.uniform(-0.5, 0.5, env.action_space.shape))
+            rows.append(np.concatenate([obs, [reward], env.data.qpos, env.data.qvel, env.data.qacc_warmstart]))
+        return env, np.concatenate(rows)
+
+    quiet, ours = episode()
+    assert quiet._stepping.opt.disabled("sensor") and not quiet.model.opt.disabled("sensor")
+    monkeypatch.setattr(env_module, "between_observations", lambda engine, model: model)
+    loud, theirs = episode()
+    assert loud._stepping is loud.model
+    np.testing.assert_array_equal(ours, theirs)

@@ -37,6 +37,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import time as _time
@@ -138,6 +139,25 @@ def forwarded_state(engine, data):
         return None
     return (id(data), data.time, data.qpos.tobytes(), data.qvel.tobytes(), data.act.tobytes(), data.mocap_pos.tobytes(),
             data.mocap_quat.tobytes())
+
+
+def between_observations(engine, model):
+    """The model an environment steps between two observations: on rbdl_edu ``model`` with its
+    sensors off (``<flag sensor="disable"/>``: their stages, the accelerometer's
+    ``rne_post_constraint`` among them, are about a tenth of a mouse step), since the
+    environment reads ``sensordata`` only after the ``forward`` that ends each of its steps; the
+    sensors feed nothing back, so the motion is the same to the last bit. On another engine
+    ``model`` itself (MuJoCo's sensors cost little; an accelerated model would compile its
+    smooth half a second time).
+
+    >>> import rbdl_edu as rbd
+    >>> model = rbd.load_model("models/pendulum.xml")
+    >>> between_observations(rbd, model).opt.disabled("sensor"), between_observations("mujoco", model) is model
+    (True, True)
+    """
+    if engine is not rbdl_edu or model.opt.disabled("sensor"):
+        return model
+    return model.replace(opt=dataclasses.replace(model.opt, disableflags=model.opt.disableflags | {"sensor"}))
 
 
 def step_after_forward(engine, model, data):

@@ -65,7 +65,8 @@ import gymnasium
 import numpy as np
 
 from rbdl_edu.lab import OBSTACLES, SCENES, scene_path
-from rbdl_edu.lab.engine import forwarded_state, get_engine, require_contacts, step_after_forward
+from rbdl_edu.lab.engine import (between_observations, forwarded_state, get_engine, require_contacts,
+                                  step_after_forward)
 from rbdl_edu.lab.mouse import LEGS, Gait, TrotController
 from rbdl_edu.lab.registration import ENV_ID  # noqa: F401 (the id, where the tests look for it)
 
@@ -196,9 +197,10 @@ class MouseEnv(gymnasium.Env):
                                  "the observation would change size or meaning between episodes")
             n_sub = max(1, round(self.control_dt / model.opt.timestep))
             ctrlrange = np.array(model.actuator_ctrlrange, dtype=float).T       # (2, nu): low, high
-            self._loaded[scene] = (model, self.engine.Data(model), TrotController(model, Gait()), n_sub, ctrlrange)
+            self._loaded[scene] = (model, between_observations(self.engine, model), self.engine.Data(model),
+                                   TrotController(model, Gait()), n_sub, ctrlrange)
         self.scene = scene
-        self.model, self.data, self.trot, self.n_substeps, (self._lo, self._hi) = self._loaded[scene]
+        self.model, self._stepping, self.data, self.trot, self.n_substeps, (self._lo, self._hi) = self._loaded[scene]
         self.max_steps = round(self.episode_seconds / (self.n_substeps * self.model.opt.timestep))
 
     # -- helpers -------------------------------------------------------------------------------
@@ -292,10 +294,11 @@ class MouseEnv(gymnasium.Env):
                 self.trot(d)
                 # kept in ctrlrange (np.clip's arithmetic; its Python wrapper costs more than the arithmetic)
                 d.ctrl[ids] = np.minimum(np.maximum(d.ctrl[ids] + correction, lo_ids), hi_ids)
+            # (the model without its sensors on rbdl_edu: they are read once, below)
             if k == 0 and forwarded:
-                step_after_forward(e, m, d)
+                step_after_forward(e, self._stepping, d)
             else:
-                e.step(m, d)
+                e.step(self._stepping, d)
         # sensors at the new state (a step computes them at the state it starts from): one
         # forward more per environment step, whose position and velocity stages the next
         # step's first simulation step reuses

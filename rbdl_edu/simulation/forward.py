@@ -40,6 +40,7 @@ array([-4.905])
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -75,9 +76,25 @@ def forward(model, data):
     check_finite(model, data)
     if data.sleep_init_pending:               # sleep="init": asleep from the start (sleep)
         start_asleep(model, data, stages)
+    if not switches(model).sleep:             # (no tree ever sleeps: no sensor to hold)
+        stages(model, data)
+        return
     held = data.sensordata.copy()
     stages(model, data)
     hold_sensors(model, data, held)           # a sensor on sleepers keeps its value (sleep)
+
+
+class Switches(NamedTuple):
+    """The options the stages ask at every step, read once per model (:func:`switches`)."""
+    sleep: bool
+    energy: bool
+
+
+@per_model
+def switches(model):
+    """``model.opt``'s ``sleep`` and ``energy`` flags (:class:`Switches`), asked once per model (a model
+    and its options never change)."""
+    return Switches(model.opt.enabled("sleep"), model.opt.enabled("energy"))
 
 
 def check_constants(model):
@@ -144,7 +161,7 @@ def constrained(model, data, sensors=True):
         sensor_pos(model, data)
         sensor_vel(model, data)
         sensor_acc(model, data)
-    if model.opt.enabled("energy"):
+    if switches(model).energy:
         energy_pos(model, data)
         energy_vel(model, data)
 
@@ -154,14 +171,24 @@ STATE = ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_p
 _NUMPY = {np.ndarray}
 
 
+@per_model
+def sized_state(model):
+    """The fields of :data:`STATE` that are not empty in ``model``'s sizes (most models have no
+    activation, control or mocap body), a tuple of names (never empty: ``qpos`` is there even
+    with ``nq = 0``, the sum of nothing being finite)."""
+    sizes = dict(qpos=model.nq, qvel=model.nv, act=model.na, ctrl=model.nu, qfrc_applied=model.nv,
+                 xfrc_applied=model.nbody, mocap_pos=model.nmocap, mocap_quat=model.nmocap)
+    return ("qpos",) + tuple(name for name in STATE[1:] if sizes[name])
+
+
 def check_finite(model, data):
     """A ValueError naming the field, index and value if the state holds a NaN or an
     infinity (``step`` resets such a state instead, as MuJoCo; see
     :func:`~rbdl_edu.simulation.step.check`)."""
-    fields = [getattr(data, name) for name in STATE]
+    fields = [getattr(data, name) for name in sized_state(model)]
     if set(map(type, fields)) == _NUMPY and math.isfinite(np.add.reduce(np.concatenate(fields, axis=None))):
         return              # the common case, asked first: a finite sum has no NaN or infinity in it
-    for name, x in zip(STATE, fields):
+    for name, x in zip(STATE, [getattr(data, name) for name in STATE]):
         if type(x) is np.ndarray and np.isfinite(x).all():
             continue
         bad = np.flatnonzero(~np.isfinite(x))
@@ -178,19 +205,20 @@ def position(model, data, sensors=True):
     sleeping tree that was moved, pushed or touched by an awake one wakes, and its contacts
     with the world and other sleepers are left out."""
     xpos, xquat = data.xpos, data.xquat   # the last poses: a sleeper's must not have changed
+    sleep, energy = switches(model)
     smooth_position(model, data)
     wake_moved(model, data, xpos, xquat)
-    if model.opt.enabled("sleep"):
+    if sleep:
         wake_on_tendon(model, data)
     collide(model, data)                  # contacts at these poses (rbd.collision computes them first)
-    if model.opt.enabled("sleep"):
+    if sleep:
         wake_on_contact(model, data, collide)
         wake_on_equality(model, data)
     make_constraint(model, data)
     transmission(model, data)
     if sensors:
         sensor_pos(model, data)
-    if model.opt.enabled("energy"):
+    if energy:
         energy_pos(model, data)
 
 
@@ -233,7 +261,7 @@ def velocity(model, data, sensors=True):
     had when it fell asleep, whose contacts are now left out."""
     held = data.qfrc_adhesion
     P = smooth_velocity(model, data)
-    if model.opt.enabled("sleep") and model.flg_adhesion:
+    if switches(model).sleep and model.flg_adhesion:
         pull = data.qfrc_adhesion
         hold_dofs(model, data, dict(qfrc_adhesion=held))
         data.qfrc_passive = data.qfrc_passive + data.qfrc_adhesion - pull
@@ -241,7 +269,7 @@ def velocity(model, data, sensors=True):
     reference(model, data, jdotv(model, data, P))
     if sensors:
         sensor_vel(model, data)
-    if model.opt.enabled("energy"):
+    if switches(model).energy:
         energy_vel(model, data)
 
 
@@ -252,7 +280,7 @@ def smooth_velocity(model, data):
     actuator_velocity(model, data)
     # RNEA with zero acceleration: its torques are the bias forces c(q, q̇), its velocities cvel
     P = rnea_passes(posed(model, data), data.qpos, data.qvel, np.zeros(model.nv))
-    data.cvel = to_cframes(model, data, stacked(P.v, (model.nbody, 6)))
+    data.cvel = to_cframes(model, data, P.v if type(P.v) is np.ndarray else stacked(P.v, (model.nbody, 6)))
     # c(q, q̇), plus the tendons' armature a J^T (J̇ q̇) (MuJoCo's mj_tendonBias)
     data.qfrc_bias = P.tau
     if armature_tendons(model):
@@ -270,7 +298,8 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
     reads :math:`a_u`."""
     held = dict(qfrc_smooth=data.qfrc_smooth, qacc_smooth=data.qacc_smooth)
     smooth_acceleration(model, data)
-    hold_dofs(model, data, held, tree_asleep)
+    if switches(model).sleep:             # (else no tree sleeps: the position stage woke every one)
+        hold_dofs(model, data, held, tree_asleep)
     fwd_constraint(model, data)
     if sensors:
         sensor_acc(model, data)
@@ -279,7 +308,8 @@ def acceleration(model, data, sensors=True, tree_asleep=None):
 def smooth_acceleration(model, data):
     r""":math:`f_{smooth}` and the unconstrained acceleration :math:`a_u = M^{-1} f_{smooth}`."""
     pushed = (range(model.nbody) if is_jax(data.xfrc_applied)         # traced: every body
-              else () if not data.xfrc_applied.any() else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
+              else () if not np.count_nonzero(data.xfrc_applied)         # (C, not ndarray.any's Python wrapper)
+              else np.flatnonzero((data.xfrc_applied != 0).any(axis=1)))
     f = data.qfrc_passive - data.qfrc_bias + data.qfrc_applied + data.qfrc_actuator
     if len(pushed):
         qfrc_xfrc = np.zeros(model.nv)

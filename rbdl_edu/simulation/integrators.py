@@ -42,7 +42,7 @@ from rbdl_edu.factor import factor_ltdl, solve_ltdl, to_tree_sparse, tree_patter
 from rbdl_edu.model.enums import DYN_DCMOTOR, FREE, GAIN_PID, MINVAL
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import cross
-from rbdl_edu.simulation.forward import acceleration, compiled_half, stages, velocity
+from rbdl_edu.simulation.forward import acceleration, compiled_half, stages, switches, velocity
 from rbdl_edu.simulation.sleep import fall_asleep, freeze, hold_sensors
 from rbdl_edu.simulation.velocity_derivatives import (bias_vel, free_bias_vel, free_body_joints, is_diagonal,
                                                       smooth_vel, smooth_vel_diagonal)
@@ -77,7 +77,7 @@ def advance(model, data, qacc, qvel=None, act_dot=None):
     weighted one), and the time; ``qacc_warmstart`` keeps ``data.qacc`` for the next step.
     With sleep, trees at rest fall asleep first, and then stay where they are
     (:mod:`rbdl_edu.simulation.sleep`)."""
-    h, sleep = model.opt.timestep, model.opt.enabled("sleep")
+    h, sleep = model.opt.timestep, switches(model).sleep
     if model.na:
         data.act = next_act(model, data, h, act_dot)
     if sleep:

@@ -27,7 +27,7 @@ from rbdl_edu.arrays import is_jax
 from rbdl_edu.model.data import Data
 from rbdl_edu.model.enums import MAXVAL
 from rbdl_edu.model.model import check_not_mujoco
-from rbdl_edu.simulation.forward import acceleration, check_finite, compiled_half, forward, stages
+from rbdl_edu.simulation.forward import acceleration, check_finite, compiled_half, forward, stages, switches
 from rbdl_edu.simulation.integrators import integrate
 from rbdl_edu.simulation.sleep import start_asleep
 from rbdl_edu.smooth.actuation import actuation
@@ -75,7 +75,7 @@ def step_after_forward(model, data):
     accelerated model (its compiled half runs the stages as one), or a state that
     :func:`check` resets, it is :func:`step`."""
     check_not_mujoco(model, data)
-    if model.opt.enabled("sleep") or compiled_half(model, data) is not None \
+    if switches(model).sleep or compiled_half(model, data) is not None \
             or not (check(model, data, "qpos") and check(model, data, "qvel")):
         step(model, data)
         return

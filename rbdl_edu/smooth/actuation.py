@@ -84,6 +84,8 @@ __all__ = ["transmission", "actuator_velocity", "actuation", "next_act", "clampe
 def actuator_velocity(model, data):
     r"""``actuator_velocity (nout,)``: :math:`\dot l = \mathrm{moment}\;\dot q` (zero with the
     ``actuation`` flag disabled, as MuJoCo's ``mj_fwdVelocity``)."""
+    if not model.nactuator and type(data.qvel) is np.ndarray:   # no actuator, numbers: it stays empty
+        return
     if model.opt.disabled("actuation"):
         data.actuator_velocity = np.zeros(model.nout)
     else:

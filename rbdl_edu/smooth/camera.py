@@ -65,9 +65,8 @@ def _look_at(x, target):
 def camera_poses(model, data):
     """Fill ``data.cam_xpos`` and ``data.cam_xmat`` (needs kinematics and ``subtree_com``)."""
     m = plain(model)
-    if not m.ncam and type(data.xpos) is np.ndarray:      # no camera, numbers: nothing to place
-        data.cam_xpos, data.cam_xmat = np.zeros((0, 3)), np.zeros((0, 3, 3))
-        return
+    if not m.ncam and type(data.xpos) is np.ndarray:      # no camera, numbers: nothing to place (a Data
+        return                                            # holds the fields, empty, from the start)
     xpos, xmat = [], []
     for k in range(m.ncam):
         b, t, mode = m.cam_bodyid[k], m.cam_targetbodyid[k], m.cam_mode[k]

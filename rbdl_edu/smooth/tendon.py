@@ -62,13 +62,12 @@ def tendon(model, data):
     c-frame axes of :func:`~rbdl_edu.smooth.comframe.com_pos` (for the Jacobians).
     """
     m = model
+    if not m.ntendon and type(data.qpos) is np.ndarray:   # no tendon, numbers: nothing to measure (a Data
+        return                                            # holds the fields, empty, from the start)
     ten_length, ten_J = [], []                 # per tendon (rows, so that jax.jit traces them)
     data.ten_wrapadr = np.zeros(m.ntendon, dtype=int)
     data.ten_wrapnum = np.zeros(m.ntendon, dtype=int)
     data.wrap_obj = np.zeros(2 * m.nwrap, dtype=int)
-    if not m.ntendon and type(data.qpos) is np.ndarray:   # no tendon, numbers: nothing to measure
-        data.ten_length, data.ten_J, data.wrap_xpos = np.zeros(0), np.zeros((0, m.nv)), np.zeros((2 * m.nwrap, 3))
-        return
     wrap_xpos = [np.zeros(3)] * (2 * m.nwrap)
     count = 0
     for t in range(m.ntendon):
@@ -161,6 +160,8 @@ def spatial_tendon(model, data, t):
 def tendon_velocity(model, data):
     r"""``ten_velocity (ntendon,)``: :math:`\dot L = J\,\dot q` (part of MuJoCo's
     ``mj_fwdVelocity``; needs :func:`tendon`)."""
+    if not model.ntendon and type(data.qvel) is np.ndarray:     # no tendon, numbers: it stays empty
+        return
     data.ten_velocity = data.ten_J @ data.qvel
 
 

@@ -66,9 +66,8 @@ def transmission(model, data):
     :func:`~rbdl_edu.smooth.comframe.com_pos` and, for tendon transmissions,
     :func:`~rbdl_edu.smooth.tendon.tendon`."""
     m = plain(model)
-    if not m.nactuator and type(data.qpos) is np.ndarray:   # no actuator, numbers: no output
-        data.actuator_length, data.actuator_moment = np.zeros(m.nout), np.zeros((m.nout, m.nv))
-        return
+    if not m.nactuator and type(data.qpos) is np.ndarray:   # no actuator, numbers: no output (a Data
+        return                                              # holds the fields, empty, from the start)
     fixed = hinge_transmissions(model)
     if fixed is not None and type(data.qpos) is np.ndarray:    # every one on a hinge or slide, numbers:
         adr, gear, moment = fixed                              # l = g q, all at once (the loop's numbers)
