@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rbdl_edu import frames
-from rbdl_edu.arrays import batch_traced, eye, is_jax, namespace, write
+from rbdl_edu.arrays import eye, is_jax, namespace, write
 from rbdl_edu.cache import per_model, per_state
 from rbdl_edu.frames import level_plan
 from rbdl_edu.joints import jcalc, joint_ids, joint_poses, joint_transform, one_state
@@ -19,7 +19,6 @@ from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import (_normalize4, _normalize4_floats, _normalize_floats, _quat_mat_entries,
                                _quat_mul_floats, axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew)
 from rbdl_edu.spatial import plucker_inv, small_matmul, small_matvec
-from rbdl_edu.traced_kinematics import level_kinematics, traced_alone
 from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
 
 
@@ -242,8 +241,6 @@ def kinematics(model, data):
     R_j, t_j, quat_j = joint_rotations(model, q)         # every joint's pose and quaternion
     if xp is np:                # one state of numbers: the same poses, the quaternions on floats
         return number_kinematics(model, data, (R_j, t_j, quat_j))
-    if is_jax(q) and q.ndim == 1 and not batch_traced() and traced_alone(model):   # one traced state:
-        return level_kinematics(model, data, xp, (R_j, t_j, quat_j))               # levels as stacks
     # every body at the world's origin (xpos, xmat, xquat), and the frame each joint acts in (the one
     # the joints before it left: x_before, R_before), for its anchor and axis
     xpos, xmat = xp.zeros((m.nbody, 3)), xp.zeros((m.nbody, 3, 3)) + eye(np, 3, float)

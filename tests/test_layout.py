@@ -45,7 +45,7 @@ FLOORS = (
     ("rbdl_edu.model",),
     ("rbdl_edu.io",),
     ("rbdl_edu.joints", "rbdl_edu.tree", "rbdl_edu.frames", "rbdl_edu.configuration"),
-    ("rbdl_edu.kinematics", "rbdl_edu.traced_kinematics"),
+    ("rbdl_edu.kinematics",),
     ("rbdl_edu.rnea", "rbdl_edu.crba", "rbdl_edu.aba", "rbdl_edu.factor"),
     ("rbdl_edu.symbolic", "rbdl_edu.compiled", "rbdl_edu.derivatives"),
     ("rbdl_edu.smooth",),
