@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import batch_traced, is_jax, namespace
+from rbdl_edu.arrays import is_jax, namespace
 from rbdl_edu.cache import per_model
-from rbdl_edu.joints import body_transforms, dof_axes
+from rbdl_edu.joints import body_transforms
 from rbdl_edu.model.frozen import plain
-from rbdl_edu.spatial import small_matmul
-from rbdl_edu.tree import body_inertia, body_inertias, by_dof_blocks, dof_slices, state, tree_levels
+from rbdl_edu.tree import body_inertia, by_dof_blocks, dof_slices, state
 
 
 def crba(model, q):
@@ -138,8 +137,6 @@ def _crba_subtrees(model, q):
     columns :math:`F` of every dof in its subtree, in its own coordinates,
     :math:`[I^c_j S_j,\ {}^cX_j^T F_c, \dots]` over its children ``c`` (one product per child),
     and its rows of M are :math:`S_j^T F`: :math:`O(n)` operations."""
-    if q.ndim == 1 and not batch_traced():          # one traced state: a level of the tree at a time
-        return _crba_levels(model, q)
     xp = namespace(q)
     nb, parent = model.nbody, model.body_parentid
     Xup, S, IC = composite_inertias(model, q)
@@ -172,83 +169,3 @@ def _as_range(dofs):
     if np.array_equal(dofs, np.arange(dofs[0], dofs[0] + len(dofs))):
         return slice(int(dofs[0]), int(dofs[0]) + len(dofs))
     return dofs
-
-
-
-def _crba_levels(model, q):
-    r""":func:`_crba_subtrees` of one traced state, the bodies of a level of the tree at once
-    (fewer, larger kernels for XLA). Body ``j``'s columns :math:`F` span all ``nv`` dofs, zero
-    outside its subtree, so that a level's are one stack ``(n, 6, nv)``:
-    :math:`F_j = I^c_j S_j + \sum_c {}^cX_j^T F_c` and :math:`I^c_j = I_j + \sum_c {}^cX_j^T
-    I^c_c\, {}^cX_j` over its children ``c`` (each level's sums by parent as gathers, the 6×6
-    products written out: :func:`~rbdl_edu.spatial.small_matmul`); then row ``k`` of M is
-    :math:`S_k^T F_{body(k)}` for every dof at once: the products of :func:`_crba_blocks`, the
-    sums in another order."""
-    xp = namespace(q)
-    Xup, _ = body_transforms(model, q)
-    axes = dof_axes(model, q)                    # (nv, 6): S_k^T, dof by dof
-    IC, F, up_IC, up_F = body_inertias(model), [], 0.0, 0.0     # up_*: carried up from the level below
-    for i, own, children in level_sums(model):  # leaves to root
-        IC_i = IC[i] + up_IC
-        F_i = small_matmul(IC_i, axes.T * own) + up_F    # I^c_i S_i in i's own columns, the subtree's below
-        F.append(F_i)
-        if children is not None:                 # ^λX_i^T I^c_i ^iX_λ and ^λX_i^T F_i, summed by parent
-            X = Xup[i]
-            up_IC = _by_parent(xp, children, small_matmul(small_matmul(X.mT, IC_i), X))
-            up_F = _by_parent(xp, children, small_matmul(X.mT, F_i))
-    F = xp.concatenate(F)[dof_rows(model)]       # (nv, 6, nv): F of each dof's body
-    R = (axes[:, :, None] * F).sum(-2)           # R_kc = S_k^T F_c: nonzero for c in k's subtree
-    # M_kc = R_kc for c below k's body, R_ck otherwise (the own block transposed, as above)
-    return xp.where(strictly_below(model), R, R.T)
-
-
-def _by_parent(xp, children, G):
-    """The rows of ``G`` (a level's bodies) added up by parent, ``children (n', K)`` the rows of
-    each body of the level above (``len(G)`` for none: a row of zeros); gathers, not a product."""
-    G = xp.concatenate([G, xp.zeros((1,) + G.shape[1:], dtype=G.dtype)])
-    out = G[children[:, 0]]
-    for k in range(1, children.shape[1]):
-        out = out + G[children[:, k]]
-    return out
-
-
-@per_model
-def level_sums(model):
-    """:func:`_crba_levels`' walk, leaves to root, level by level: ``(i, own, children)``, the
-    level's bodies, ``own (n, 1, nv)`` 1.0 at each body's own dofs, and ``children (n', K)``
-    for each body of the next level up the rows of its children in this one, ``n`` where it
-    has fewer than ``K`` (None at the top)."""
-    m = plain(model)
-    levels = [np.atleast_1d(i) for i, _ in tree_levels(model)][::-1]
-    walk = []
-    for d, i in enumerate(levels):
-        own = (m.dof_bodyid[None, :] == i[:, None]).astype(float)[:, None, :]
-        children = None
-        if d + 1 < len(levels):
-            rows = [np.flatnonzero(m.body_parentid[i] == b).tolist() for b in levels[d + 1].tolist()]
-            K = max(1, max(len(r) for r in rows))
-            children = np.array([r + [len(i)] * (K - len(r)) for r in rows], dtype=int)
-        walk.append((i, own, children))
-    return tuple(walk)
-
-
-@per_model
-def dof_rows(model):
-    """Each dof's body as a row of :func:`_crba_levels`' bodies (stacked leaves first), an int array."""
-    order = np.concatenate([i for i, _, _ in level_sums(model)])
-    where = np.zeros(model.nbody, dtype=int)
-    where[order] = np.arange(len(order))
-    return where[plain(model).dof_bodyid]
-
-
-@per_model
-def strictly_below(model):
-    """``(nv, nv)`` bool: True where dof ``c``'s body is a strict descendant of dof ``k``'s."""
-    m = plain(model)
-    below = np.zeros((m.nbody, m.nbody), dtype=bool)     # below[a, b]: b strictly below a
-    for b in range(1, m.nbody):
-        a = int(m.body_parentid[b])
-        while a > 0:
-            below[a, b] = True
-            a = int(m.body_parentid[a])
-    return below[np.ix_(m.dof_bodyid, m.dof_bodyid)]

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import batch_traced, entries, from_entries, is_jax, namespace
+from rbdl_edu.arrays import entries, from_entries, is_jax, namespace
 from rbdl_edu.cache import per_model
-from rbdl_edu.spatial import small_matmul
 
 
 @per_model
@@ -211,8 +210,6 @@ def solve_ltdl(model, qLD, b):
     """
     if (is_jax(qLD) or is_jax(b)) and rowwise(model):     # traced, a large tree: row by row (below)
         return _solve_rows(model, qLD, b)
-    if (is_jax(qLD) or is_jax(b)) and qLD.ndim == 1 and b.ndim == 1 and not batch_traced():
-        return _solve_dense(model, qLD, b)          # one traced state: two triangular solves (below)
     LD, x = entries(qLD), entries(b)
     # x <- L^{-T} x : leaves to root, push each entry to its ancestors
     for i, ii, row in reversed(sweeps(model)):
@@ -288,8 +285,6 @@ def _factor_chains(model, Msp, min_pivot):
     r""":func:`factor_ltdl` on traced arrays, unrolled with each row as one vector: row ``k``'s
     multipliers :math:`L_{k\cdot} = M_{k\cdot}/D_k` at once, then for each ancestor ``i``
     (entry ``a`` of row ``k``) :math:`M_{i\cdot} \mathrel{-}= L_{ka} M_{k, a\cdot}`."""
-    if Msp.ndim == 1 and not batch_traced():        # one traced state: a height of the dof tree at a time
-        return _factor_heights(model, Msp, min_pivot)
     Madr, _ = _layout(model)
     xp, chain_of = namespace(Msp), chains(model)
     row = [Msp[..., Madr[i]:Madr[i] + len(chain_of[i])] for i in range(model.nv)]
@@ -302,43 +297,6 @@ def _factor_chains(model, Msp, min_pivot):
             row[i] = row[i] - L[..., a - 1:a] * row[k][..., a:]
         row[k] = xp.concatenate([Dk, L], axis=-1)
     return xp.concatenate(row, axis=-1) if model.nv else Msp
-
-
-def _factor_heights(model, Msp, min_pivot):
-    r""":func:`_factor_chains` of one traced state on the dense matrix, the dofs of one height of
-    the dof tree at once (leaves first: every dof below them is eliminated, and none is an
-    ancestor of another, so their updates add up): :math:`D_k = M_{kk}`, :math:`L_{k\cdot} =
-    M_{k\cdot}/D_k` on k's ancestors, :math:`M \mathrel{-}= \sum_k L_{k\cdot}^T M_{k\cdot}`
-    (written out); fewer, larger kernels for XLA. Row ``k`` is not changed once eliminated, so
-    ``qLD`` is read at the end: :math:`D_k` and :math:`M_{kj}/D_k`. The same products and
-    quotients, the sums in another order."""
-    xp, A = namespace(Msp), from_tree_sparse(model, Msp)
-    for k, up in heights(model):
-        Dk = A[k, k] if min_pivot is None else xp.maximum(A[k, k], min_pivot)
-        B = A[k] * up                            # M_kj on k's ancestors j, zero elsewhere
-        A = A - small_matmul((B / Dk[:, None]).T, B)      # M_ij -= L_ki M_kj
-    rows, cols, _ = _sparse_index(model)
-    D = xp.diagonal(A) if min_pivot is None else xp.maximum(xp.diagonal(A), min_pivot)
-    return xp.where(rows == cols, D[rows], A[rows, cols] / D[rows])
-
-
-@per_model
-def heights(model):
-    """The dofs by height in the dof tree (leaves 0, a parent one above its highest child), lowest
-    first: ``(k, up)``, their ids and ``up (n, nv)`` 1.0 at each one's ancestors."""
-    height = np.zeros(model.nv, dtype=int)
-    for k in range(model.nv - 1, 0, -1):                    # children come after their parents
-        p = int(model.dof_parentid[k])
-        if p >= 0:
-            height[p] = max(height[p], height[k] + 1)
-    out = []
-    for h in range(int(height.max(initial=-1)) + 1):
-        k = np.flatnonzero(height == h)
-        up = np.zeros((len(k), model.nv))
-        for r, d in enumerate(k.tolist()):
-            up[r, list(ancestors(model, d)[1:])] = 1.0
-        out.append((k, up))
-    return tuple(out)
 
 
 @per_model
@@ -377,17 +335,6 @@ def _factor_rows(model, Msp, min_pivot):
             qLD = qLD.at[..., dst].set(qLD[..., dst] - L[..., a] * qLD[..., src])
             qLD = qLD.at[..., row].set(L)
     return qLD
-
-
-def _solve_dense(model, qLD, b):
-    r""":func:`solve_ltdl` of one traced state with the dense unit triangular :math:`L`: two
-    triangular solves, :math:`L^T y = b` and :math:`L x = D^{-1} y` (XLA: one LAPACK call each,
-    not one kernel per entry; the same products, their sums in another order)."""
-    from jax.lax.linalg import triangular_solve     # (traced: JAX is there)
-    L = from_tree_sparse(model, qLD, symmetric=False)           # (its diagonal, D, is not read)
-    y = triangular_solve(L, b[:, None], left_side=True, lower=True, transpose_a=True, unit_diagonal=True)
-    y = y / qLD[np.asarray(model.dof_Madr, dtype=int)][:, None]
-    return triangular_solve(L, y, left_side=True, lower=True, unit_diagonal=True)[:, 0]
 
 
 def _solve_rows(model, qLD, b):

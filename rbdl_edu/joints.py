@@ -170,8 +170,9 @@ def fixed_subspaces(model):
 
 
 def _traced_poses(model, q):
-    """:func:`joint_poses` of JAX arrays ``q (..., nq)``: the hinges turned at once (one state: all the
-    transforms too), traced once per ``q`` (:func:`~rbdl_edu.cache.per_state`: CRBA, RNEA ask again)."""
+    """:func:`joint_poses` of JAX arrays ``q (..., nq)``: the hinges turned as one array
+    operation, each joint's transform traced once per ``q`` (kinematics, the com frames, CRBA
+    and RNEA ask for the same ones: :func:`~rbdl_edu.cache.per_state` keeps them by identity)."""
     m, xp = plain(model), namespace(q)
     R, t, S = [None] * m.njnt, [None] * m.njnt, [None] * m.njnt
     hinges = joint_ids(model, HINGE)
@@ -188,8 +189,7 @@ def _traced_poses(model, q):
     for j in range(m.njnt):
         if R[j] is None:
             R[j], t[j], S[j] = _joint_transform(model, j, q)
-    X = plucker_from_pose(xp.stack(R), xp.stack(t)) if q.ndim == 1 and not batch_traced() else None
-    return R, t, S, [plucker_from_pose(R[j], t[j]) if X is None else X[j] for j in range(m.njnt)]
+    return R, t, S, [plucker_from_pose(R[j], t[j]) for j in range(m.njnt)]
 
 
 @per_model

@@ -18,7 +18,7 @@ from rbdl_edu.model.enums import BALL, FREE, HINGE, SLIDE
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rotation import (_normalize4, _normalize4_floats, _normalize_floats, _quat_mat_entries,
                                _quat_mul_floats, axis_angle_to_quat, quat_mul, quat_normalize, quat_to_mat, skew)
-from rbdl_edu.spatial import plucker_inv, small_matmul, small_matvec
+from rbdl_edu.spatial import plucker_inv
 from rbdl_edu.tree import Xtree, body_inertia, gravity_acceleration, state
 
 
@@ -256,14 +256,14 @@ def kinematics(model, data):
         if not len(i):
             continue
         # the parent's pose, then the fixed offset: x = x_λ + R_λ x_T, R = R_λ R_T, quat = quat_λ quat_T
-        x = xpos[p] + small_matvec(xmat[p], m.body_pos[i])
-        R, quat = small_matmul(xmat[p], frames.tree_rotations(model)[i]), quat_mul(xquat[p], m.body_quat[i])
+        x = xpos[p] + xp.matvec(xmat[p], m.body_pos[i])
+        R, quat = xmat[p] @ frames.tree_rotations(model)[i], quat_mul(xquat[p], m.body_quat[i])
         # then each joint in the frame the joints before it left: x += R t_j, R = R R_j, quat = quat quat_j
         # (k: the bodies of the level with an n-th joint, j: that joint, for n = 0, 1, ...)
         for k, j in joint_steps:
             x_before, R_before = write(x_before, j, x[k]), write(R_before, j, R[k])
-            x = write(x, k, x[k] + small_matvec(R[k], t_j[j]))
-            R = write(R, k, small_matmul(R[k], R_j[j]))
+            x = write(x, k, x[k] + xp.matvec(R[k], t_j[j]))
+            R = write(R, k, R[k] @ R_j[j])
             quat = write(quat, k, quat_mul(quat[k], quat_j[j]))
         # xquat is composed as a quaternion, like MuJoCo's: the same rotation as xmat, and
         # the same sign as MuJoCo's (q and -q are one rotation; framequat sensors show which);
@@ -273,20 +273,20 @@ def kinematics(model, data):
         xpos, xquat, xmat = write(xpos, i, x), write(xquat, i, quat), write(xmat, i, quat_to_mat(quat))
     if m.njnt:                  # every joint's anchor and axis at once: x + R p, R a
         pos, axis, _ = frames.anchor_offsets(model)
-        data.xanchor = x_before + small_matvec(R_before, pos)
-        data.xaxis = small_matvec(R_before, axis)
+        data.xanchor = x_before + xp.matvec(R_before, pos)
+        data.xaxis = xp.matvec(R_before, axis)
     else:
         data.xanchor, data.xaxis = xp.zeros((0, 3)), xp.zeros((0, 3))
     data.xpos, data.xmat, data.xquat = xpos, xmat, xquat
     R_body_i, R_geom, R_site = frames.local_rotations(model)
-    data.xipos = xpos + small_matvec(xmat, m.body_ipos)
-    data.ximat = small_matmul(xmat, R_body_i)
+    data.xipos = xpos + xp.matvec(xmat, m.body_ipos)
+    data.ximat = xmat @ R_body_i
     b = m.geom_bodyid
-    data.geom_xpos = xpos[b] + small_matvec(xmat[b], m.geom_pos)
-    data.geom_xmat = small_matmul(xmat[b], R_geom)
+    data.geom_xpos = xpos[b] + xp.matvec(xmat[b], m.geom_pos)
+    data.geom_xmat = xmat[b] @ R_geom
     b = m.site_bodyid
-    data.site_xpos = xpos[b] + small_matvec(xmat[b], m.site_pos)
-    data.site_xmat = small_matmul(xmat[b], R_site)
+    data.site_xpos = xpos[b] + xp.matvec(xmat[b], m.site_pos)
+    data.site_xmat = xmat[b] @ R_site
 
 
 def number_kinematics(model, data, joints):

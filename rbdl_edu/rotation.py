@@ -131,9 +131,6 @@ def quat_mul(q1, q2):
         return np.concatenate([w, v], axis=-1)
     w1, v1 = q1[..., 0:1], q1[..., 1:]                  # w kept as (..., 1)
     w2, v2 = q2[..., 0:1], q2[..., 1:]
-    if is_jax(v1) or is_jax(v2):        # traced: the dot product written out (XLA fuses it, not a sum)
-        w = w1 * w2 - (v1[..., 0:1] * v2[..., 0:1] + v1[..., 1:2] * v2[..., 1:2] + v1[..., 2:3] * v2[..., 2:3])
-        return concat(w, w1 * v2 + w2 * v1 + cross(v1, v2))
     w = w1 * w2 - (v1 * v2).sum(-1, keepdims=True)
     v = w1 * v2 + w2 * v1 + cross(v1, v2)
     return concat(w, v)
@@ -185,15 +182,9 @@ def quat_normalize(q):
     if is_symbolic(q):
         return q
     xp = namespace(q)
-    if xp is not np:                    # traced: the max and the sum written out (XLA fuses them)
-        a = xp.abs(q)
-        s = xp.maximum(xp.maximum(a[..., 0:1], a[..., 1:2]), xp.maximum(a[..., 2:3], a[..., 3:4]))
-        u = q / xp.where(s > 0, s, 1.0)
-        n = xp.sqrt(u[..., 0:1] ** 2 + u[..., 1:2] ** 2 + u[..., 2:3] ** 2 + u[..., 3:4] ** 2)
-    else:
-        s = xp.max(xp.abs(q), axis=-1, keepdims=True)
-        u = q / xp.where(s > 0, s, 1.0)
-        n = xp.linalg.norm(u, axis=-1, keepdims=True)
+    s = xp.max(xp.abs(q), axis=-1, keepdims=True)
+    u = q / xp.where(s > 0, s, 1.0)
+    n = xp.linalg.norm(u, axis=-1, keepdims=True)
     identity = xp.asarray([1.0, 0.0, 0.0, 0.0], dtype=q.dtype)
     return xp.where(n * s < 1e-15, identity, u / xp.where(n > 0, n, 1.0))
 

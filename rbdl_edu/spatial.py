@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rbdl_edu.arrays import FLOAT64, asarray, batch_traced, concat, namespace
+from rbdl_edu.arrays import FLOAT64, asarray, concat, namespace
 from rbdl_edu.rotation import axis_rotation, cross, quat_to_mat, rotx, roty, rotz, skew  # noqa: F401  (re-exported)
 
 
@@ -308,30 +308,3 @@ def transform_inertia(X, I):
     """
     Xi = plucker_inv(X)
     return Xi.mT @ I @ Xi
-
-
-# Traced by JAX for one state (rbdl_edu.compiled), every small product is a kernel of its own
-# to XLA's CPU backend (a dot is never fused with its neighbours); written out as sums of
-# products, it joins the elementwise kernels around it: fewer kernels, a shorter program.
-
-def small_matvec(A, x):
-    """``A @ x`` over the last axes (``A (..., n, m)``, ``x (..., m)``), written out as ``m``
-    products added left to right where one state is traced; JAX's ``matvec`` otherwise."""
-    if type(A) is np.ndarray and type(x) is np.ndarray:        # numbers, symbols: NumPy's
-        return np.matvec(A, x)
-    if batch_traced() or np.ndim(A) > 3 or np.ndim(x) > 2:
-        return namespace(A, x).matvec(A, x)
-    out = A[..., 0] * x[..., None, 0]
-    for k in range(1, A.shape[-1]):
-        out = out + A[..., k] * x[..., None, k]
-    return out
-
-
-def small_matmul(A, B):
-    """``A @ B`` over the last two axes (each at most 3-D), written out as :func:`small_matvec`."""
-    if (type(A) is np.ndarray and type(B) is np.ndarray) or batch_traced() or np.ndim(A) > 3 or np.ndim(B) > 3:
-        return A @ B
-    out = A[..., :, 0:1] * B[..., 0:1, :]
-    for k in range(1, A.shape[-1]):
-        out = out + A[..., :, k:k + 1] * B[..., k:k + 1, :]
-    return out

@@ -42,7 +42,7 @@ from rbdl_edu.model.enums import BALL, FREE, OBJ_BODY, OBJ_GEOM, OBJ_SITE, OBJ_X
 from rbdl_edu.model.frozen import plain
 from rbdl_edu.rnea import rnea_passes
 from rbdl_edu.rotation import cross, quat_normalize
-from rbdl_edu.spatial import cross_motion, small_matvec
+from rbdl_edu.spatial import cross_motion
 from rbdl_edu.tree import dofs
 
 
@@ -80,8 +80,8 @@ def to_cframes(model, data, m_body, bodies=None):
         out = np.matvec(R[:, None], m_body.reshape(-1, 2, 3)).reshape(-1, 6)
         out[:, 3:] += cross(out[:, :3], c - x)
         return out
-    w = small_matvec(R, m_body[:, :3])           # (traced: written out, fused with the rest)
-    return xp.concatenate([w, small_matvec(R, m_body[:, 3:]) + cross(w, c - x)], axis=1)
+    w = xp.matvec(R, m_body[:, :3])
+    return xp.concatenate([w, xp.matvec(R, m_body[:, 3:]) + cross(w, c - x)], axis=1)
 
 
 def to_cframe_force(model, data, i, f_body):
